@@ -1,0 +1,98 @@
+#include "core/cpu_pipeline.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace particles {
+
+void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, float dt) {
+  if (dt == 0.0f) return;
+  for (ParticleState& s : state) model_step(params, s, dt);
+}
+
+void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
+                        std::span<ParticleVertex> out) {
+  for (std::size_t i = 0; i < state.size(); ++i) out[i] = model_vertex(params, state[i]);
+}
+
+Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view) {
+  Extents e;
+  for (const ParticleState& s : state) {
+    const Vec3 p = position_of(s);
+    extents_add(e, p, view_depth(view, p), speed_of(s));
+  }
+  return e;
+}
+
+void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
+                    int bits, const Extents& extents, std::span<std::uint32_t> keys) {
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const float depth = view_depth(view, position_of(state[i]));
+    keys[i] = mode == KeyMode::exact
+                  ? exact_depth_key(depth)
+                  : quantized_depth_key(depth, extents.depth_min, extents.depth_max, bits);
+  }
+}
+
+void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
+                    std::vector<std::uint64_t>& scratch) {
+  // Packing (key, position in the incoming order) into one 64-bit word makes a plain sort
+  // stable and fast: equal keys compare by where they stood.
+  scratch.resize(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    scratch[i] = (std::uint64_t{keys[order[i]]} << 32) | static_cast<std::uint32_t>(i);
+  }
+  std::sort(scratch.begin(), scratch.end());
+  std::vector<std::uint32_t> previous(order.begin(), order.end());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = previous[static_cast<std::uint32_t>(scratch[i])];
+  }
+}
+
+std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
+                                 std::span<const std::uint32_t> order) {
+  std::uint64_t descents = 0;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    descents += keys[order[i - 1]] > keys[order[i]] ? 1 : 0;
+  }
+  return descents;
+}
+
+void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
+  params_ = params;
+  state_.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) state_[i] = model_init(params, i);
+  vertices_.resize(count);
+  keys_.resize(count);
+  order_.resize(count);
+  std::iota(order_.begin(), order_.end(), 0u);
+}
+
+FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
+  FrameInfo info;
+  cpu_simulate(params_, state_, settings.dt);
+  info.extents = cpu_extents(state_, settings.view);
+  cpu_depth_keys(state_, settings.view, settings.key_mode, settings.key_bits, info.extents,
+                 keys_);
+  if (!settings.sort) {
+    std::iota(order_.begin(), order_.end(), 0u);
+    info.path = SortPath::unsorted;
+  } else if (settings.algorithm == Algorithm::automatic) {
+    // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
+    // sorted already.
+    if (cpu_count_descents(keys_, order_) == 0) {
+      info.path = SortPath::skipped_sorted;
+    } else {
+      cpu_sort_order(keys_, order_, scratch_);
+      info.path = SortPath::full;
+    }
+  } else {
+    std::iota(order_.begin(), order_.end(), 0u);
+    cpu_sort_order(keys_, order_, scratch_);
+    info.path = SortPath::full;
+  }
+  cpu_write_vertices(params_, state_, vertices_);
+  return info;
+}
+
+}  // namespace particles

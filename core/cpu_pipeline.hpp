@@ -1,0 +1,52 @@
+#pragma once
+// The CPU backend's frame: the same five steps as the CUDA pipeline (simulate, extents, keys,
+// sort, order), in plain C++ over the shared scene math. It is what CI renders with and the
+// oracle the GPU stages are tested against.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/frame_types.hpp"
+#include "core/particle.hpp"
+#include "core/scene_desc.hpp"
+
+namespace particles {
+
+class CpuPipeline {
+ public:
+  void reset(const ModelParams& params, std::uint32_t count);
+
+  // Runs one frame and leaves vertices() and order() ready for upload.
+  FrameInfo run_frame(const FrameSettings& settings);
+
+  std::uint32_t count() const { return static_cast<std::uint32_t>(state_.size()); }
+  std::span<const ParticleState> state() const { return state_; }
+  std::span<const ParticleVertex> vertices() const { return vertices_; }
+  std::span<const std::uint32_t> order() const { return order_; }
+  std::span<const std::uint32_t> keys() const { return keys_; }  // by particle index
+
+ private:
+  ModelParams params_;
+  std::vector<ParticleState> state_;
+  std::vector<ParticleVertex> vertices_;
+  std::vector<std::uint32_t> keys_;
+  std::vector<std::uint32_t> order_;
+  std::vector<std::uint64_t> scratch_;  // (key << 32 | index), sorted stably
+};
+
+// ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------
+
+void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, float dt);
+void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
+                        std::span<ParticleVertex> out);
+Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view);
+void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
+                    int bits, const Extents& extents, std::span<std::uint32_t> keys);
+// Reorders `order` stably by keys[order[i]], ascending (far first). Ties keep the incoming order.
+void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
+                    std::vector<std::uint64_t>& scratch);
+// Adjacent pairs of `order` whose keys are out of ascending order.
+std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
+                                 std::span<const std::uint32_t> order);
+
+}  // namespace particles
