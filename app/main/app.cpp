@@ -1,0 +1,229 @@
+#include "app/main/app.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/image.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/app_state.hpp"
+#include "app/main/backend.hpp"
+#include "app/main/frame_record.hpp"
+#include "app/main/hud.hpp"
+#include "app/main/input.hpp"
+#include "app/scene/scene_loader.hpp"
+#include "core/camera.hpp"
+
+namespace particles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Near and far planes that enclose the scene with margin; the extents lag a frame, which the
+// margin absorbs.
+std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& e) {
+  float radius = 50.0f;
+  if (!e.empty()) radius = std::max(0.5f * length(e.max - e.min), 1.0f);
+  const float far_plane = pose.distance + 4.0f * radius + 10.0f;
+  return {std::max(0.01f, far_plane * 1e-5f), far_plane};
+}
+
+class Session {
+ public:
+  explicit Session(const Options& options) {
+    state_.options = options;
+    state_.scene = load_scene(options.scene);
+    state_.algorithm = options.algorithm;
+    state_.key_mode = options.key_mode;
+    state_.key_bits = options.key_bits;
+    state_.sorted = !options.unsorted;
+    state_.camera = state_.scene.camera;
+    state_.follow_path = !state_.scene.camera_path.empty();
+
+    headless_ = options.headless || !gl::display_available();
+    if (headless_ && !options.headless) {
+      std::cerr << "note: no display found, running headless\n";
+    }
+    context_ = headless_ ? gl::make_headless_context(options.width, options.height)
+                         : gl::make_window_context(options.width, options.height,
+                                                   "particles: " + state_.scene.name,
+                                                   options.vsync);
+    state_.gl_renderer = context_->renderer_description();
+
+    backend_ = make_backend(options.backend);
+    state_.backend_name = backend_->name();
+    const bool on_cpu = state_.backend_name == "cpu";
+    state_.count = options.count.value_or(on_cpu ? state_.scene.cpu_count : state_.scene.count);
+    renderer_ = std::make_unique<gl::ParticleRenderer>();
+    buffers_ = std::make_unique<gl::ParticleBuffers>();
+    target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
+    backend_->reset(state_.scene.params, state_.count, *buffers_);
+
+    if (!headless_) {
+      install_input_callbacks(context_->glfw_window(), state_);
+      hud_ = std::make_unique<Hud>(context_->glfw_window());
+    }
+    std::cerr << "particles: " << state_.count << " particles, scene '" << state_.scene.name
+              << "', backend " << state_.backend_name << ", algorithm "
+              << to_string(state_.algorithm) << ", " << (headless_ ? "headless" : "windowed")
+              << ", GL " << state_.gl_renderer << '\n';
+  }
+
+  int run() {
+    const int frames = state_.options.frames.value_or(headless_ ? 600 : -1);
+    while (!state_.quit_requested && (frames < 0 || state_.frame < std::uint64_t(frames))) {
+      if (!headless_ && context_->should_close()) break;
+      frame();
+    }
+    finish();
+    return 0;
+  }
+
+ private:
+  void frame() {
+    const auto frame_start = Clock::now();
+    if (!headless_) {
+      context_->poll_events();
+      apply_mouse(context_->glfw_window(), state_);
+    }
+    if (state_.follow_path && !state_.scene.camera_path.empty()) {
+      state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
+                                     static_cast<float>(state_.sim_time));
+    }
+    if (state_.frame_requested && !state_.last_info.extents.empty()) {
+      state_.camera = frame_extents(state_.camera, state_.last_info.extents);
+      state_.follow_path = false;
+      state_.frame_requested = false;
+    }
+
+    const glm::ivec2 size = context_->framebuffer_size();
+    if (size.x <= 0 || size.y <= 0) return;  // minimised window
+    target_->resize(size);
+    const auto [near_plane, far_plane] = clip_planes(state_.camera, state_.last_info.extents);
+    const CameraMatrices camera =
+        camera_matrices(state_.camera, float(size.x) / float(size.y), near_plane, far_plane);
+
+    FrameSettings settings;
+    settings.dt = state_.paused ? 0.0f : state_.scene.time_step;
+    settings.view = depth_frame(camera);
+    settings.algorithm = state_.algorithm;
+    settings.key_mode = state_.key_mode;
+    settings.key_bits = state_.key_bits;
+    settings.sort = state_.sorted;
+
+    const auto backend_start = Clock::now();
+    state_.last_info = backend_->run_frame(settings);
+    const double backend_ms = ms_since(backend_start);
+    if (!state_.paused) state_.sim_time += state_.scene.time_step;
+
+    gl::DrawParams draw;
+    draw.camera = camera;
+    draw.viewport = size;
+    draw.sprite_size = state_.scene.sprite_size;
+    draw.background = state_.scene.background;
+    target_->bind();
+    draw_timer_.begin();
+    renderer_->draw(*buffers_, draw);
+    draw_timer_.end();
+
+    if (state_.screenshot_requested) {
+      const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
+      gl::write_png(path, target_->read_pixels());
+      std::cerr << "wrote " << path << '\n';
+      state_.screenshot_requested = false;
+    }
+    if (!headless_) {
+      target_->blit_to_default_framebuffer(size);
+      hud_->draw(state_);
+      context_->swap_buffers();
+    }
+
+    FrameRecord record;
+    record.frame = state_.frame;
+    record.backend_ms = backend_ms;
+    record.path = state_.last_info.path;
+    record.frame_ms = ms_since(frame_start);
+    records_.push_back(record);
+    // The draw time arrives a few frames late; it belongs to the frame that issued it.
+    if (auto late = draw_timer_.poll()) {
+      const std::uint64_t issued = state_.frame - late->frames_ago;
+      if (issued < records_.size()) records_[issued].draw_ms = late->milliseconds;
+      state_.draw_ms.push(static_cast<float>(late->milliseconds));
+    }
+    state_.frame_ms.push(static_cast<float>(record.frame_ms));
+    state_.backend_ms.push(static_cast<float>(backend_ms));
+    ++state_.frame;
+  }
+
+  void finish() {
+    std::filesystem::path screenshot = state_.options.screenshot;
+    std::filesystem::path report = state_.options.report;
+    if (headless_ && screenshot.empty()) screenshot = "out/particles.png";
+    if (headless_ && report.empty()) report = "out/frame_times.csv";
+    if (!screenshot.empty()) {
+      if (screenshot.has_parent_path()) std::filesystem::create_directories(screenshot.parent_path());
+      gl::write_png(screenshot.string(), target_->read_pixels());
+      std::cout << "screenshot: " << screenshot.string() << '\n';
+    }
+    if (!report.empty()) {
+      write_frame_report(report.string(), records_, std::string(to_string(state_.algorithm)),
+                         state_.backend_name, state_.count);
+      std::cout << "frame-time report: " << report.string() << '\n';
+    }
+    print_summary();
+  }
+
+  void print_summary() const {
+    // Skip the first frames: shader compilation and first-touch allocation are not the steady
+    // state a user watches.
+    const std::size_t warmup = std::min<std::size_t>(records_.size() / 10, 30);
+    std::vector<double> frame, backend, draw;
+    for (std::size_t i = warmup; i < records_.size(); ++i) {
+      frame.push_back(records_[i].frame_ms);
+      backend.push_back(records_[i].backend_ms);
+      if (records_[i].draw_ms >= 0.0) draw.push_back(records_[i].draw_ms);
+    }
+    auto row = [](const char* name, const Summary& s) {
+      std::printf("  %-10s median %8.3f ms   p99 %8.3f ms   min %8.3f ms   (%zu frames)\n", name,
+                  s.median, s.p99, s.min, s.samples);
+    };
+    std::printf("frame times (%u particles, %s backend, %s sort, after %zu warm-up frames):\n",
+                state_.count, state_.backend_name.c_str(), to_string(state_.algorithm).data(),
+                warmup);
+    row("frame", summarize(frame));
+    row("backend", summarize(backend));
+    row("draw", summarize(draw));
+  }
+
+  AppState state_;
+  bool headless_ = false;
+  std::unique_ptr<gl::GlContext> context_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<gl::ParticleRenderer> renderer_;
+  std::unique_ptr<gl::ParticleBuffers> buffers_;
+  std::unique_ptr<gl::RenderTarget> target_;
+  std::unique_ptr<Hud> hud_;
+  gl::GpuTimer draw_timer_;
+  std::vector<FrameRecord> records_;
+};
+
+}  // namespace
+
+int run_app(const Options& options) {
+  Session session(options);
+  return session.run();
+}
+
+}  // namespace particles

@@ -1,0 +1,45 @@
+#pragma once
+// Everything the running app knows, in one struct: what the user chose, what the last frames
+// measured, and what the HUD and input handlers read and change.
+#include <cstdint>
+#include <string>
+
+#include "app/main/frame_stats.hpp"
+#include "app/scene/options.hpp"
+#include "core/algorithm.hpp"
+#include "core/depth_keys.hpp"
+#include "core/frame_types.hpp"
+#include "core/scene_desc.hpp"
+
+namespace particles {
+
+struct AppState {
+  Options options;
+  SceneDesc scene;
+  std::uint32_t count = 0;
+  std::string backend_name;
+  std::string gl_renderer;
+
+  // user choices, changed by keys and the HUD
+  Algorithm algorithm = Algorithm::radix;
+  KeyMode key_mode = KeyMode::exact;
+  int key_bits = 16;
+  bool sorted = true;
+  bool paused = false;
+  bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
+  bool frame_requested = false;     // re-frame the camera on the extents next frame
+  bool screenshot_requested = false;
+  bool quit_requested = false;
+
+  CameraPose camera;
+  double sim_time = 0.0;
+  std::uint64_t frame = 0;
+
+  // measurements
+  FrameInfo last_info;
+  RollingSeries frame_ms{240};
+  RollingSeries backend_ms{240};
+  RollingSeries draw_ms{240};
+};
+
+}  // namespace particles

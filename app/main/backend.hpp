@@ -1,0 +1,36 @@
+#pragma once
+// A backend runs the five per-frame steps (simulate, extents, keys, sort, order) and leaves the
+// results in the renderer's GL buffers: vertices in the vertex buffer, the far-to-near draw
+// order in the element buffer.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "app/scene/options.hpp"
+#include "core/frame_types.hpp"
+#include "core/scene_desc.hpp"
+
+namespace particles {
+
+namespace gl {
+class ParticleBuffers;
+}
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // (Re)creates the particles and sizes the GL buffers for `count` particles.
+  virtual void reset(const ModelParams& params, std::uint32_t count,
+                     gl::ParticleBuffers& buffers) = 0;
+  virtual FrameInfo run_frame(const FrameSettings& settings) = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+// Null when the build has no CUDA or no CUDA device is present; `why` says which.
+std::unique_ptr<Backend> make_cuda_backend(std::string& why);
+
+// Resolves --backend: auto takes CUDA when a device is present, else the CPU.
+std::unique_ptr<Backend> make_backend(BackendChoice choice);
+
+}  // namespace particles

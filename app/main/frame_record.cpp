@@ -1,0 +1,24 @@
+#include "app/main/frame_record.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace particles {
+
+void write_frame_report(const std::string& path, const std::vector<FrameRecord>& frames,
+                        const std::string& algorithm, const std::string& backend,
+                        std::uint32_t count) {
+  const std::filesystem::path file(path);
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write report " + path);
+  out << "frame,backend,algorithm,count,frame_ms,backend_ms,draw_ms,sort_path\n";
+  for (const FrameRecord& r : frames) {
+    out << r.frame << ',' << backend << ',' << algorithm << ',' << count << ',' << r.frame_ms
+        << ',' << r.backend_ms << ',' << r.draw_ms << ',' << to_string(r.path) << '\n';
+  }
+  if (!out) throw std::runtime_error("failed while writing report " + path);
+}
+
+}  // namespace particles

@@ -1,0 +1,98 @@
+#include "app/main/hud.hpp"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/main/app_state.hpp"
+#include "app/main/input.hpp"
+
+namespace particles {
+namespace {
+
+void plot_series(const char* label, const RollingSeries& series) {
+  const auto values = series.ordered();
+  const Summary s = series.summary();
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "min %.2f  med %.2f  p99 %.2f ms", s.min, s.median,
+                s.p99);
+  ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
+                   static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(0, 48));
+}
+
+}  // namespace
+
+Hud::Hud(GLFWwindow* window) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini litter in the working directory
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 450 core");
+}
+
+Hud::~Hud() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void Hud::draw(AppState& state) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("particles", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  const float frame_ms = state.frame_ms.latest();
+  ImGui::Text("%.1f fps  %.2f ms", frame_ms > 0.0f ? 1000.0f / frame_ms : 0.0f, frame_ms);
+  ImGui::Text("%u particles  scene %s", state.count, state.scene.name.c_str());
+  ImGui::Text("backend %s", state.backend_name.c_str());
+  ImGui::TextWrapped("GL %s", state.gl_renderer.c_str());
+  ImGui::Separator();
+
+  int algorithm = static_cast<int>(state.algorithm);
+  const char* names[kAllAlgorithms.size()];
+  for (std::size_t i = 0; i < kAllAlgorithms.size(); ++i) {
+    names[i] = to_string(kAllAlgorithms[i]).data();
+  }
+  if (ImGui::Combo("algorithm", &algorithm, names, static_cast<int>(kAllAlgorithms.size()))) {
+    state.algorithm = kAllAlgorithms[static_cast<std::size_t>(algorithm)];
+  }
+  ImGui::Text("sort path: %s", to_string(state.last_info.path));
+  bool quantized = state.key_mode == KeyMode::quantized;
+  if (ImGui::Checkbox("quantized keys", &quantized)) {
+    state.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
+  }
+  if (quantized) ImGui::SliderInt("key bits", &state.key_bits, 4, 32);
+  ImGui::Checkbox("sorted (U)", &state.sorted);
+  ImGui::SameLine();
+  ImGui::Checkbox("paused (Space)", &state.paused);
+  ImGui::Checkbox("camera path (C)", &state.follow_path);
+  ImGui::SameLine();
+  if (ImGui::Button("frame (F)")) state.frame_requested = true;
+  ImGui::SameLine();
+  if (ImGui::Button("screenshot (P)")) state.screenshot_requested = true;
+  ImGui::Separator();
+
+  plot_series("frame", state.frame_ms);
+  plot_series("backend", state.backend_ms);
+  plot_series("draw", state.draw_ms);
+  const Extents& e = state.last_info.extents;
+  if (!e.empty()) {
+    ImGui::Text("extents x [%.2f, %.2f] y [%.2f, %.2f] z [%.2f, %.2f]", e.min.x, e.max.x, e.min.y,
+                e.max.y, e.min.z, e.max.z);
+    ImGui::Text("depth [%.2f, %.2f]  max speed %.2f", e.depth_min, e.depth_max, e.max_speed);
+  }
+  ImGui::TextDisabled("%s", key_help());
+  ImGui::End();
+
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace particles

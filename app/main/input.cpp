@@ -1,0 +1,88 @@
+#include "app/main/input.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/main/app_state.hpp"
+
+namespace particles {
+namespace {
+
+AppState& state_of(GLFWwindow* window) {
+  return *static_cast<AppState*>(glfwGetWindowUserPointer(window));
+}
+
+void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
+  if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+  AppState& s = state_of(window);
+  if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(kAllAlgorithms.size())) {
+    s.algorithm = kAllAlgorithms[static_cast<std::size_t>(key - GLFW_KEY_1)];
+    return;
+  }
+  switch (key) {
+    case GLFW_KEY_SPACE: s.paused = !s.paused; break;
+    case GLFW_KEY_U: s.sorted = !s.sorted; break;
+    case GLFW_KEY_K:
+      s.key_mode = s.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
+      break;
+    case GLFW_KEY_F: s.frame_requested = true; break;
+    case GLFW_KEY_C: s.follow_path = !s.follow_path; break;
+    case GLFW_KEY_P:
+    case GLFW_KEY_F12: s.screenshot_requested = true; break;
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q: s.quit_requested = true; break;
+    default: break;
+  }
+}
+
+void on_scroll(GLFWwindow* window, double /*dx*/, double dy) {
+  if (ImGui::GetIO().WantCaptureMouse) return;
+  AppState& s = state_of(window);
+  s.follow_path = false;
+  s.camera.distance = std::clamp(s.camera.distance * std::pow(0.9f, static_cast<float>(dy)),
+                                 0.05f, 1.0e5f);
+}
+
+}  // namespace
+
+void install_input_callbacks(GLFWwindow* window, AppState& state) {
+  glfwSetWindowUserPointer(window, &state);
+  glfwSetKeyCallback(window, on_key);
+  glfwSetScrollCallback(window, on_scroll);
+}
+
+void apply_mouse(GLFWwindow* window, AppState& state) {
+  static double last_x = 0.0, last_y = 0.0;
+  double x = 0.0, y = 0.0;
+  glfwGetCursorPos(window, &x, &y);
+  const auto dx = static_cast<float>(x - last_x);
+  const auto dy = static_cast<float>(y - last_y);
+  last_x = x;
+  last_y = y;
+  if (ImGui::GetIO().WantCaptureMouse) return;
+  CameraPose& cam = state.camera;
+  if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
+    state.follow_path = false;
+    cam.yaw_deg -= 0.3f * dx;
+    cam.pitch_deg = std::clamp(cam.pitch_deg + 0.3f * dy, -89.0f, 89.0f);
+  } else if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+             glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
+    // Pan in the camera's own plane, scaled so the point under the cursor follows it.
+    state.follow_path = false;
+    const float yaw = cam.yaw_deg * 3.14159265f / 180.0f;
+    const float scale = 0.0015f * cam.distance;
+    const Vec3 right{std::cos(yaw), 0.0f, -std::sin(yaw)};
+    const Vec3 up{0.0f, 1.0f, 0.0f};
+    cam.target = cam.target - right * (dx * scale) + up * (dy * scale);
+  }
+}
+
+const char* key_help() {
+  return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  Space pause  U unsorted  "
+         "K key mode  F frame  C camera path  P screenshot  Q quit";
+}
+
+}  // namespace particles
