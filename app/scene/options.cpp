@@ -1,0 +1,145 @@
+#include "app/scene/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <limits>
+#include <ostream>
+#include <string>
+
+#include "app/scene/paths.hpp"
+
+namespace particles {
+namespace {
+
+// "1280x720" -> {1280, 720}; nullopt when malformed or out of 1..16384.
+std::optional<std::pair<int, int>> parse_size(const std::string& text) {
+  const auto x = text.find('x');
+  if (x == std::string::npos || x == 0 || x + 1 == text.size()) return std::nullopt;
+  auto dim = [](const std::string& s) -> int {
+    if (s.find_first_not_of("0123456789") != std::string::npos || s.size() > 5) return 0;
+    const int v = std::stoi(s);
+    return v <= 16384 ? v : 0;
+  };
+  const int w = dim(text.substr(0, x)), h = dim(text.substr(x + 1));
+  if (w <= 0 || h <= 0) return std::nullopt;
+  return std::pair{w, h};
+}
+
+bool has_display() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 && *x11) || (wayland && *wayland);
+}
+
+}  // namespace
+
+std::unique_ptr<CLI::App> make_cli(Options& o) {
+  auto app = std::make_unique<CLI::App>(
+      "particles: real-time depth-sorted particle renderer (CUDA or CPU backend, OpenGL)",
+      "particles");
+  app->add_option_function<std::string>(
+         "--scene", [&o](const std::string& s) { o.scene = s; }, "Scene file (TOML)")
+      ->type_name("FILE");
+  app->add_option_function<std::uint32_t>(
+         "--count", [&o](const std::uint32_t& n) { o.count = n; },
+         "Particle count, overriding the scene's")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 1u << 27));
+  app->add_option_function<std::string>(
+         "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
+         "Sort algorithm")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+  app->add_option_function<std::string>(
+         "--backend",
+         [&o](const std::string& s) {
+           o.backend = s == "cuda"  ? BackendChoice::cuda
+                       : s == "cpu" ? BackendChoice::cpu
+                                    : BackendChoice::automatic;
+         },
+         "Simulation/sort backend")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
+  app->add_flag("--headless", o.headless,
+                "Render offscreen (EGL), no window; the default when there is no display");
+  app->add_option_function<int>(
+         "--frames", [&o](const int& n) { o.frames = n; },
+         "Frames to run, then exit (headless default: 600)")
+      ->type_name("N")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  app->add_option_function<std::string>(
+         "--screenshot", [&o](const std::string& s) { o.screenshot = s; },
+         "Write the last frame to this PNG")
+      ->type_name("FILE");
+  app->add_option_function<std::string>(
+         "--report", [&o](const std::string& s) { o.report = s; },
+         "Write per-stage timings to this file (.csv or .json)")
+      ->type_name("FILE");
+  app->add_option_function<std::string>(
+         "--key-mode",
+         [&o](const std::string& s) {
+           o.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;
+         },
+         "Depth keys: exact 32-bit floats or quantized to --key-bits")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"exact", "quantized"}));
+  app->add_option("--key-bits", o.key_bits, "Bits per quantized depth key (default 16)")
+      ->type_name("B")
+      ->check(CLI::Range(1, 32));
+  app->add_option_function<std::string>(
+         "--size",
+         [&o](const std::string& s) {
+           const auto wh = parse_size(s);  // already validated by the check below
+           o.width = wh->first;
+           o.height = wh->second;
+         },
+         "Window / framebuffer size (default 1280x720)")
+      ->type_name("WxH")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return parse_size(s) ? std::string{}
+                                 : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
+          },
+          "", "size"));
+  app->add_flag("--unsorted", o.unsorted, "Draw in index order (to see what sorting fixes)");
+  app->add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
+  return app;
+}
+
+int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
+            std::ostream& err) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help: usage to `out`, exit 0
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    // CLI11's own codes (105, 109, ...) mean nothing to a shell user; 2 is the usage-error norm.
+    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    return kUsageExitCode;
+  }
+  return -1;
+}
+
+int finish_options(Options& o, std::ostream& err) {
+  if (o.scene.empty()) o.scene = find_resource("scenes/galaxy.toml");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(o.scene, ec)) {
+    err << "error: scene file not found: " << o.scene.string() << "\n";
+    return kUsageExitCode;
+  }
+  if (!has_display()) o.headless = true;  // nothing to open a window on
+  if (o.headless && !o.frames) o.frames = kDefaultHeadlessFrames;
+  return 0;
+}
+
+ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out,
+                           std::ostream& err) {
+  Options options;
+  const auto app = make_cli(options);
+  if (const int code = run_cli(*app, argc, argv, out, err); code >= 0) return {std::nullopt, code};
+  if (const int code = finish_options(options, err); code != 0) return {std::nullopt, code};
+  return {options, 0};
+}
+
+}  // namespace particles
