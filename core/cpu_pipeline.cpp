@@ -1,6 +1,7 @@
 #include "core/cpu_pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 
 namespace particles {
@@ -66,14 +67,41 @@ void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   keys_.resize(count);
   order_.resize(count);
   std::iota(order_.begin(), order_.end(), 0u);
+  frame_ = 0;
 }
+
+namespace {
+
+// Times consecutive stages of one frame on the host clock.
+class StageClock {
+ public:
+  explicit StageClock(StageTimes& times) : times_(times), last_(Clock::now()) {}
+  void lap(Stage stage) {
+    const auto now = Clock::now();
+    times_.ms[static_cast<int>(stage)] =
+        std::chrono::duration<float, std::milli>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  StageTimes& times_;
+  Clock::time_point last_;
+};
+
+}  // namespace
 
 FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   FrameInfo info;
+  info.stages.frame = frame_++;
+  StageClock clock(info.stages);
   cpu_simulate(params_, state_, settings.dt);
+  clock.lap(Stage::simulate);
   info.extents = cpu_extents(state_, settings.view);
+  clock.lap(Stage::extents);
   cpu_depth_keys(state_, settings.view, settings.key_mode, settings.key_bits, info.extents,
                  keys_);
+  clock.lap(Stage::keys);
   if (!settings.sort) {
     std::iota(order_.begin(), order_.end(), 0u);
     info.path = SortPath::unsorted;
@@ -91,7 +119,11 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
     cpu_sort_order(keys_, order_, scratch_);
     info.path = SortPath::full;
   }
+  clock.lap(Stage::sort);
+  // The CPU backend writes the order in place while sorting; this stage is the vertex write
+  // that the GPU fuses into simulate, kept here so both report the same five stages.
   cpu_write_vertices(params_, state_, vertices_);
+  clock.lap(Stage::order);
   return info;
 }
 

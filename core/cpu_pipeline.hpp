@@ -27,6 +27,7 @@ class CpuPipeline {
 
  private:
   ModelParams params_;
+  std::int64_t frame_ = 0;
   std::vector<ParticleState> state_;
   std::vector<ParticleVertex> vertices_;
   std::vector<std::uint32_t> keys_;

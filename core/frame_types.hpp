@@ -21,9 +21,30 @@ struct FrameSettings {
 // Which path produced this frame's order (auto picks one of the first three).
 enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted };
 
+// The five pipeline stages, in frame order; names are used by the HUD, CSV and JSON.
+enum class Stage { simulate, extents, keys, sort, order };
+inline constexpr int kStageCount = 5;
+constexpr const char* to_string(Stage s) {
+  constexpr const char* names[kStageCount] = {"simulate", "extents", "keys", "sort", "order"};
+  return names[static_cast<int>(s)];
+}
+
+// Milliseconds per stage for one frame. GPU timings are read back a few frames late, so they
+// carry the number of the frame they measured; frame < 0 means "none available yet".
+struct StageTimes {
+  std::int64_t frame = -1;
+  float ms[kStageCount] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  float total() const {
+    float t = 0.0f;
+    for (float v : ms) t += v;
+    return t;
+  }
+};
+
 struct FrameInfo {
   Extents extents;
   SortPath path = SortPath::full;
+  StageTimes stages;  // possibly of an earlier frame: see StageTimes::frame
 };
 
 constexpr const char* to_string(SortPath p) {
