@@ -103,7 +103,8 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
           },
           "", "size"));
   app->add_flag("--unsorted", o.unsorted, "Draw in index order (to see what sorting fixes)");
-  app->add_flag_callback("--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
+  app->add_flag_callback(
+      "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
   return app;
 }
 

@@ -20,14 +20,14 @@ namespace particles {
 enum class BackendChoice { automatic, cuda, cpu };
 
 struct Options {
-  std::filesystem::path scene;          // default: find_resource("scenes/galaxy.toml")
-  std::optional<std::uint32_t> count;   // overrides the scene's count / cpu_count
+  std::filesystem::path scene;         // default: find_resource("scenes/galaxy.toml")
+  std::optional<std::uint32_t> count;  // overrides the scene's count / cpu_count
   Algorithm algorithm = Algorithm::radix;
   BackendChoice backend = BackendChoice::automatic;
-  bool headless = false;                // --headless, or no DISPLAY / WAYLAND_DISPLAY
-  std::optional<int> frames;            // unset: run until closed; headless default 600
-  std::filesystem::path screenshot;     // empty: none
-  std::filesystem::path report;         // empty: none
+  bool headless = false;             // --headless, or no DISPLAY / WAYLAND_DISPLAY
+  std::optional<int> frames;         // unset: run until closed; headless default 600
+  std::filesystem::path screenshot;  // empty: none
+  std::filesystem::path report;      // empty: none
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   int width = 1280, height = 720;
@@ -44,8 +44,7 @@ inline constexpr int kUsageExitCode = 2;
 inline constexpr int kDefaultHeadlessFrames = 600;
 
 // Parses argv; --help goes to `out`, errors to `err` as "error: ...".
-ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out,
-                           std::ostream& err);
+ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // Building blocks of parse_options, for adding subcommands:
 //   Options o; auto app = make_cli(o); app->add_subcommand("bench", ...);
@@ -54,8 +53,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out,
 // make_cli binds the run flags to `options`, which must outlive the returned app.
 std::unique_ptr<CLI::App> make_cli(Options& options);
 // Returns -1 when parsing succeeded, else the exit code (0 after --help), having printed why.
-int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
-            std::ostream& err);
+int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 // Fills defaults that depend on the environment and checks the scene file exists; returns 0 or
 // kUsageExitCode after printing the error.
 int finish_options(Options& options, std::ostream& err);

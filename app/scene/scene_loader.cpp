@@ -43,7 +43,9 @@ constexpr Range kAny{};
 constexpr Range kPositive{0.0, kInf, true, false};
 constexpr Range kNonNegative{0.0, kInf, false, false};
 constexpr Range kUnit{0.0, 1.0, false, false};
-constexpr Range closed(double lo, double hi) { return {lo, hi, false, false}; }
+constexpr Range closed(double lo, double hi) {
+  return {lo, hi, false, false};
+}
 
 std::string join(std::string_view section, std::string_view key) {
   return section.empty() ? std::string(key) : std::string(section) + "." + std::string(key);
@@ -51,13 +53,20 @@ std::string join(std::string_view section, std::string_view key) {
 
 const char* type_name(const toml::node& n) {
   switch (n.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    default: return "a date/time";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    default:
+      return "a date/time";
   }
 }
 
@@ -94,11 +103,13 @@ class SceneReader {
   // Optional keys: leave `out` (the default) alone when the key is absent.
   void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
            float& out) const {
-    if (const toml::node* n = t.get(key)) out = static_cast<float>(number(*n, join(section, key), range));
+    if (const toml::node* n = t.get(key))
+      out = static_cast<float>(number(*n, join(section, key), range));
   }
   void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
            int& out) const {
-    if (const toml::node* n = t.get(key)) out = static_cast<int>(integer(*n, join(section, key), range));
+    if (const toml::node* n = t.get(key))
+      out = static_cast<int>(integer(*n, join(section, key), range));
   }
   void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
            std::uint32_t& out) const {
@@ -130,7 +141,8 @@ void SceneReader::check_keys(const toml::table& t, std::string_view section,
     if (known) continue;
     std::string list;
     for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    const std::string where = section.empty() ? "at the top level" : "in [" + std::string(section) + "]";
+    const std::string where =
+        section.empty() ? "at the top level" : "in [" + std::string(section) + "]";
     fail(key.source(), "unknown key '" + std::string(key.str()) + "' " + where +
                            " (expected one of: " + list + ")");
   }
@@ -157,7 +169,8 @@ double SceneReader::number(const toml::node& n, const std::string& name, Range r
   if (!std::isfinite(v)) fail(n.source(), name + " must be a finite number");
   if (!range.contains(v)) {
     std::ostringstream s;
-    s << std::setprecision(10) << name << " = " << v << " is out of range: must be " << range.describe();
+    s << std::setprecision(10) << name << " = " << v << " is out of range: must be "
+      << range.describe();
     fail(n.source(), s.str());
   }
   return v;
@@ -168,8 +181,8 @@ std::int64_t SceneReader::integer(const toml::node& n, const std::string& name, 
   if (!i) wrong_type(n, name, "an integer");
   const std::int64_t v = i->get();
   if (!range.contains(static_cast<double>(v))) {
-    fail(n.source(), name + " = " + std::to_string(v) + " is out of range: must be " +
-                         range.describe());
+    fail(n.source(),
+         name + " = " + std::to_string(v) + " is out of range: must be " + range.describe());
   }
   return v;
 }
@@ -180,7 +193,8 @@ Color SceneReader::color(const toml::node& n, const std::string& name) const {
     const bool shape_ok = (text.size() == 7 || text.size() == 9) && text[0] == '#' &&
                           text.find_first_not_of("0123456789abcdefABCDEF", 1) == std::string::npos;
     if (!shape_ok) {
-      fail(n.source(), name + ": bad colour \"" + text + "\": expected \"#rrggbb\" or \"#rrggbbaa\"");
+      fail(n.source(),
+           name + ": bad colour \"" + text + "\": expected \"#rrggbb\" or \"#rrggbbaa\"");
     }
     auto channel = [&](std::size_t i) {
       return static_cast<float>(std::stoi(text.substr(1 + 2 * i, 2), nullptr, 16)) / 255.0f;
@@ -190,8 +204,8 @@ Color SceneReader::color(const toml::node& n, const std::string& name) const {
   const auto* a = n.as_array();
   if (!a) wrong_type(n, name, "a colour ([r, g, b], [r, g, b, a] or \"#rrggbb\")");
   if (a->size() != 3 && a->size() != 4) {
-    fail(n.source(), name + ": bad colour: expected 3 or 4 components, got " +
-                         std::to_string(a->size()));
+    fail(n.source(),
+         name + ": bad colour: expected 3 or 4 components, got " + std::to_string(a->size()));
   }
   float c[4] = {1.0f, 1.0f, 1.0f, 1.0f};
   for (std::size_t i = 0; i < a->size(); ++i) {
@@ -250,8 +264,8 @@ void SceneReader::read_model(const toml::table& root, const toml::table* t, Mode
   } else if (name == "fountain") {
     m.model = Model::fountain;
   } else {
-    fail(type->source(), "model.type = \"" + name + "\" is not a model: expected " +
-                             std::string(choices));
+    fail(type->source(),
+         "model.type = \"" + name + "\" is not a model: expected " + std::string(choices));
   }
   // The section of the model not selected is still validated: a typo there is still a typo.
   if (const toml::table* g = table(*t, "model", "galaxy")) read_galaxy(*g, m.galaxy);
@@ -260,8 +274,9 @@ void SceneReader::read_model(const toml::table& root, const toml::table* t, Mode
 
 void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
   constexpr std::string_view s = "model.galaxy";
-  check_keys(t, s, {"arms", "radius", "thickness", "twist", "arm_spread", "core_fraction",
-                    "rotation_speed"});
+  check_keys(
+      t, s,
+      {"arms", "radius", "thickness", "twist", "arm_spread", "core_fraction", "rotation_speed"});
   get(t, s, "arms", closed(1, 16), g.arms);
   get(t, s, "radius", kPositive, g.radius);
   get(t, s, "thickness", kNonNegative, g.thickness);
@@ -319,7 +334,8 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
     }
     if (i > 0 && !(k.time > d.camera_path.back().time)) {
       fail(time->source(), s + ".time must be greater than the previous keyframe's (" +
-                               std::to_string(d.camera_path.back().time) + "): times must be "
+                               std::to_string(d.camera_path.back().time) +
+                               "): times must be "
                                "strictly increasing");
     }
     get(t, s, "yaw", kAny, k.yaw_deg);
@@ -346,7 +362,8 @@ SceneDesc parse_scene(std::string_view toml_text, const std::string& source_name
 SceneDesc load_scene(const std::filesystem::path& file) {
   std::error_code ec;
   std::ifstream in(file, std::ios::binary);
-  if (!in || std::filesystem::is_directory(file, ec)) throw SceneError(file.string() + ": cannot open scene file");
+  if (!in || std::filesystem::is_directory(file, ec))
+    throw SceneError(file.string() + ": cannot open scene file");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw SceneError(file.string() + ": cannot open scene file (read error)");

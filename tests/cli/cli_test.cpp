@@ -1,0 +1,81 @@
+// Runs the real `particles` binary on good and bad command lines and checks what a user sees:
+// the exit status and the text on stdout/stderr (captured together).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+const std::string kBinary = PARTICLES_BINARY;
+const std::string kData = PARTICLES_TEST_DATA_DIR "/scenes";
+
+struct Result {
+  int status = -1;  // exit code, or -1 if the process did not exit normally
+  std::string output;
+};
+
+// Single quotes keep the shell from touching paths; the arguments here contain none.
+Result run(const std::string& args) {
+  const std::string command = "'" + kBinary + "' " + args + " 2>&1";
+  Result r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer{};
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    r.output.append(buffer.data(), n);
+  }
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(Cli, HelpExitsZeroAndListsTheFlags) {
+  const Result r = run("--help");
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const char* flag :
+       {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
+        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync"}) {
+    EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " missing from:\n" << r.output;
+  }
+}
+
+TEST(Cli, UnknownFlagIsNamed) {
+  const Result r = run("--frobnicate");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.status, -1);
+  EXPECT_NE(r.output.find("--frobnicate"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadFlagValueIsRejected) {
+  const Result r = run("--algorithm bubble");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("bubble"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MissingSceneFile) {
+  const Result r = run("--scene /nonexistent/dir/scene.toml");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("scene file not found"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("/nonexistent/dir/scene.toml"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadSceneFileNamesFileLineColumn) {
+  // Headless CPU run of one frame, in case a bad scene were (wrongly) accepted.
+  const std::string file = kData + "/out_of_range.toml";
+  const Result r = run("--headless --backend cpu --frames 1 --scene '" + file + "'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find(file + ":7:9:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("camera.pitch"), std::string::npos) << r.output;
+}
+
+TEST(Cli, SyntaxErrorNamesFileLineColumn) {
+  const std::string file = kData + "/syntax_error.toml";
+  const Result r = run("--headless --backend cpu --frames 1 --scene '" + file + "'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find(file + ":3:15:"), std::string::npos) << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,184 @@
+// parse_options: defaults, every flag, --help, and usage errors (exit code 2, message on err).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/scene/options.hpp"
+#include "app/scene/paths.hpp"
+
+namespace particles {
+namespace {
+
+const std::string kGalaxy = std::string(PARTICLES_SCENES_DIR) + "/galaxy.toml";
+
+struct Parsed {
+  ParseOutcome outcome;
+  std::string out, err;
+};
+
+Parsed parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "particles");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  Parsed p{parse_options(static_cast<int>(argv.size()), argv.data(), out, err), {}, {}};
+  p.out = out.str();
+  p.err = err.str();
+  return p;
+}
+
+// Headless defaults depend on the display; pin it per test.
+class OptionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const char* d = std::getenv("DISPLAY")) saved_display_ = d;
+    if (const char* w = std::getenv("WAYLAND_DISPLAY")) saved_wayland_ = w;
+    ::setenv("DISPLAY", ":0", 1);
+    ::unsetenv("WAYLAND_DISPLAY");
+  }
+  void TearDown() override {
+    restore("DISPLAY", saved_display_);
+    restore("WAYLAND_DISPLAY", saved_wayland_);
+  }
+
+ private:
+  static void restore(const char* name, const std::string& value) {
+    if (value.empty()) {
+      ::unsetenv(name);
+    } else {
+      ::setenv(name, value.c_str(), 1);
+    }
+  }
+  std::string saved_display_, saved_wayland_;
+};
+
+TEST_F(OptionsTest, Defaults) {
+  const Parsed p = parse({});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  const Options& o = *p.outcome.options;
+  EXPECT_EQ(p.outcome.exit_code, 0);
+  EXPECT_EQ(o.scene.filename(), "galaxy.toml");
+  EXPECT_TRUE(std::filesystem::exists(o.scene));
+  EXPECT_FALSE(o.count);
+  EXPECT_EQ(o.algorithm, Algorithm::radix);
+  EXPECT_EQ(o.backend, BackendChoice::automatic);
+  EXPECT_FALSE(o.headless);
+  EXPECT_FALSE(o.frames);
+  EXPECT_TRUE(o.screenshot.empty());
+  EXPECT_TRUE(o.report.empty());
+  EXPECT_EQ(o.key_mode, KeyMode::exact);
+  EXPECT_EQ(o.key_bits, 16);
+  EXPECT_EQ(o.width, 1280);
+  EXPECT_EQ(o.height, 720);
+  EXPECT_FALSE(o.unsorted);
+  EXPECT_TRUE(o.vsync);
+}
+
+TEST_F(OptionsTest, EveryFlag) {
+  const Parsed p =
+      parse({"--scene",   kGalaxy,    "--count",    "5000",       "--algorithm", "quicksort",
+             "--backend", "cpu",      "--headless", "--frames",   "12",          "--screenshot",
+             "out.png",   "--report", "r.json",     "--key-mode", "quantized",   "--key-bits",
+             "24",        "--size",   "640x480",    "--unsorted", "--no-vsync"});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  const Options& o = *p.outcome.options;
+  EXPECT_EQ(o.scene, kGalaxy);
+  EXPECT_EQ(o.count, 5000u);
+  EXPECT_EQ(o.algorithm, Algorithm::quicksort);
+  EXPECT_EQ(o.backend, BackendChoice::cpu);
+  EXPECT_TRUE(o.headless);
+  EXPECT_EQ(o.frames, 12);
+  EXPECT_EQ(o.screenshot, "out.png");
+  EXPECT_EQ(o.report, "r.json");
+  EXPECT_EQ(o.key_mode, KeyMode::quantized);
+  EXPECT_EQ(o.key_bits, 24);
+  EXPECT_EQ(o.width, 640);
+  EXPECT_EQ(o.height, 480);
+  EXPECT_TRUE(o.unsorted);
+  EXPECT_FALSE(o.vsync);
+}
+
+TEST_F(OptionsTest, AlgorithmAndBackendNames) {
+  for (Algorithm a : kAllAlgorithms) {
+    const Parsed p = parse({"--algorithm", std::string(to_string(a))});
+    ASSERT_TRUE(p.outcome.options) << p.err;
+    EXPECT_EQ(p.outcome.options->algorithm, a);
+  }
+  EXPECT_EQ(parse({"--backend", "cuda"}).outcome.options->backend, BackendChoice::cuda);
+  EXPECT_EQ(parse({"--backend", "auto"}).outcome.options->backend, BackendChoice::automatic);
+}
+
+TEST_F(OptionsTest, HeadlessDefaultsTo600Frames) {
+  const Parsed p = parse({"--headless"});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  EXPECT_EQ(p.outcome.options->frames, kDefaultHeadlessFrames);
+}
+
+TEST_F(OptionsTest, NoDisplayMeansHeadless) {
+  ::unsetenv("DISPLAY");
+  const Parsed p = parse({});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  EXPECT_TRUE(p.outcome.options->headless);
+  EXPECT_EQ(p.outcome.options->frames, 600);
+}
+
+TEST_F(OptionsTest, HelpPrintsUsageAndExitsZero) {
+  const Parsed p = parse({"--help"});
+  EXPECT_FALSE(p.outcome.options);
+  EXPECT_EQ(p.outcome.exit_code, 0);
+  EXPECT_TRUE(p.err.empty()) << p.err;
+  for (const char* flag :
+       {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
+        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync"}) {
+    EXPECT_NE(p.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST_F(OptionsTest, UsageErrorsExitTwoWithAMessage) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--bogus"}, "--bogus"},
+      {{"--count", "0"}, "--count"},
+      {{"--count", "134217729"}, "--count"},
+      {{"--count", "many"}, "--count"},
+      {{"--algorithm", "bubble"}, "bubble"},
+      {{"--backend", "opencl"}, "opencl"},
+      {{"--frames", "0"}, "--frames"},
+      {{"--key-mode", "fuzzy"}, "fuzzy"},
+      {{"--key-bits", "33"}, "--key-bits"},
+      {{"--key-bits", "0"}, "--key-bits"},
+      {{"--size", "1280"}, "WIDTHxHEIGHT"},
+      {{"--size", "0x720"}, "WIDTHxHEIGHT"},
+      {{"--scene"}, "--scene"},
+  };
+  for (const auto& [args, phrase] : cases) {
+    const Parsed p = parse(args);
+    EXPECT_FALSE(p.outcome.options) << args[0];
+    EXPECT_EQ(p.outcome.exit_code, kUsageExitCode) << args[0];
+    EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
+    EXPECT_NE(p.err.find(phrase), std::string::npos) << p.err;
+  }
+}
+
+TEST_F(OptionsTest, MissingSceneFile) {
+  const Parsed p = parse({"--scene", "/nonexistent/scene.toml"});
+  EXPECT_FALSE(p.outcome.options);
+  EXPECT_EQ(p.outcome.exit_code, 2);
+  EXPECT_EQ(p.err, "error: scene file not found: /nonexistent/scene.toml\n");
+}
+
+TEST(Paths, ExecutableDirHoldsThisTest) {
+  const auto dir = executable_dir();
+  ASSERT_FALSE(dir.empty());
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+}
+
+TEST(Paths, FindResourceFallsBackToTheSourceTree) {
+  EXPECT_TRUE(std::filesystem::exists(find_resource("scenes/galaxy.toml")));
+  EXPECT_FALSE(find_resource("no/such/file").empty());
+}
+
+}  // namespace
+}  // namespace particles
