@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/scene/options.hpp"
 #include "core/frame_types.hpp"
@@ -24,6 +25,9 @@ class Backend {
   virtual void reset(const ModelParams& params, std::uint32_t count,
                      gl::ParticleBuffers& buffers) = 0;
   virtual FrameInfo run_frame(const FrameSettings& settings) = 0;
+  // Waits for outstanding GPU work and returns the stage timings not yet reported by
+  // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
+  virtual std::vector<StageTimes> drain_stage_times() { return {}; }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

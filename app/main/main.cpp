@@ -1,15 +1,31 @@
 // particles: real-time transparent particles drawn back to front, sorted on the GPU.
+// `particles [flags]` runs the demo; `particles bench [flags]` runs the benchmark matrix.
+#include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <sstream>
 
 #include "app/main/app.hpp"
+#include "app/main/bench_cli.hpp"
+#include "app/main/bench_runner.hpp"
 #include "app/scene/options.hpp"
 
 int main(int argc, char** argv) {
   try {
-    const particles::ParseOutcome parsed = particles::parse_options(argc, argv, std::cout, std::cerr);
-    if (!parsed.options) return parsed.exit_code;
-    return particles::run_app(*parsed.options);
+    particles::Options options;
+    particles::BenchFlags bench_flags;
+    const auto cli = particles::make_cli(options);
+    CLI::App* bench = particles::add_bench_command(*cli, bench_flags);
+    if (const int code = particles::run_cli(*cli, argc, argv, std::cout, std::cerr); code >= 0) {
+      return code;
+    }
+    if (bench->parsed()) {
+      std::ostringstream command;
+      for (int i = 0; i < argc; ++i) command << (i ? " " : "") << argv[i];
+      return particles::run_bench(particles::resolve_bench_config(bench_flags), command.str());
+    }
+    if (const int code = particles::finish_options(options, std::cerr); code != 0) return code;
+    return particles::run_app(options);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 1;

@@ -1,0 +1,70 @@
+#include "app/main/bench_cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+
+namespace particles {
+
+CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
+  CLI::App* bench = cli.add_subcommand(
+      "bench",
+      "Headless benchmark: scenes x counts x key modes x algorithms, N frames each; writes "
+      "frames.csv, summary.json and chart.png and prints a table");
+  bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  bench->add_option("--scenes", f.scenes, "Scene files")->delimiter(',')->type_name("FILE,...");
+  bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
+      ->delimiter(',')
+      ->type_name("NAME,...")
+      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+  bench->add_option("--counts", f.counts, "Particle counts (default: each scene's)")
+      ->delimiter(',')
+      ->type_name("N,...")
+      ->check(CLI::Range(1u, 1u << 27));
+  bench->add_option("--key-modes", f.key_modes, "Depth key modes")
+      ->delimiter(',')
+      ->type_name("MODE,...")
+      ->check(CLI::IsMember({"exact", "quantized"}));
+  bench->add_option("--key-bits", f.key_bits, "Bits per quantized key")->check(CLI::Range(1, 32));
+  bench->add_option("--frames", f.frames, "Measured frames per run")->check(CLI::Range(1, 1000000));
+  bench->add_option("--warmup", f.warmup, "Unrecorded frames before measuring")
+      ->check(CLI::Range(0, 100000));
+  bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
+  bench->add_option("--backend", f.backend, "cuda, cpu or auto")
+      ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
+  bench->add_option("--out", f.out_dir, "Output directory (default bench-out)")->type_name("DIR");
+  return bench;
+}
+
+BenchConfig resolve_bench_config(const BenchFlags& f) {
+  BenchConfig c;
+  if (!f.file.empty()) load_bench_file(f.file, c);
+  if (!f.scenes.empty()) {
+    c.scenes.clear();
+    for (const auto& s : f.scenes) c.scenes.emplace_back(s);
+  }
+  if (!f.algorithms.empty()) {
+    c.algorithms.clear();
+    for (const auto& a : f.algorithms) c.algorithms.push_back(*algorithm_from_string(a));
+  }
+  if (!f.counts.empty()) c.counts = f.counts;
+  if (!f.key_modes.empty()) {
+    c.key_modes.clear();
+    for (const auto& m : f.key_modes) {
+      c.key_modes.push_back(m == "quantized" ? KeyMode::quantized : KeyMode::exact);
+    }
+  }
+  if (f.key_bits) c.key_bits = *f.key_bits;
+  if (f.frames) c.frames = *f.frames;
+  if (f.warmup) c.warmup = *f.warmup;
+  if (f.verify) c.verify = true;
+  c.backend = f.backend == "cuda" ? BackendChoice::cuda
+              : f.backend == "cpu" ? BackendChoice::cpu
+                                   : BackendChoice::automatic;
+  c.out_dir = f.out_dir;
+  finish_bench_config(c);
+  return c;
+}
+
+}  // namespace particles

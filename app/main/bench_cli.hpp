@@ -1,0 +1,31 @@
+#pragma once
+// The `particles bench` subcommand: its flags, and how they combine with a bench file.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/main/bench_config.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace particles {
+
+struct BenchFlags {
+  std::string file;  // bench/*.toml; flags below override what it says
+  std::vector<std::string> scenes, algorithms, key_modes;
+  std::vector<std::uint32_t> counts;
+  std::optional<int> key_bits, frames, warmup;
+  bool verify = false;
+  std::string backend = "auto";
+  std::string out_dir = "bench-out";
+};
+
+// Adds the subcommand to `cli`; `flags` must outlive it.
+CLI::App* add_bench_command(CLI::App& cli, BenchFlags& flags);
+
+// The file first, then the flags; throws std::runtime_error with the reason.
+BenchConfig resolve_bench_config(const BenchFlags& flags);
+
+}  // namespace particles

@@ -1,0 +1,120 @@
+#include "app/main/bench_config.hpp"
+
+#define TOML_HEADER_ONLY 1
+#include <toml++/toml.h>
+
+#include <sstream>
+#include <stdexcept>
+
+#include "app/scene/paths.hpp"
+
+namespace particles {
+namespace {
+
+[[noreturn]] void fail_at(const std::filesystem::path& file, const toml::source_region& where,
+                          const std::string& why) {
+  std::ostringstream msg;
+  msg << file.string() << ':' << where.begin.line << ':' << where.begin.column << ": " << why;
+  throw std::runtime_error(msg.str());
+}
+
+std::filesystem::path resolve_scene(const std::filesystem::path& p) {
+  if (p.is_absolute() || std::filesystem::exists(p)) return p;
+  return find_resource(p);
+}
+
+template <typename F>
+void for_each_in(const std::filesystem::path& file, const toml::node& node, const char* key, F f) {
+  const toml::array* array = node.as_array();
+  if (!array) fail_at(file, node.source(), std::string(key) + " must be an array");
+  for (const toml::node& item : *array) f(item);
+}
+
+}  // namespace
+
+void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
+  toml::table root;
+  try {
+    root = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    fail_at(file, e.source(), std::string(e.description()));
+  }
+  for (const auto& [key, node] : root) {
+    const std::string name(key.str());
+    auto integer = [&](std::int64_t lo, std::int64_t hi) {
+      const auto v = node.value<std::int64_t>();
+      if (!node.is_integer() || !v) fail_at(file, node.source(), name + " must be an integer");
+      if (*v < lo || *v > hi) {
+        fail_at(file, node.source(),
+                name + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      }
+      return *v;
+    };
+    if (name == "scenes") {
+      config.scenes.clear();
+      for_each_in(file, node, "scenes", [&](const toml::node& item) {
+        const auto s = item.value<std::string>();
+        if (!s) fail_at(file, item.source(), "scenes entries must be strings");
+        config.scenes.push_back(resolve_scene(*s));
+      });
+    } else if (name == "algorithms") {
+      config.algorithms.clear();
+      for_each_in(file, node, "algorithms", [&](const toml::node& item) {
+        const auto s = item.value<std::string>();
+        const auto a = s ? algorithm_from_string(*s) : std::nullopt;
+        if (!a) fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
+        config.algorithms.push_back(*a);
+      });
+    } else if (name == "counts") {
+      config.counts.clear();
+      for_each_in(file, node, "counts", [&](const toml::node& item) {
+        const auto v = item.value<std::int64_t>();
+        if (!item.is_integer() || !v || *v < 1 || *v > (std::int64_t{1} << 27)) {
+          fail_at(file, item.source(), "counts entries must be integers in [1, 2^27]");
+        }
+        config.counts.push_back(static_cast<std::uint32_t>(*v));
+      });
+    } else if (name == "key_modes") {
+      config.key_modes.clear();
+      for_each_in(file, node, "key_modes", [&](const toml::node& item) {
+        const auto s = item.value<std::string>();
+        if (s == "exact") {
+          config.key_modes.push_back(KeyMode::exact);
+        } else if (s == "quantized") {
+          config.key_modes.push_back(KeyMode::quantized);
+        } else {
+          fail_at(file, item.source(), "key_modes entries must be \"exact\" or \"quantized\"");
+        }
+      });
+    } else if (name == "key_bits") {
+      config.key_bits = static_cast<int>(integer(1, 32));
+    } else if (name == "frames") {
+      config.frames = static_cast<int>(integer(1, 1000000));
+    } else if (name == "warmup") {
+      config.warmup = static_cast<int>(integer(0, 100000));
+    } else if (name == "verify") {
+      const auto v = node.value<bool>();
+      if (!node.is_boolean() || !v) fail_at(file, node.source(), "verify must be true or false");
+      config.verify = *v;
+    } else {
+      fail_at(file, node.source(), "unknown key '" + name + "'");
+    }
+  }
+}
+
+void finish_bench_config(BenchConfig& config) {
+  if (config.scenes.empty()) config.scenes.push_back(find_resource("scenes/galaxy.toml"));
+  if (config.algorithms.empty()) {
+    config.algorithms.assign(kAllAlgorithms.begin(), kAllAlgorithms.end());
+  }
+  if (config.key_modes.empty()) config.key_modes.push_back(KeyMode::exact);
+  for (const auto& scene : config.scenes) {
+    if (!std::filesystem::exists(scene)) {
+      throw std::runtime_error("scene file not found: " + scene.string());
+    }
+  }
+  if (config.frames < 1) throw std::runtime_error("--frames must be at least 1");
+  if (config.warmup < 0) throw std::runtime_error("--warmup must not be negative");
+}
+
+}  // namespace particles

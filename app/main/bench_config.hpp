@@ -1,0 +1,35 @@
+#pragma once
+// What `particles bench` runs: a matrix of scenes x counts x key modes x algorithms, N frames
+// each, from a bench file (bench/*.toml) and/or flags (flags win).
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "app/scene/options.hpp"
+#include "core/algorithm.hpp"
+#include "core/depth_keys.hpp"
+
+namespace particles {
+
+struct BenchConfig {
+  std::vector<std::filesystem::path> scenes;
+  std::vector<Algorithm> algorithms;
+  std::vector<std::uint32_t> counts;  // empty: each scene's own count for the backend in use
+  std::vector<KeyMode> key_modes;
+  int key_bits = 16;
+  int frames = 300;  // measured frames per run
+  int warmup = 30;   // frames run before measuring, not recorded
+  bool verify = false;
+  BackendChoice backend = BackendChoice::automatic;
+  std::filesystem::path out_dir = "bench-out";
+  int width = 1280, height = 720;
+};
+
+// Reads a bench file; throws std::runtime_error naming file:line:column on bad content.
+// Relative scene paths are resolved against the current directory, then find_resource().
+void load_bench_file(const std::filesystem::path& file, BenchConfig& config);
+
+// Fills what neither the file nor the flags gave, and checks ranges; throws with the reason.
+void finish_bench_config(BenchConfig& config);
+
+}  // namespace particles

@@ -1,0 +1,142 @@
+#include "app/main/bench_results.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace particles {
+namespace {
+
+template <typename Get>
+Summary summarize_frames(const std::vector<BenchFrame>& frames, Get get) {
+  std::vector<double> values;
+  values.reserve(frames.size());
+  for (const BenchFrame& f : frames) {
+    const float v = get(f);
+    if (v >= 0.0f) values.push_back(v);
+  }
+  return summarize(std::move(values));
+}
+
+std::ofstream open_for_writing(const std::filesystem::path& file) {
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  return out;
+}
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"median_ms", s.median}, {"p99_ms", s.p99}, {"min_ms", s.min},
+          {"max_ms", s.max},       {"mean_ms", s.mean}, {"samples", s.samples}};
+}
+
+}  // namespace
+
+Summary BenchRun::stage(int s) const {
+  return summarize_frames(frames, [s](const BenchFrame& f) { return f.stage_ms[s]; });
+}
+Summary BenchRun::draw() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.draw_ms; });
+}
+Summary BenchRun::frame() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.frame_ms; });
+}
+
+void write_bench_csv(const std::filesystem::path& file, const BenchResults& results) {
+  std::ofstream out = open_for_writing(file);
+  out << "run,scene,backend,algorithm,key_mode,count,frame";
+  for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
+  out << ",draw_ms,frame_ms,sort_path,verified\n";
+  for (std::size_t r = 0; r < results.runs.size(); ++r) {
+    const BenchRun& run = results.runs[r];
+    for (std::size_t i = 0; i < run.frames.size(); ++i) {
+      const BenchFrame& f = run.frames[i];
+      out << r << ',' << run.scene << ',' << run.backend << ',' << run.algorithm << ','
+          << run.key_mode << ',' << run.count << ',' << i;
+      for (float v : f.stage_ms) out << ',' << v;
+      out << ',' << f.draw_ms << ',' << f.frame_ms << ',' << to_string(f.path) << ','
+          << (f.verified ? 1 : 0) << '\n';
+    }
+  }
+  if (!out) throw std::runtime_error("failed while writing " + file.string());
+}
+
+void write_bench_json(const std::filesystem::path& file, const BenchResults& results) {
+  nlohmann::json root;
+  root["date"] = results.date;
+  root["command"] = results.command;
+  root["gl_renderer"] = results.gl_renderer;
+  root["verify"] = results.verify;
+  root["runs"] = nlohmann::json::array();
+  for (const BenchRun& run : results.runs) {
+    nlohmann::json j;
+    j["scene"] = run.scene;
+    j["backend"] = run.backend;
+    j["algorithm"] = run.algorithm;
+    j["key_mode"] = run.key_mode;
+    j["count"] = run.count;
+    j["frames"] = run.frames.size();
+    nlohmann::json stages;
+    for (int s = 0; s < kStageCount; ++s) {
+      stages[to_string(static_cast<Stage>(s))] = summary_json(run.stage(s));
+    }
+    j["stages"] = stages;
+    j["draw"] = summary_json(run.draw());
+    j["frame"] = summary_json(run.frame());
+    std::uint64_t verified = 0;
+    nlohmann::json paths = nlohmann::json::object();
+    for (const BenchFrame& f : run.frames) {
+      verified += f.verified ? 1 : 0;
+      paths[to_string(f.path)] = paths.value(to_string(f.path), 0) + 1;
+    }
+    j["sort_paths"] = paths;
+    j["verified_frames"] = verified;
+    j["verify_failures"] = run.verify_failures;
+    if (!run.first_failure.empty()) j["first_failure"] = run.first_failure;
+    root["runs"].push_back(j);
+  }
+  std::ofstream out = open_for_writing(file);
+  out << root.dump(2) << '\n';
+  if (!out) throw std::runtime_error("failed while writing " + file.string());
+}
+
+std::string bench_table(const BenchResults& results) {
+  std::ostringstream t;
+  t << "| scene | backend | algorithm | keys | count |";
+  for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
+  t << " stages total | draw | frame | verified |\n|---|---|---|---|---:|";
+  for (int s = 0; s < kStageCount + 4; ++s) t << "---:|";
+  t << '\n';
+  char cell[64];
+  auto both = [&](const Summary& s) {
+    if (s.samples == 0) return std::string("n/a");
+    std::snprintf(cell, sizeof cell, "%.3f / %.3f", s.median, s.p99);
+    return std::string(cell);
+  };
+  for (const BenchRun& run : results.runs) {
+    t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
+      << run.key_mode << " | " << run.count << " |";
+    double total = 0.0;
+    for (int s = 0; s < kStageCount; ++s) {
+      const Summary sum = run.stage(s);
+      total += sum.median;
+      t << ' ' << both(sum) << " |";
+    }
+    std::snprintf(cell, sizeof cell, "%.3f", total);
+    t << ' ' << cell << " | " << both(run.draw()) << " | " << both(run.frame()) << " | ";
+    if (!results.verify) {
+      t << "off";
+    } else if (run.verify_failures == 0) {
+      t << "all " << run.frames.size();
+    } else {
+      t << run.verify_failures << " FAILED";
+    }
+    t << " |\n";
+  }
+  t << "\nCells are median / p99 in milliseconds; stages total is the sum of stage medians.\n";
+  return t.str();
+}
+
+}  // namespace particles

@@ -1,0 +1,53 @@
+#pragma once
+// The measurements of one `particles bench` invocation and the files made from them.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/main/frame_stats.hpp"
+#include "core/frame_types.hpp"
+
+namespace particles {
+
+struct BenchFrame {
+  std::array<float, kStageCount> stage_ms{};  // -1 where no timing arrived
+  float draw_ms = -1.0f;
+  float frame_ms = 0.0f;  // CPU wall time of the whole frame (backend + draw submission)
+  SortPath path = SortPath::full;
+  bool verified = false;  // true only when --verify checked this frame and it passed
+};
+
+struct BenchRun {
+  std::string scene;
+  std::string backend;
+  std::string algorithm;
+  std::string key_mode;
+  std::uint32_t count = 0;
+  std::vector<BenchFrame> frames;
+  std::uint64_t verify_failures = 0;
+  std::string first_failure;
+
+  // Per-stage summaries over the frames that have a timing.
+  Summary stage(int s) const;
+  Summary draw() const;
+  Summary frame() const;
+};
+
+struct BenchResults {
+  std::string gl_renderer;
+  std::string date;     // UTC, ISO 8601
+  std::string command;  // the command line that produced it
+  bool verify = false;
+  std::vector<BenchRun> runs;
+};
+
+void write_bench_csv(const std::filesystem::path& file, const BenchResults& results);
+void write_bench_json(const std::filesystem::path& file, const BenchResults& results);
+// Stacked bars of per-stage medians, one bar per run, plus the draw time.
+void write_bench_chart(const std::filesystem::path& file, const BenchResults& results);
+// The summary table: median and p99 per stage, per run, as Markdown.
+std::string bench_table(const BenchResults& results);
+
+}  // namespace particles

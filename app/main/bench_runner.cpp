@@ -1,0 +1,229 @@
+#include "app/main/bench_runner.hpp"
+
+#include <glad/gl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/backend.hpp"
+#include "app/main/bench_results.hpp"
+#include "app/main/order_check.hpp"
+#include "app/scene/scene_loader.hpp"
+#include "core/camera.hpp"
+
+namespace particles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+// A one-line progress bar on stderr, only when it is a terminal.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0) {}
+  void update(std::size_t done, const std::string& label) const {
+    if (!enabled_) return;
+    const int width = 30;
+    const int filled = static_cast<int>(width * done / std::max<std::size_t>(total_, 1));
+    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-50.50s", filled,
+                 "##############################", width - filled, "", done, total_,
+                 label.c_str());
+    std::fflush(stderr);
+  }
+  void finish() const {
+    if (enabled_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::size_t total_;
+  bool enabled_;
+};
+
+template <typename T>
+std::vector<T> read_buffer(GLuint buffer, std::size_t count) {
+  std::vector<T> out(count);
+  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
+  return out;
+}
+
+struct RunSpec {
+  SceneDesc scene;
+  std::uint32_t count;
+  KeyMode key_mode;
+  Algorithm algorithm;
+};
+
+class BenchSession {
+ public:
+  BenchSession(const BenchConfig& config) : config_(config) {
+    context_ = gl::make_headless_context(config.width, config.height);
+    backend_ = make_backend(config.backend);
+    buffers_ = std::make_unique<gl::ParticleBuffers>();
+    target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
+    renderer_ = std::make_unique<gl::ParticleRenderer>();
+  }
+
+  std::string renderer() const { return context_->renderer_description(); }
+  std::string backend_name() const { return backend_->name(); }
+
+  BenchRun run(const RunSpec& spec) {
+    BenchRun run;
+    run.scene = spec.scene.name;
+    run.backend = backend_->name();
+    run.algorithm = std::string(to_string(spec.algorithm));
+    run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
+    run.count = spec.count;
+    // Every run starts from the same initial state, so runs of one scene see the same frames.
+    backend_->reset(spec.scene.params, spec.count, *buffers_);
+    const int total = config_.warmup + config_.frames;
+    run.frames.resize(static_cast<std::size_t>(config_.frames));
+    gl::GpuTimer draw_timer;
+    std::int64_t first_stage_frame = -1;
+    auto record_stages = [&](const StageTimes& t, std::int64_t run_frame) {
+      if (t.frame < 0) return;
+      // Stage timings name the backend frame they measured; map it to this run's frame.
+      const std::int64_t index = run_frame - config_.warmup;
+      if (index >= 0 && index < config_.frames) {
+        for (int s = 0; s < kStageCount; ++s) run.frames[index].stage_ms[s] = t.ms[s];
+      }
+    };
+    for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
+
+    double sim_time = 0.0;
+    for (int frame = 0; frame < total; ++frame) {
+      const auto start = Clock::now();
+      CameraPose pose = spec.scene.camera;
+      if (!spec.scene.camera_path.empty()) {
+        pose = camera_on_path(pose, spec.scene.camera_path, static_cast<float>(sim_time));
+      }
+      const float aspect = float(config_.width) / float(config_.height);
+      const CameraMatrices camera = camera_matrices(pose, aspect, 0.05f, 2000.0f);
+      FrameSettings settings;
+      settings.dt = spec.scene.time_step;
+      settings.view = depth_frame(camera);
+      settings.algorithm = spec.algorithm;
+      settings.key_mode = spec.key_mode;
+      settings.key_bits = config_.key_bits;
+      const FrameInfo info = backend_->run_frame(settings);
+      sim_time += spec.scene.time_step;
+      if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
+      record_stages(info.stages, info.stages.frame - first_stage_frame);
+
+      gl::DrawParams draw;
+      draw.camera = camera;
+      draw.viewport = {config_.width, config_.height};
+      draw.sprite_size = spec.scene.sprite_size;
+      draw.background = spec.scene.background;
+      target_->bind();
+      draw_timer.begin();
+      renderer_->draw(*buffers_, draw);
+      draw_timer.end();
+
+      const std::int64_t index = frame - config_.warmup;
+      if (index >= 0) {
+        BenchFrame& f = run.frames[index];
+        f.path = info.path;
+        if (config_.verify) {
+          const auto vertices = read_buffer<ParticleVertex>(buffers_->vertex_buffer(), spec.count);
+          const auto order = read_buffer<std::uint32_t>(buffers_->index_buffer(), spec.count);
+          const OrderCheck check = check_draw_order(vertices, order, settings.view,
+                                                    spec.key_mode, config_.key_bits);
+          f.verified = check.ok;
+          if (!check.ok && run.verify_failures++ == 0) {
+            run.first_failure = "frame " + std::to_string(index) + ": " + check.problem;
+          }
+        }
+        f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
+      }
+      if (auto late = draw_timer.poll()) {
+        const std::int64_t issued = frame - late->frames_ago - config_.warmup;
+        if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
+      }
+    }
+    glFinish();
+    while (auto late = draw_timer.poll()) {
+      const std::int64_t issued = total - 1 - late->frames_ago - config_.warmup;
+      if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
+    }
+    for (const StageTimes& t : backend_->drain_stage_times()) {
+      record_stages(t, t.frame - first_stage_frame);
+    }
+    return run;
+  }
+
+ private:
+  const BenchConfig& config_;
+  std::unique_ptr<gl::GlContext> context_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<gl::ParticleBuffers> buffers_;
+  std::unique_ptr<gl::RenderTarget> target_;
+  std::unique_ptr<gl::ParticleRenderer> renderer_;
+};
+
+}  // namespace
+
+int run_bench(const BenchConfig& config, const std::string& command) {
+  BenchSession session(config);
+  BenchResults results;
+  results.gl_renderer = session.renderer();
+  results.date = utc_now();
+  results.command = command;
+  results.verify = config.verify;
+
+  std::vector<RunSpec> specs;
+  for (const auto& path : config.scenes) {
+    const SceneDesc scene = load_scene(path);
+    std::vector<std::uint32_t> counts = config.counts;
+    if (counts.empty()) counts.push_back(session.backend_name() == "cpu" ? scene.cpu_count : scene.count);
+    for (std::uint32_t count : counts) {
+      for (KeyMode mode : config.key_modes) {
+        for (Algorithm algorithm : config.algorithms) {
+          specs.push_back({scene, count, mode, algorithm});
+        }
+      }
+    }
+  }
+  Progress progress(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    progress.update(i, specs[i].scene.name + " " + std::string(to_string(specs[i].algorithm)) +
+                           " " + std::to_string(specs[i].count));
+    results.runs.push_back(session.run(specs[i]));
+  }
+  progress.update(specs.size(), "done");
+  progress.finish();
+
+  std::filesystem::create_directories(config.out_dir);
+  write_bench_csv(config.out_dir / "frames.csv", results);
+  write_bench_json(config.out_dir / "summary.json", results);
+  write_bench_chart(config.out_dir / "chart.png", results);
+  std::cout << "particles bench, " << results.date << ", " << results.gl_renderer << '\n'
+            << bench_table(results) << "wrote " << (config.out_dir / "frames.csv").string()
+            << ", " << (config.out_dir / "summary.json").string() << ", "
+            << (config.out_dir / "chart.png").string() << '\n';
+  std::uint64_t failures = 0;
+  for (const BenchRun& run : results.runs) {
+    failures += run.verify_failures;
+    if (run.verify_failures) {
+      std::cerr << "verification failed: " << run.scene << ' ' << run.algorithm << ' '
+                << run.count << ": " << run.first_failure << '\n';
+    }
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace particles
