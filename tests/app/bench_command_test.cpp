@@ -1,0 +1,102 @@
+// Runs the real `particles bench` on the CPU backend with bench/ci.toml and checks the files it
+// writes: their structure, one CSV row per frame, and that every frame passed verification.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string output;
+};
+
+Result run(const std::string& command) {
+  Result r{-1, {}};
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
+  const auto out = fresh_dir("particles-bench-test");
+  const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
+                       PARTICLES_SOURCE_DIR "/bench/ci.toml --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("| scene | backend | algorithm"), std::string::npos) << r.output;
+
+  std::ifstream json_file(out / "summary.json");
+  ASSERT_TRUE(json_file) << "summary.json missing";
+  const nlohmann::json summary = nlohmann::json::parse(json_file);
+  EXPECT_TRUE(summary.at("verify").get<bool>());
+  const auto& runs = summary.at("runs");
+  // 2 scenes x 1 count x 2 key modes x 2 algorithms
+  ASSERT_EQ(runs.size(), 8u);
+  for (const auto& run : runs) {
+    EXPECT_EQ(run.at("backend"), "cpu");
+    EXPECT_EQ(run.at("count"), 2000);
+    EXPECT_EQ(run.at("frames"), 20);
+    EXPECT_EQ(run.at("verified_frames"), 20) << run.dump();
+    EXPECT_EQ(run.at("verify_failures"), 0);
+    for (const char* stage : {"simulate", "extents", "keys", "sort", "order"}) {
+      const auto& s = run.at("stages").at(stage);
+      EXPECT_EQ(s.at("samples"), 20) << stage;
+      EXPECT_GE(s.at("median_ms").get<double>(), 0.0);
+      EXPECT_GE(s.at("p99_ms").get<double>(), s.at("median_ms").get<double>());
+    }
+    EXPECT_GT(run.at("frame").at("median_ms").get<double>(), 0.0);
+  }
+
+  std::ifstream csv(out / "frames.csv");
+  std::string header;
+  ASSERT_TRUE(std::getline(csv, header));
+  EXPECT_EQ(header,
+            "run,scene,backend,algorithm,key_mode,count,frame,simulate_ms,extents_ms,keys_ms,"
+            "sort_ms,order_ms,draw_ms,frame_ms,sort_path,verified");
+  int rows = 0;
+  for (std::string line; std::getline(csv, line); ++rows) {
+    EXPECT_EQ(line.back(), '1') << "frame not verified: " << line;
+  }
+  EXPECT_EQ(rows, 8 * 20);
+
+  // The chart is a real PNG of plausible size.
+  std::ifstream png(out / "chart.png", std::ios::binary);
+  char signature[8] = {};
+  png.read(signature, 8);
+  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
+  EXPECT_GT(std::filesystem::file_size(out / "chart.png"), 2000u);
+}
+
+TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
+  const auto dir = fresh_dir("particles-bench-bad");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "bad.toml") << "frames = 10\nalgorithms = [\"radix\", \"bogo\"]\n";
+  const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
+                       (dir / "bad.toml").string() + " --out " + (dir / "out").string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("bad.toml:2:25"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("unknown algorithm"), std::string::npos) << r.output;
+}
+
+TEST(BenchCommand, UnknownAlgorithmFlagIsAUsageError) {
+  const Result r = run(std::string(PARTICLES_BINARY) + " bench --algorithms radix,bogo");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("bogo"), std::string::npos) << r.output;
+}
+
+}  // namespace
