@@ -51,6 +51,12 @@ std::string join(std::string_view section, std::string_view key) {
   return section.empty() ? std::string(key) : std::string(section) + "." + std::string(key);
 }
 
+std::string format_number(double v) {
+  std::ostringstream s;
+  s << std::setprecision(10) << v;  // 10, not 10.000000; 134217728, not 1.34218e+08
+  return s.str();
+}
+
 const char* type_name(const toml::node& n) {
   switch (n.type()) {
     case toml::node_type::string:
@@ -334,7 +340,7 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
     }
     if (i > 0 && !(k.time > d.camera_path.back().time)) {
       fail(time->source(), s + ".time must be greater than the previous keyframe's (" +
-                               std::to_string(d.camera_path.back().time) +
+                               format_number(d.camera_path.back().time) +
                                "): times must be "
                                "strictly increasing");
     }

@@ -89,7 +89,7 @@ TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
   const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
                        (dir / "bad.toml").string() + " --out " + (dir / "out").string());
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.output.find("bad.toml:2:25"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bad.toml:2:24"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("unknown algorithm"), std::string::npos) << r.output;
 }
 
