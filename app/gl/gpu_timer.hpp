@@ -1,0 +1,54 @@
+#pragma once
+// GPU time of a stretch of GL commands (the particle draw), measured with GL_TIME_ELAPSED
+// queries. A query's result arrives a frame or more after its end(); reading it at once would
+// stall the CPU until the GPU catches up, so queries rotate through a ring and results are
+// collected only once GL says they are available.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "app/gl/gl_handle.hpp"
+
+namespace particles::gl {
+
+class GpuTimer {
+ public:
+  // `ring_size` queries may be in flight at once; 4 covers the usual 2-3 frames of latency.
+  explicit GpuTimer(std::size_t ring_size = 4);
+
+  // Brackets the commands to time. GL_TIME_ELAPSED queries cannot nest or overlap, so at most
+  // one GpuTimer may be between begin() and end() at a time. When every query is still in
+  // flight this frame goes unmeasured rather than waiting.
+  void begin();
+  void end();
+
+  // Collects whatever results have arrived, without waiting; returns the newest in
+  // milliseconds, or nothing if none has arrived yet.
+  std::optional<double> poll();
+  std::optional<double> latest_ms() const { return latest_ms_; }
+
+  // Scoped begin/end.
+  class Scope {
+   public:
+    explicit Scope(GpuTimer& timer) : timer_(timer) { timer_.begin(); }
+    ~Scope() { timer_.end(); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    GpuTimer& timer_;
+  };
+
+ private:
+  struct Slot {
+    Query query;
+    bool pending = false;  // ended, result not yet collected
+  };
+  std::vector<Slot> ring_;
+  std::size_t next_ = 0;    // slot the next begin() uses
+  std::size_t oldest_ = 0;  // oldest slot that may be pending
+  bool active_ = false;     // between a begin() that started a query and its end()
+  std::optional<double> latest_ms_;
+};
+
+}  // namespace particles::gl

@@ -1,0 +1,26 @@
+#include "app/gl/image.hpp"
+
+#include <stdexcept>
+#include <string>
+
+// The one place stb_image_write's implementation is compiled. Static linkage keeps it private
+// to this file, so no other library (Debian's libstb also exports it) can clash with it.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#include <stb/stb_image_write.h>
+
+namespace particles::gl {
+
+void write_png(const std::filesystem::path& path, const Image& image) {
+  const std::size_t expected =
+      static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4;
+  if (image.width <= 0 || image.height <= 0 || image.rgba.size() != expected) {
+    throw std::runtime_error("write_png " + path.string() + ": image is empty or malformed");
+  }
+  if (stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(),
+                     image.width * 4) == 0) {
+    throw std::runtime_error("write_png: cannot write " + path.string());
+  }
+}
+
+}  // namespace particles::gl

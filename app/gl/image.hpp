@@ -1,0 +1,25 @@
+#pragma once
+// A CPU-side RGBA8 image, as read back from a RenderTarget, and PNG output for screenshots.
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace particles::gl {
+
+// Rows top first (as image files store them, unlike GL), 4 bytes per pixel, no padding.
+struct Image {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> rgba;
+
+  const std::uint8_t* pixel(int x, int y) const {
+    return rgba.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                          static_cast<std::size_t>(x)) *
+                             4;
+  }
+};
+
+// Writes `image` as a PNG; throws std::runtime_error naming the path on failure.
+void write_png(const std::filesystem::path& path, const Image& image);
+
+}  // namespace particles::gl

@@ -1,0 +1,46 @@
+#pragma once
+// The two GL buffers a frame's data lands in, and the VAO that reads them: a vertex buffer of
+// ParticleVertex and an element buffer of uint32 draw order (far to near once sorted). The CPU
+// backend uploads into them; the CUDA backend registers vertex_buffer() and index_buffer() with
+// cudaGraphicsGLRegisterBuffer and writes them in place, re-registering when generation()
+// changes (resize() replaces the buffer objects).
+#include <glad/gl.h>
+
+#include <cstdint>
+#include <span>
+
+#include "app/gl/gl_handle.hpp"
+#include "core/particle.hpp"
+
+namespace particles::gl {
+
+class ParticleBuffers {
+ public:
+  // Creates the VAO and buffers for `count` particles. Needs a current GL 4.5 context.
+  explicit ParticleBuffers(std::uint32_t count = 0);
+
+  // Reallocates both buffers for `count` particles (contents undefined) when the count
+  // changes; a no-op otherwise, so the buffer ids stay stable across frames.
+  void resize(std::uint32_t count);
+
+  // CPU backend path: copies a frame's vertices and draw order, resizing first when their size
+  // differs from count(). Throws std::invalid_argument when the sizes differ from each other or
+  // an order entry is out of range (GL does not promise to catch a bad index).
+  void upload(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order);
+
+  GLuint vertex_buffer() const { return vertices_.get(); }
+  GLuint index_buffer() const { return order_.get(); }
+  GLuint vertex_array() const { return vao_.get(); }
+  std::uint32_t count() const { return count_; }
+  // Incremented each time the buffer objects are replaced.
+  std::uint64_t generation() const { return generation_; }
+
+ private:
+  VertexArray vao_;
+  Buffer vertices_;
+  Buffer order_;
+  std::uint32_t count_ = 0;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace particles::gl

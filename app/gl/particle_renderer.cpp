@@ -1,0 +1,63 @@
+#include "app/gl/particle_renderer.hpp"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "app/gl/gl_check.hpp"
+
+namespace particles::gl {
+
+ParticleRenderer::ParticleRenderer(const std::filesystem::path& shader_dir)
+    : program_(shader_dir, "particle.vert", "particle.frag") {
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_POINT_SIZE_RANGE, range);
+  check_error("glGetFloatv(GL_POINT_SIZE_RANGE)", __FILE__, __LINE__);
+  point_size_range_ = {range[0], range[1]};
+  u_view_ = program_.uniform("u_view");
+  u_projection_ = program_.uniform("u_projection");
+  u_sprite_size_ = program_.uniform("u_sprite_size");
+  u_viewport_height_ = program_.uniform("u_viewport_height");
+  u_point_size_range_ = program_.uniform("u_point_size_range");
+}
+
+void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& params) {
+  // The framebuffer holds premultiplied colour, so the clear colour is premultiplied too.
+  const Color& bg = params.background;
+  glViewport(0, 0, params.viewport.x, params.viewport.y);
+  glClearColor(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (buffers.count() == 0) return;
+
+  // Order-dependent blending is the point of the whole program: each sprite goes "over" what
+  // was drawn before it, and nothing is rejected by depth.
+  glDisable(GL_DEPTH_TEST);
+  glDepthMask(GL_FALSE);
+  glDisable(GL_CULL_FACE);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+
+  const GLuint prog = program_.id();
+  glProgramUniformMatrix4fv(prog, u_view_, 1, GL_FALSE, glm::value_ptr(params.camera.view));
+  glProgramUniformMatrix4fv(prog, u_projection_, 1, GL_FALSE,
+                            glm::value_ptr(params.camera.projection));
+  glProgramUniform1f(prog, u_sprite_size_, params.sprite_size);
+  glProgramUniform1f(prog, u_viewport_height_, static_cast<float>(params.viewport.y));
+  glProgramUniform2f(prog, u_point_size_range_, point_size_range_.x, point_size_range_.y);
+
+  program_.use();
+  glBindVertexArray(buffers.vertex_array());
+  glDrawElements(GL_POINTS, static_cast<GLsizei>(buffers.count()), GL_UNSIGNED_INT, nullptr);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glDisable(GL_BLEND);  // leave the common default for whoever draws next (the HUD sets its own)
+}
+
+void ParticleRenderer::draw(const RenderTarget& target, const ParticleBuffers& buffers,
+                            DrawParams params) {
+  target.bind();
+  params.viewport = target.size();
+  draw(buffers, params);
+}
+
+}  // namespace particles::gl

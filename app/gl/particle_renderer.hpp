@@ -1,0 +1,50 @@
+#pragma once
+// Draws the particles as camera-facing round sprites, blended back to front in the order the
+// element buffer gives. The renderer never sorts: that order is the backend's sort result (or
+// the identity, to show what goes wrong without sorting).
+#include <glad/gl.h>
+
+#include <filesystem>
+#include <glm/vec2.hpp>
+
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/gl/shader_program.hpp"
+#include "core/camera.hpp"
+#include "core/color.hpp"
+
+namespace particles::gl {
+
+struct DrawParams {
+  CameraMatrices camera;
+  glm::ivec2 viewport{1, 1};                 // pixels
+  float sprite_size = 0.1f;                  // world-space diameter of a particle
+  Color background{0.0f, 0.0f, 0.0f, 1.0f};  // straight alpha
+};
+
+class ParticleRenderer {
+ public:
+  // Builds the particle program from <shader_dir>/particle.vert and particle.frag.
+  explicit ParticleRenderer(const std::filesystem::path& shader_dir = find_shader_dir());
+
+  // Clears the bound draw framebuffer to the background and draws every particle in element
+  // buffer order: premultiplied "over" blending, no depth test or depth writes.
+  void draw(const ParticleBuffers& buffers, const DrawParams& params);
+  // The same into `target` (bound here), with the viewport set to the target's size.
+  void draw(const RenderTarget& target, const ParticleBuffers& buffers, DrawParams params);
+
+  // Smallest and largest point size the implementation draws, pixels.
+  glm::vec2 point_size_range() const { return point_size_range_; }
+
+ private:
+  ShaderProgram program_;
+  glm::vec2 point_size_range_{1.0f, 64.0f};
+  // Uniform locations, looked up once.
+  GLint u_view_ = -1;
+  GLint u_projection_ = -1;
+  GLint u_sprite_size_ = -1;
+  GLint u_viewport_height_ = -1;
+  GLint u_point_size_range_ = -1;
+};
+
+}  // namespace particles::gl

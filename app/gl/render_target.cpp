@@ -1,0 +1,78 @@
+#include "app/gl/render_target.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "app/gl/gl_check.hpp"
+
+namespace particles::gl {
+
+RenderTarget::RenderTarget(glm::ivec2 size) : fbo_(create_framebuffer()) {
+  resize(size);
+}
+
+void RenderTarget::resize(glm::ivec2 size) {
+  if (size == size_ && color_) return;
+  if (size.x <= 0 || size.y <= 0) {
+    throw std::invalid_argument("RenderTarget size must be positive, got " +
+                                std::to_string(size.x) + "x" + std::to_string(size.y));
+  }
+  // Texture storage is immutable, so a new size means a new texture.
+  Texture color = create_texture(GL_TEXTURE_2D);
+  GL_CHECK(glTextureStorage2D(color.get(), 1, GL_RGBA8, size.x, size.y));
+  glTextureParameteri(color.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(color.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  GL_CHECK(glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color.get(), 0));
+  const GLenum status = glCheckNamedFramebufferStatus(fbo_.get(), GL_DRAW_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    throw std::runtime_error("render target framebuffer incomplete, status " +
+                             std::to_string(status));
+  }
+  color_ = std::move(color);
+  size_ = size;
+}
+
+void RenderTarget::bind() const {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo_.get());
+  glViewport(0, 0, size_.x, size_.y);
+}
+
+Image RenderTarget::read_pixels() const {
+  Image image{size_.x, size_.y, {}};
+  const std::size_t row = static_cast<std::size_t>(size_.x) * 4;
+  std::vector<std::uint8_t> gl_rows(row * static_cast<std::size_t>(size_.y));
+  glNamedFramebufferReadBuffer(fbo_.get(), GL_COLOR_ATTACHMENT0);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);  // rows are tightly packed in our vector
+  GL_CHECK(glReadnPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE,
+                         static_cast<GLsizei>(gl_rows.size()), gl_rows.data()));
+  // GL's first row is the bottom one; image files and Image start at the top.
+  image.rgba.resize(gl_rows.size());
+  for (int y = 0; y < size_.y; ++y) {
+    std::memcpy(image.rgba.data() + static_cast<std::size_t>(y) * row,
+                gl_rows.data() + static_cast<std::size_t>(size_.y - 1 - y) * row, row);
+  }
+  return image;
+}
+
+void RenderTarget::blit_to_default_framebuffer(glm::ivec2 window_size) const {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glViewport(0, 0, window_size.x, window_size.y);
+  const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+  glClearNamedFramebufferfv(0, GL_COLOR, 0, clear);
+  if (window_size.x <= 0 || window_size.y <= 0) return;  // minimised
+  // Largest rectangle of the image's aspect ratio that fits, centred.
+  const float scale = std::min(static_cast<float>(window_size.x) / static_cast<float>(size_.x),
+                               static_cast<float>(window_size.y) / static_cast<float>(size_.y));
+  const int w = static_cast<int>(static_cast<float>(size_.x) * scale);
+  const int h = static_cast<int>(static_cast<float>(size_.y) * scale);
+  const int x0 = (window_size.x - w) / 2;
+  const int y0 = (window_size.y - h) / 2;
+  glBlitNamedFramebuffer(fbo_.get(), 0, 0, 0, size_.x, size_.y, x0, y0, x0 + w, y0 + h,
+                         GL_COLOR_BUFFER_BIT,
+                         (w == size_.x && h == size_.y) ? GL_NEAREST : GL_LINEAR);
+}
+
+}  // namespace particles::gl

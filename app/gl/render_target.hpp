@@ -1,0 +1,43 @@
+#pragma once
+// The offscreen framebuffer every frame is drawn into, windowed or not: screenshots read it
+// back, and a window shows it by blitting it to the default framebuffer (ImGui then draws on
+// top, outside the screenshot).
+#include <glad/gl.h>
+
+#include <glm/vec2.hpp>
+
+#include "app/gl/gl_handle.hpp"
+#include "app/gl/image.hpp"
+
+namespace particles::gl {
+
+class RenderTarget {
+ public:
+  // An FBO with an RGBA8 colour texture of `size` pixels. Needs a current GL 4.5 context.
+  explicit RenderTarget(glm::ivec2 size);
+
+  // Reallocates the colour texture when the size changes (contents undefined); no-op otherwise.
+  void resize(glm::ivec2 size);
+  glm::ivec2 size() const { return size_; }
+
+  GLuint framebuffer() const { return fbo_.get(); }
+  GLuint color_texture() const { return color_.get(); }
+
+  // Binds the FBO for drawing and sets the viewport to cover it.
+  void bind() const;
+
+  // Reads the colour attachment back, rows top first. Stalls until the GPU is done: for
+  // screenshots and tests, not per frame.
+  Image read_pixels() const;
+
+  // Copies the image into the default framebuffer, scaled to fit `window_size` with its aspect
+  // ratio kept (black bars around it), and leaves the default framebuffer bound.
+  void blit_to_default_framebuffer(glm::ivec2 window_size) const;
+
+ private:
+  glm::ivec2 size_{0, 0};
+  Framebuffer fbo_;
+  Texture color_;
+};
+
+}  // namespace particles::gl

@@ -1,0 +1,31 @@
+// Particle sprites: one GL point per particle, sized like a sphere of world-space diameter
+// u_sprite_size seen through the camera. The loader prepends #version 450 core.
+#include "layout.h"
+
+layout(location = PARTICLE_ATTRIB_POSITION) in vec3 a_position;
+layout(location = PARTICLE_ATTRIB_COLOR) in vec4 a_color;  // straight alpha
+
+uniform mat4 u_view;
+uniform mat4 u_projection;
+uniform float u_sprite_size;      // world-space diameter
+uniform float u_viewport_height;  // pixels
+uniform vec2 u_point_size_range;  // the implementation's limits, pixels
+
+out vec4 v_color;  // straight alpha
+
+void main() {
+  vec4 view_pos = u_view * vec4(a_position, 1.0);
+  gl_Position = u_projection * view_pos;
+
+  // A perspective projection maps a length L at view depth d to L * P[1][1] / d in NDC, and NDC
+  // spans the viewport height in two units.
+  float depth = max(-view_pos.z, 1e-4);
+  float pixels = u_sprite_size * u_projection[1][1] * 0.5 * u_viewport_height / depth;
+  float size = clamp(pixels, u_point_size_range.x, u_point_size_range.y);
+  gl_PointSize = size;
+
+  // A sprite smaller than the smallest point would be drawn too big; dim it by the area it
+  // was given in excess, so distant particles keep their brightness instead of bloating.
+  float coverage = min(1.0, (pixels * pixels) / (size * size));
+  v_color = vec4(a_color.rgb, a_color.a * coverage);
+}

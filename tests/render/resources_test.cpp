@@ -1,0 +1,153 @@
+// Buffers, shader loading, timer queries and PNG output.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#include <stb/stb_image.h>
+
+#include "app/gl/gl_check.hpp"
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/image.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "gl_test_fixture.hpp"
+#include "shaders/layout.h"
+
+namespace particles::gl::test {
+namespace {
+
+namespace fs = std::filesystem;
+using ResourceTest = GlTest;
+
+TEST_F(ResourceTest, BuffersKeepIdsUntilTheCountChanges) {
+  ParticleBuffers buffers(8);
+  EXPECT_EQ(buffers.count(), 8u);
+  const GLuint vbo = buffers.vertex_buffer();
+  const std::uint64_t gen = buffers.generation();
+  buffers.resize(8);
+  EXPECT_EQ(buffers.vertex_buffer(), vbo);
+  EXPECT_EQ(buffers.generation(), gen);
+  buffers.resize(16);
+  EXPECT_EQ(buffers.count(), 16u);
+  EXPECT_GT(buffers.generation(), gen);
+  GLint64 bytes = 0;
+  glGetNamedBufferParameteri64v(buffers.vertex_buffer(), GL_BUFFER_SIZE, &bytes);
+  EXPECT_EQ(bytes, 16 * 16);
+  glGetNamedBufferParameteri64v(buffers.index_buffer(), GL_BUFFER_SIZE, &bytes);
+  EXPECT_EQ(bytes, 16 * 4);
+}
+
+TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
+  ParticleBuffers buffers;
+  const std::vector<ParticleVertex> v(3);
+  const std::vector<std::uint32_t> short_order = {0, 1};
+  const std::vector<std::uint32_t> bad_order = {0, 1, 3};
+  EXPECT_THROW(buffers.upload(v, short_order), std::invalid_argument);
+  EXPECT_THROW(buffers.upload(v, bad_order), std::invalid_argument);
+  const std::vector<std::uint32_t> good = {2, 1, 0};
+  buffers.upload(v, good);
+  EXPECT_EQ(buffers.count(), 3u);
+  std::uint32_t back[3] = {};
+  glGetNamedBufferSubData(buffers.index_buffer(), 0, sizeof back, back);
+  EXPECT_EQ(back[0], 2u);
+  EXPECT_EQ(back[2], 0u);
+}
+
+TEST_F(ResourceTest, ShaderDirHasTheSharedLayoutHeader) {
+  const fs::path dir = find_shader_dir();
+  EXPECT_TRUE(fs::exists(dir / "layout.h"));
+  const ShaderSource src = load_shader_file(GL_VERTEX_SHADER, dir / "particle.vert");
+  EXPECT_TRUE(src.text.starts_with("#version 450 core\n"));
+  EXPECT_NE(src.text.find("#define PARTICLE_ATTRIB_POSITION 0"), std::string::npos);
+  EXPECT_EQ(src.text.find("\n#include \"layout.h\""), std::string::npos);  // resolved
+}
+
+TEST_F(ResourceTest, ShaderDirFromEnvironmentMustBeRight) {
+  ::setenv("PARTICLES_SHADER_DIR", "/nonexistent/shaders", 1);
+  EXPECT_THROW(find_shader_dir(), std::runtime_error);
+  ::unsetenv("PARTICLES_SHADER_DIR");
+}
+
+TEST_F(ResourceTest, CompileErrorNamesTheFileAndHasTheLog) {
+  const std::array<ShaderSource, 1> broken = {
+      ShaderSource{GL_FRAGMENT_SHADER, "broken.frag",
+                   "#version 450 core\nout vec4 c;\nvoid main() { c = undefined_thing; }\n"}};
+  try {
+    ShaderProgram program(broken);
+    FAIL() << "a broken shader compiled";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("broken.frag"), std::string::npos) << what;
+    EXPECT_NE(what.find("undefined_thing"), std::string::npos) << what;
+  }
+}
+
+TEST_F(ResourceTest, ParticleProgramCachesItsUniforms) {
+  const ShaderProgram program(find_shader_dir(), "particle.vert", "particle.frag");
+  EXPECT_GE(program.uniform("u_view"), 0);
+  EXPECT_GE(program.uniform("u_sprite_size"), 0);
+  EXPECT_EQ(program.uniform("no_such_uniform"), -1);
+  GLint position = glGetAttribLocation(program.id(), "a_position");
+  GLint color = glGetAttribLocation(program.id(), "a_color");
+  EXPECT_EQ(position, PARTICLE_ATTRIB_POSITION);
+  EXPECT_EQ(color, PARTICLE_ATTRIB_COLOR);
+}
+
+TEST_F(ResourceTest, GpuTimerReportsWithoutStalling) {
+  ParticleBuffers buffers;
+  const std::vector<ParticleVertex> v = {{0.0f, 0.0f, -4.0f, 0xff00ffffu}};
+  const std::vector<std::uint32_t> order = {0};
+  buffers.upload(v, order);
+  ParticleRenderer renderer;
+  RenderTarget target({kSize, kSize});
+  DrawParams params;
+  params.camera = test_camera();
+  GpuTimer timer(3);
+  EXPECT_FALSE(timer.latest_ms().has_value());
+  for (int frame = 0; frame < 5; ++frame) {
+    GpuTimer::Scope scope(timer);
+    renderer.draw(target, buffers, params);
+  }
+  glFinish();  // only so the test can expect a result now; the app never waits
+  const auto ms = timer.poll();
+  ASSERT_TRUE(ms.has_value());
+  EXPECT_GE(*ms, 0.0);
+  check_error("timer queries", __FILE__, __LINE__);
+}
+
+TEST_F(ResourceTest, PngRoundTrips) {
+  ParticleBuffers buffers;
+  const std::vector<ParticleVertex> v = {{0.0f, 0.0f, -4.0f, pack_rgba8({0.2f, 0.9f, 0.4f, 1})}};
+  const std::vector<std::uint32_t> order = {0};
+  buffers.upload(v, order);
+  ParticleRenderer renderer;
+  RenderTarget target({kSize, kSize / 2});
+  DrawParams params;
+  params.camera = test_camera();
+  params.sprite_size = 1.0f;
+  params.background = {0.1f, 0.1f, 0.3f, 1.0f};
+  renderer.draw(target, buffers, params);
+  const Image image = target.read_pixels();
+
+  const fs::path path = fs::path(::testing::TempDir()) / "particles_render_test.png";
+  write_png(path, image);
+  int w = 0, h = 0, channels = 0;
+  stbi_uc* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(data, nullptr) << stbi_failure_reason();
+  EXPECT_EQ(w, kSize);
+  EXPECT_EQ(h, kSize / 2);
+  EXPECT_TRUE(std::equal(image.rgba.begin(), image.rgba.end(), data));
+  stbi_image_free(data);
+  fs::remove(path);
+
+  EXPECT_THROW(write_png("/nonexistent/dir/x.png", image), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace particles::gl::test
