@@ -1,12 +1,14 @@
 #include "app/gl/gl_check.hpp"
 
+#include <glad/gl.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace particles::gl {
 
-std::string_view error_name(GLenum error) {
+std::string_view error_name(unsigned int error) {
   switch (error) {
     case GL_NO_ERROR:
       return "GL_NO_ERROR";

@@ -3,15 +3,13 @@
 // read it after setup calls (creation, allocation, linking) and throw with the call's text and
 // location. Per-frame draw calls are not wrapped: glGetError can force a pipeline sync on some
 // drivers, and the debug callback (debug builds) reports those calls instead.
-#include <glad/gl.h>
-
 #include <string>
 #include <string_view>
 
 namespace particles::gl {
 
 // Name of a glGetError code ("GL_INVALID_ENUM", ...).
-std::string_view error_name(GLenum error);
+std::string_view error_name(unsigned int error);
 
 // Drains the GL error flags; throws std::runtime_error naming `what`, the file and line if any
 // was set. Never compiled out: setup failures must not go unnoticed in release builds.

@@ -2,17 +2,22 @@
 // Move-only owners of GL object names. A name is deleted exactly once, by whoever holds it last;
 // copying is a compile error because two owners would delete it twice. Destroy these before
 // the context that created them: with no current context the delete is silently dropped.
-#include <glad/gl.h>
-
+//
+// No GL header is included by this or any other app/gl header: glad's gl.h must come before
+// GLFW's and ImGui's, and keeping it out of our headers leaves users free of that ordering.
 #include <utility>
 
 namespace particles::gl {
+
+// GL object names and enums (GLuint and GLenum; gl_handle.cpp asserts they are the same types).
+using Name = unsigned int;
+using Enum = unsigned int;
 
 template <class Deleter>
 class GLHandle {
  public:
   GLHandle() noexcept = default;
-  explicit GLHandle(GLuint id) noexcept : id_(id) {}
+  explicit GLHandle(Name id) noexcept : id_(id) {}
   ~GLHandle() { reset(); }
 
   GLHandle(const GLHandle&) = delete;
@@ -23,45 +28,45 @@ class GLHandle {
     return *this;
   }
 
-  GLuint get() const noexcept { return id_; }
+  Name get() const noexcept { return id_; }
   explicit operator bool() const noexcept { return id_ != 0; }
 
   // Deletes the current name (if any) and takes ownership of `id`.
-  void reset(GLuint id = 0) noexcept {
+  void reset(Name id = 0) noexcept {
     if (id_ != 0) Deleter{}(id_);
     id_ = id;
   }
   // Gives up ownership without deleting.
-  GLuint release() noexcept { return std::exchange(id_, 0); }
+  Name release() noexcept { return std::exchange(id_, 0); }
 
  private:
-  GLuint id_ = 0;
+  Name id_ = 0;
 };
 
 // Deleters are noexcept: GL delete calls report through the error flag, never by throwing.
 struct BufferDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteBuffers(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 struct VertexArrayDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteVertexArrays(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 struct ShaderDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteShader(id); }
+  void operator()(Name id) const noexcept;
 };
 struct ProgramDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteProgram(id); }
+  void operator()(Name id) const noexcept;
 };
 struct FramebufferDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteFramebuffers(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 struct RenderbufferDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteRenderbuffers(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 struct TextureDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteTextures(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 struct QueryDeleter {
-  void operator()(GLuint id) const noexcept { glDeleteQueries(1, &id); }
+  void operator()(Name id) const noexcept;
 };
 
 using Buffer = GLHandle<BufferDeleter>;
@@ -77,11 +82,11 @@ using Query = GLHandle<QueryDeleter>;
 // its type) as soon as it is named; each throws if GL reports an error.
 Buffer create_buffer();
 VertexArray create_vertex_array();
-Shader create_shader(GLenum stage);
+Shader create_shader(Enum stage);
 Program create_program();
 Framebuffer create_framebuffer();
 Renderbuffer create_renderbuffer();
-Texture create_texture(GLenum target);
-Query create_query(GLenum target);
+Texture create_texture(Enum target);
+Query create_query(Enum target);
 
 }  // namespace particles::gl

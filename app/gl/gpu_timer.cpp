@@ -1,5 +1,7 @@
 #include "app/gl/gpu_timer.hpp"
 
+#include <glad/gl.h>
+
 #include <algorithm>
 
 namespace particles::gl {
@@ -19,14 +21,17 @@ void GpuTimer::begin() {
 }
 
 void GpuTimer::end() {
+  const std::uint64_t serial = ends_++;  // skipped frames count too, so frames_ago stays true
   if (!active_) return;
   glEndQuery(GL_TIME_ELAPSED);
   ring_[next_].pending = true;
+  ring_[next_].serial = serial;
   next_ = (next_ + 1) % ring_.size();
   active_ = false;
 }
 
-std::optional<double> GpuTimer::poll() {
+std::optional<GpuTiming> GpuTimer::poll() {
+  std::optional<GpuTiming> newest;
   // Results become available in submission order, so stop at the first one that is not ready.
   while (ring_[oldest_].pending) {
     Slot& slot = ring_[oldest_];
@@ -36,10 +41,11 @@ std::optional<double> GpuTimer::poll() {
     GLuint64 ns = 0;
     glGetQueryObjectui64v(slot.query.get(), GL_QUERY_RESULT, &ns);
     latest_ms_ = static_cast<double>(ns) * 1e-6;
+    newest = GpuTiming{*latest_ms_, ends_ - 1 - slot.serial};
     slot.pending = false;
     oldest_ = (oldest_ + 1) % ring_.size();
   }
-  return latest_ms_;
+  return newest;
 }
 
 }  // namespace particles::gl

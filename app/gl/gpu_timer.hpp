@@ -4,12 +4,20 @@
 // stall the CPU until the GPU catches up, so queries rotate through a ring and results are
 // collected only once GL says they are available.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "app/gl/gl_handle.hpp"
 
 namespace particles::gl {
+
+// A measurement, and how many begin/end pairs (frames) were ended after the measured one: 0 is
+// the pair just ended, so the frame that issued it is `current frame - frames_ago`.
+struct GpuTiming {
+  double milliseconds = 0.0;
+  std::uint64_t frames_ago = 0;
+};
 
 class GpuTimer {
  public:
@@ -22,9 +30,10 @@ class GpuTimer {
   void begin();
   void end();
 
-  // Collects whatever results have arrived, without waiting; returns the newest in
-  // milliseconds, or nothing if none has arrived yet.
-  std::optional<double> poll();
+  // Collects whatever results have arrived, without waiting. Returns the newest of those that
+  // arrived in this call (each result is returned once), or nothing.
+  std::optional<GpuTiming> poll();
+  // The newest result ever collected, in milliseconds.
   std::optional<double> latest_ms() const { return latest_ms_; }
 
   // Scoped begin/end.
@@ -42,12 +51,14 @@ class GpuTimer {
  private:
   struct Slot {
     Query query;
-    bool pending = false;  // ended, result not yet collected
+    bool pending = false;      // ended, result not yet collected
+    std::uint64_t serial = 0;  // value of ends_ when it was ended
   };
   std::vector<Slot> ring_;
   std::size_t next_ = 0;    // slot the next begin() uses
   std::size_t oldest_ = 0;  // oldest slot that may be pending
   bool active_ = false;     // between a begin() that started a query and its end()
+  std::uint64_t ends_ = 0;  // end() calls so far, measured or skipped
   std::optional<double> latest_ms_;
 };
 

@@ -1,5 +1,7 @@
 #include "app/gl/particle_buffers.hpp"
 
+#include <glad/gl.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -10,7 +12,7 @@
 namespace particles::gl {
 
 ParticleBuffers::ParticleBuffers(std::uint32_t count) : vao_(create_vertex_array()) {
-  const GLuint vao = vao_.get();
+  const Name vao = vao_.get();
   // Both attributes come from one interleaved stream; the offsets are the ones layout.h
   // static_asserts against ParticleVertex.
   glEnableVertexArrayAttrib(vao, PARTICLE_ATTRIB_POSITION);

@@ -4,8 +4,6 @@
 // backend uploads into them; the CUDA backend registers vertex_buffer() and index_buffer() with
 // cudaGraphicsGLRegisterBuffer and writes them in place, re-registering when generation()
 // changes (resize() replaces the buffer objects).
-#include <glad/gl.h>
-
 #include <cstdint>
 #include <span>
 
@@ -28,9 +26,9 @@ class ParticleBuffers {
   // an order entry is out of range (GL does not promise to catch a bad index).
   void upload(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order);
 
-  GLuint vertex_buffer() const { return vertices_.get(); }
-  GLuint index_buffer() const { return order_.get(); }
-  GLuint vertex_array() const { return vao_.get(); }
+  Name vertex_buffer() const { return vertices_.get(); }
+  Name index_buffer() const { return order_.get(); }
+  Name vertex_array() const { return vao_.get(); }
   std::uint32_t count() const { return count_; }
   // Incremented each time the buffer objects are replaced.
   std::uint64_t generation() const { return generation_; }

@@ -1,5 +1,7 @@
 #include "app/gl/particle_renderer.hpp"
 
+#include <glad/gl.h>
+
 #include <glm/gtc/type_ptr.hpp>
 
 #include "app/gl/gl_check.hpp"
@@ -37,7 +39,7 @@ void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& pa
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glEnable(GL_PROGRAM_POINT_SIZE);
 
-  const GLuint prog = program_.id();
+  const Name prog = program_.id();
   glProgramUniformMatrix4fv(prog, u_view_, 1, GL_FALSE, glm::value_ptr(params.camera.view));
   glProgramUniformMatrix4fv(prog, u_projection_, 1, GL_FALSE,
                             glm::value_ptr(params.camera.projection));

@@ -2,8 +2,6 @@
 // Draws the particles as camera-facing round sprites, blended back to front in the order the
 // element buffer gives. The renderer never sorts: that order is the backend's sort result (or
 // the identity, to show what goes wrong without sorting).
-#include <glad/gl.h>
-
 #include <filesystem>
 #include <glm/vec2.hpp>
 
@@ -40,11 +38,11 @@ class ParticleRenderer {
   ShaderProgram program_;
   glm::vec2 point_size_range_{1.0f, 64.0f};
   // Uniform locations, looked up once.
-  GLint u_view_ = -1;
-  GLint u_projection_ = -1;
-  GLint u_sprite_size_ = -1;
-  GLint u_viewport_height_ = -1;
-  GLint u_point_size_range_ = -1;
+  int u_view_ = -1;
+  int u_projection_ = -1;
+  int u_sprite_size_ = -1;
+  int u_viewport_height_ = -1;
+  int u_point_size_range_ = -1;
 };
 
 }  // namespace particles::gl

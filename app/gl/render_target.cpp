@@ -1,5 +1,7 @@
 #include "app/gl/render_target.hpp"
 
+#include <glad/gl.h>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>

@@ -2,8 +2,6 @@
 // The offscreen framebuffer every frame is drawn into, windowed or not: screenshots read it
 // back, and a window shows it by blitting it to the default framebuffer (ImGui then draws on
 // top, outside the screenshot).
-#include <glad/gl.h>
-
 #include <glm/vec2.hpp>
 
 #include "app/gl/gl_handle.hpp"
@@ -20,8 +18,8 @@ class RenderTarget {
   void resize(glm::ivec2 size);
   glm::ivec2 size() const { return size_; }
 
-  GLuint framebuffer() const { return fbo_.get(); }
-  GLuint color_texture() const { return color_.get(); }
+  Name framebuffer() const { return fbo_.get(); }
+  Name color_texture() const { return color_.get(); }
 
   // Binds the FBO for drawing and sets the viewport to cover it.
   void bind() const;

@@ -1,5 +1,7 @@
 #include "app/gl/shader_program.hpp"
 
+#include <glad/gl.h>
+
 #include <array>
 #include <cstdlib>
 #include <fstream>
@@ -31,7 +33,7 @@ bool has_shaders(const fs::path& dir) {
   return fs::is_regular_file(dir / "particle.vert", ec);
 }
 
-const char* stage_name(GLenum stage) {
+const char* stage_name(Enum stage) {
   switch (stage) {
     case GL_VERTEX_SHADER:
       return "vertex";
@@ -73,7 +75,7 @@ fs::path find_shader_dir() {
   throw std::runtime_error("shader folder not found; set PARTICLES_SHADER_DIR. Looked in:" + list);
 }
 
-ShaderSource load_shader_file(GLenum stage, const fs::path& file) {
+ShaderSource load_shader_file(Enum stage, const fs::path& file) {
   std::istringstream in(read_text(file));
   std::string out = "#version 450 core\n#line 1 0\n";
   int line_no = 0;
@@ -147,7 +149,11 @@ void ShaderProgram::cache_uniforms() {
   }
 }
 
-GLint ShaderProgram::uniform(std::string_view name) const {
+void ShaderProgram::use() const {
+  glUseProgram(program_.get());
+}
+
+int ShaderProgram::uniform(std::string_view name) const {
   const auto it = uniforms_.find(std::string(name));
   return it == uniforms_.end() ? -1 : it->second;
 }

@@ -2,8 +2,6 @@
 // GLSL programs built from files in shaders/. Each file gets "#version 450 core" prepended and
 // its #include "name" lines replaced by that file from the same folder (one level deep), so the
 // shaders see the same shaders/layout.h numbers the C++ side compiles against.
-#include <glad/gl.h>
-
 #include <filesystem>
 #include <span>
 #include <string>
@@ -21,14 +19,14 @@ std::filesystem::path find_shader_dir();
 
 // One stage's complete GLSL text; `name` is what error messages call it (usually the file).
 struct ShaderSource {
-  GLenum stage = GL_VERTEX_SHADER;
+  Enum stage = 0;  // GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, ...
   std::string name;
   std::string text;
 };
 
 // Reads `file`, prepends the #version line and resolves its #include lines. In compiler logs,
 // source string 0 is the file itself (with its own line numbers) and 1.. are included files.
-ShaderSource load_shader_file(GLenum stage, const std::filesystem::path& file);
+ShaderSource load_shader_file(Enum stage, const std::filesystem::path& file);
 
 class ShaderProgram {
  public:
@@ -38,18 +36,18 @@ class ShaderProgram {
   ShaderProgram(const std::filesystem::path& dir, std::string_view vertex,
                 std::string_view fragment);
 
-  GLuint id() const { return program_.get(); }
-  void use() const { glUseProgram(program_.get()); }
+  Name id() const { return program_.get(); }
+  void use() const;  // glUseProgram
 
   // Location of an active uniform, looked up once at link time; -1 when the linker removed it
   // (GL ignores uniform writes to -1, so an unused uniform is not an error).
-  GLint uniform(std::string_view name) const;
+  int uniform(std::string_view name) const;
 
  private:
   void cache_uniforms();
 
   Program program_;
-  std::unordered_map<std::string, GLint> uniforms_;
+  std::unordered_map<std::string, int> uniforms_;
 };
 
 }  // namespace particles::gl

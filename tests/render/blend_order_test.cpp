@@ -1,5 +1,6 @@
 // The renderer draws in element-buffer order with premultiplied "over" blending: the draw order
 // decides the picture. These tests predict pixels on the CPU from that rule.
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // The contexts themselves: version and profile, error checks, RAII handles, and (only where a
 // display exists, e.g. under xvfb-run) the GLFW window path.
+#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -10,6 +10,7 @@
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
+#include <glad/gl.h>
 #include <stb/stb_image.h>
 
 #include "app/gl/gl_check.hpp"
@@ -115,9 +116,12 @@ TEST_F(ResourceTest, GpuTimerReportsWithoutStalling) {
     renderer.draw(target, buffers, params);
   }
   glFinish();  // only so the test can expect a result now; the app never waits
-  const auto ms = timer.poll();
-  ASSERT_TRUE(ms.has_value());
-  EXPECT_GE(*ms, 0.0);
+  const auto timing = timer.poll();
+  ASSERT_TRUE(timing.has_value());
+  EXPECT_GE(timing->milliseconds, 0.0);
+  EXPECT_LT(timing->frames_ago, 5u);
+  EXPECT_EQ(timer.latest_ms(), timing->milliseconds);
+  EXPECT_FALSE(timer.poll().has_value()) << "each result is reported once";
   check_error("timer queries", __FILE__, __LINE__);
 }
 
