@@ -1,0 +1,226 @@
+// sort_bench: median time per sort call and throughput of radix, oddeven, quicksort and CUB, for
+// N = 2^16 .. 2^24 (key, value) pairs, 32-bit and 16-bit keys, random and nearly sorted input,
+// against the bytes-moved floor of an LSD radix sort at the measured copy bandwidth.
+//
+// Method: each sort call is captured once into a CUDA graph; a second graph restores the input
+// (device-to-device copy from a pristine buffer). Per repetition: replay the restore, record an
+// event, replay the sort, record an event; times are medians over the repetitions after warm-up
+// replays. Every algorithm's output is checked against CUB's in the same run.
+// Usage: sort_bench [--reps R] [--min-log2 K] [--max-log2 K]
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/sorter.hpp"
+#include "sort_test_data.hpp"
+
+using namespace particles::cuda;
+using particles::cuda::testing::Distribution;
+
+namespace {
+
+int g_reps = 30;
+constexpr int kWarmup = 3;
+
+struct Event {
+  cudaEvent_t e = nullptr;
+  Event() { CUDA_CHECK(cudaEventCreate(&e)); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { cudaEventDestroy(e); }
+};
+
+struct Graph {
+  cudaGraphExec_t exec = nullptr;
+  Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  ~Graph() {
+    if (exec) cudaGraphExecDestroy(exec);
+  }
+};
+
+template <typename F>
+bool capture(Graph& g, cudaStream_t stream, F&& enqueue) {
+  cudaGraph_t graph = nullptr;
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  bool ok = true;
+  try {
+    enqueue();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "capture failed: %s\n", e.what());
+    ok = false;
+  }
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  if (!ok || end != cudaSuccess) {
+    cudaGetLastError();
+    if (graph) cudaGraphDestroy(graph);
+    return false;
+  }
+  CUDA_CHECK(cudaGraphInstantiate(&g.exec, graph, 0));
+  CUDA_CHECK(cudaGraphDestroy(graph));
+  return true;
+}
+
+// Median microseconds of `sort` (enqueue on stream), input restored before each call.
+template <typename F>
+double time_sort(cudaStream_t stream, Graph& restore, F&& sort) {
+  Graph g;
+  const bool graphed = capture(g, stream, sort);
+  if (!graphed) std::fprintf(stderr, "  (timed without graph)\n");
+  std::vector<Event> start(static_cast<std::size_t>(g_reps)),
+      stop(static_cast<std::size_t>(g_reps));
+  auto once = [&] {
+    if (graphed) {
+      CUDA_CHECK(cudaGraphLaunch(g.exec, stream));
+    } else {
+      sort();
+    }
+  };
+  for (int w = 0; w < kWarmup; ++w) {
+    CUDA_CHECK(cudaGraphLaunch(restore.exec, stream));
+    once();
+  }
+  for (int r = 0; r < g_reps; ++r) {
+    CUDA_CHECK(cudaGraphLaunch(restore.exec, stream));
+    CUDA_CHECK(cudaEventRecord(start[static_cast<std::size_t>(r)].e, stream));
+    once();
+    CUDA_CHECK(cudaEventRecord(stop[static_cast<std::size_t>(r)].e, stream));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> us;
+  for (int r = 0; r < g_reps; ++r) {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start[static_cast<std::size_t>(r)].e,
+                                    stop[static_cast<std::size_t>(r)].e));
+    us.push_back(1000.0 * ms);
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+
+double copy_bandwidth(cudaStream_t stream) {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<unsigned char> a(bytes), b(bytes);
+  CUDA_CHECK(cudaMemsetAsync(a.data(), 1, bytes, stream));
+  Event s, e;
+  std::vector<double> ms;
+  for (int r = 0; r < 12; ++r) {
+    CUDA_CHECK(cudaEventRecord(s.e, stream));
+    CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(cudaEventRecord(e.e, stream));
+    CUDA_CHECK(cudaEventSynchronize(e.e));
+    float t = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&t, s.e, e.e));
+    if (r >= 2) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return 2.0 * static_cast<double>(bytes) / (ms[ms.size() / 2] * 1e-3);  // read + write, B/s
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int min_log2 = 16, max_log2 = 24;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--min-log2")) min_log2 = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--max-log2")) max_log2 = std::atoi(argv[i + 1]);
+  }
+  try {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    cudaStream_t stream = nullptr;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const double bw = copy_bandwidth(stream);
+    std::printf(
+        "# sort_bench on %s (%d SMs), copy bandwidth %.2f TB/s (read+write), %d reps, "
+        "median us per call\n",
+        prop.name, prop.multiProcessorCount, bw / 1e12, g_reps);
+
+    const std::size_t capacity = std::size_t{1} << max_log2;
+    const SortAlgorithm algorithms[] = {SortAlgorithm::radix, SortAlgorithm::oddeven,
+                                        SortAlgorithm::quicksort, SortAlgorithm::cub};
+    std::vector<std::unique_ptr<Sorter>> sorters;
+    for (auto a : algorithms) sorters.push_back(make_sorter(a, capacity));
+    RadixSortEngine tuning(capacity);
+    DeviceBuffer<std::uint32_t> src_k(capacity), src_v(capacity), k(capacity), v(capacity);
+    std::vector<std::uint32_t> ref_k(capacity), ref_v(capacity), got_k(capacity), got_v(capacity);
+
+    for (auto dist : {Distribution::random, Distribution::nearly_sorted}) {
+      for (int key_bits : {32, 16}) {
+        std::printf("\n### %s input, %d-bit keys\n\n", testing::name(dist).c_str(), key_bits);
+        std::printf(
+            "| N | radix us | radix Gk/s | oddeven us | oddeven Gk/s | quicksort us | "
+            "quicksort Gk/s | cub us | cub Gk/s | floor us | radix vs cub | oddeven vs cub "
+            "| quick / cub time |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int lg = min_log2; lg <= max_log2; ++lg) {
+          const std::size_t n = std::size_t{1} << lg;
+          const auto keys =
+              testing::make_keys(dist, n, 0, key_bits, 77 + static_cast<unsigned>(lg));
+          std::vector<std::uint32_t> values(n);
+          std::iota(values.begin(), values.end(), 0u);
+          CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+          CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+          Graph restore;
+          capture(restore, stream, [&] {
+            CUDA_CHECK(
+                cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+            CUDA_CHECK(
+                cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+          });
+          double us[4] = {};
+          bool ok[4] = {true, true, true, true};
+          for (int a = 3; a >= 0; --a) {  // CUB first: its output is the reference
+            Sorter& s = *sorters[static_cast<std::size_t>(a)];
+            us[a] = time_sort(stream, restore,
+                              [&] { s.sort(k.data(), v.data(), n, 0, key_bits, stream); });
+            CUDA_CHECK(cudaMemcpy(got_k.data(), k.data(), n * 4, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(got_v.data(), v.data(), n * 4, cudaMemcpyDeviceToHost));
+            if (a == 3) {
+              std::copy_n(got_k.begin(), n, ref_k.begin());
+              std::copy_n(got_v.begin(), n, ref_v.begin());
+            } else {
+              ok[a] =
+                  std::equal(got_k.begin(), got_k.begin() + static_cast<long>(n), ref_k.begin()) &&
+                  std::equal(got_v.begin(), got_v.begin() + static_cast<long>(n), ref_v.begin());
+            }
+          }
+          const int passes = (key_bits + 7) / 8;
+          const double floor_us = static_cast<double>(n) * (16.0 * passes + 4.0) / bw * 1e6;
+          auto gks = [&](double t) { return static_cast<double>(n) / (t * 1e-6) / 1e9; };
+          std::printf(
+              "| 2^%d | %.1f%s | %.2f | %.1f%s | %.2f | %.1f%s | %.2f | %.1f | %.2f | %.1f | "
+              "%.2fx | %.2fx | %.2f |\n",
+              lg, us[0], ok[0] ? "" : " WRONG", gks(us[0]), us[1], ok[1] ? "" : " WRONG",
+              gks(us[1]), us[2], ok[2] ? "" : " WRONG", gks(us[2]), us[3], gks(us[3]), floor_us,
+              us[3] / us[0], us[3] / us[1], us[2] / us[3]);
+          std::fflush(stdout);
+          if (dist == Distribution::random && key_bits == 32) {  // radix tile-policy tuning
+            double t[3];
+            for (int p = 0; p < 3; ++p)
+              t[p] = time_sort(stream, restore, [&] {
+                tuning.sort(k.data(), v.data(), n, 0, 32, stream, nullptr, p);
+              });
+            std::fprintf(
+                stderr,
+                "tuning 2^%d: small(256x8) %.1f  medium(512x8) %.1f  large(512x15) %.1f us\n", lg,
+                t[0], t[1], t[2]);
+          }
+        }
+      }
+    }
+    CUDA_CHECK(cudaStreamDestroy(stream));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sort_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,115 @@
+#pragma once
+// Block-level radix ranking and sorting of keys held in registers, the building block of the
+// LSD radix pass, the odd-even tile sort and quicksort's shared-memory finish.
+//
+// Layout: "warp-striped". Warp w of the block owns the contiguous slice
+// [w * items * 32, (w + 1) * items * 32) of the tile; item i of lane l is element
+// w * items * 32 + i * 32 + l. Walking items in order, lanes in order, therefore walks the tile in
+// index order, which is what makes the ranking stable, and each item is one coalesced load.
+#include <cstdint>
+
+#include "cuda/detail/warp.cuh"
+#include "cuda/sort/key_bits.hpp"
+#include "cuda/sort/policy.hpp"
+
+namespace particles::cuda::detail {
+
+template <int Threads, int Items>
+struct BlockRadixRank {
+  static_assert(Threads >= kRadixBuckets, "one thread per bucket in the bucket scans");
+  static_assert(Threads % 32 == 0, "whole warps");
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int kTile = Threads * Items;
+
+  struct Storage {
+    std::uint32_t warp_hist[kWarps][kRadixBuckets];  // per-warp counts, then per-warp offsets
+    std::uint32_t bucket_count[kRadixBuckets];       // block total per bucket
+    std::uint32_t bucket_offset[kRadixBuckets];      // block exclusive offset per bucket
+    std::uint32_t scan_scratch[8];
+    std::uint32_t scan_total;
+  };
+
+  __device__ static int striped_index(int item) {
+    return static_cast<int>(warp_id()) * Items * 32 + item * 32 + static_cast<int>(lane_id());
+  }
+
+  // Stable block-wide ranks of digits (each < kRadixBuckets). On return storage.bucket_count /
+  // bucket_offset hold the block's per-bucket totals and exclusive offsets. Ends with a barrier.
+  __device__ static void rank(const std::uint32_t (&digit)[Items], std::uint32_t (&rank)[Items],
+                              Storage& s) {
+    for (int i = static_cast<int>(threadIdx.x); i < kWarps * kRadixBuckets; i += Threads)
+      (&s.warp_hist[0][0])[i] = 0;
+    __syncthreads();
+
+    // Warp multisplit: the lanes holding the same digit find each other with match_any; the
+    // lowest of them bumps the warp's counter once for the whole group.
+    std::uint32_t* hist = s.warp_hist[warp_id()];
+    const unsigned below = lanemask_lt();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const unsigned peers = __match_any_sync(kFullMask, digit[i]);
+      const int leader = __ffs(peers) - 1;
+      std::uint32_t base = 0;
+      if (static_cast<int>(lane_id()) == leader) {
+        base = hist[digit[i]];
+        hist[digit[i]] = base + static_cast<std::uint32_t>(__popc(peers));
+      }
+      base = __shfl_sync(kFullMask, base, leader);
+      rank[i] = base + static_cast<std::uint32_t>(__popc(peers & below));
+      __syncwarp();  // this item's counter update is seen by the next item's leader
+    }
+    __syncthreads();
+
+    // Per bucket: exclusive offsets of the warps (in warp order, which is index order).
+    std::uint32_t count = 0;
+    if (threadIdx.x < kRadixBuckets) {
+      for (int w = 0; w < kWarps; ++w) {
+        const std::uint32_t c = s.warp_hist[w][threadIdx.x];
+        s.warp_hist[w][threadIdx.x] = count;
+        count += c;
+      }
+      s.bucket_count[threadIdx.x] = count;
+    }
+    const std::uint32_t offset = block_exclusive_sum_256(count, s.scan_scratch, &s.scan_total);
+    if (threadIdx.x < kRadixBuckets) s.bucket_offset[threadIdx.x] = offset;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) rank[i] += s.bucket_offset[digit[i]] + hist[digit[i]];
+    __syncthreads();  // storage may be reused by the caller
+  }
+};
+
+// Stable sort of a tile of (key, value) pairs held warp-striped in registers, by bits
+// [bits.begin_bit, bits.end_bit) of the key, LSD with 8-bit digits through shared memory.
+// Pad a partial tile with keys 0xffffffff: padding sorts after every real key (stably, since it
+// sits at the end), so the first `valid` outputs are the sorted real pairs.
+// tile_keys / tile_values: shared arrays of Threads * Items words each.
+template <int Threads, int Items>
+__device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&values)[Items],
+                                 KeyBits bits,
+                                 typename BlockRadixRank<Threads, Items>::Storage& storage,
+                                 std::uint32_t* tile_keys, std::uint32_t* tile_values) {
+  using Rank = BlockRadixRank<Threads, Items>;
+  for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
+    const KeyBits digit_bits{shift,
+                             shift + kRadixBits < bits.end_bit ? shift + kRadixBits : bits.end_bit};
+    std::uint32_t digit[Items], rank[Items];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) digit[i] = digit_bits(keys[i]);
+    Rank::rank(digit, rank, storage);
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      tile_keys[rank[i]] = keys[i];
+      tile_values[rank[i]] = values[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      keys[i] = tile_keys[Rank::striped_index(i)];
+      values[i] = tile_values[Rank::striped_index(i)];
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace particles::cuda::detail

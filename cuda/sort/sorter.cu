@@ -1,0 +1,63 @@
+// Names of the algorithms, the factory, and the argument checks every sorter shares.
+#include <stdexcept>
+#include <string>
+
+#include "cuda/sort/sorter.hpp"
+#include "cuda/sort/sorters_internal.hpp"
+
+namespace particles::cuda {
+
+Sorter::~Sorter() = default;
+
+std::string_view to_string(SortAlgorithm algorithm) {
+  switch (algorithm) {
+    case SortAlgorithm::radix:
+      return "radix";
+    case SortAlgorithm::oddeven:
+      return "oddeven";
+    case SortAlgorithm::quicksort:
+      return "quicksort";
+    case SortAlgorithm::cub:
+      return "cub";
+  }
+  return "unknown";
+}
+
+std::optional<SortAlgorithm> sort_algorithm_from_string(std::string_view name) {
+  for (SortAlgorithm a :
+       {SortAlgorithm::radix, SortAlgorithm::oddeven, SortAlgorithm::quicksort, SortAlgorithm::cub})
+    if (to_string(a) == name) return a;
+  return std::nullopt;
+}
+
+std::unique_ptr<Sorter> make_sorter(SortAlgorithm algorithm, std::size_t capacity) {
+  switch (algorithm) {
+    case SortAlgorithm::radix:
+      return detail::make_radix_sorter(capacity);
+    case SortAlgorithm::oddeven:
+      return detail::make_odd_even_sorter_impl(capacity);
+    case SortAlgorithm::quicksort:
+      return detail::make_quicksort_sorter(capacity);
+    case SortAlgorithm::cub:
+      return detail::make_cub_sorter(capacity);
+  }
+  throw std::invalid_argument("unknown sort algorithm");
+}
+
+std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity) {
+  return detail::make_odd_even_sorter_impl(capacity);
+}
+
+namespace detail {
+
+void check_sort_arguments(std::size_t n, std::size_t capacity, int begin_bit, int end_bit) {
+  if (n > capacity)
+    throw std::invalid_argument("sort of " + std::to_string(n) + " pairs exceeds capacity " +
+                                std::to_string(capacity));
+  if (begin_bit < 0 || end_bit > 32 || begin_bit > end_bit)
+    throw std::invalid_argument("bad key bit range [" + std::to_string(begin_bit) + ", " +
+                                std::to_string(end_bit) + ")");
+}
+
+}  // namespace detail
+}  // namespace particles::cuda

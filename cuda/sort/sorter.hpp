@@ -1,0 +1,54 @@
+#pragma once
+// The one host-side interface to every GPU sort of the project. Host-only: no kernels here, so
+// plain C++ translation units (g++ with cuda_runtime.h on the include path) can include it.
+//
+// Contract of Sorter::sort: sorts n (key, value) pairs in place (the result ends in keys/values),
+// ascending by bits [begin_bit, end_bit) of the key, stably (equal keys keep their input order),
+// asynchronously on `stream`: no host synchronisation, no allocation, nothing copied to the host,
+// so a call can be captured into a CUDA graph. Requires n <= capacity() and
+// 0 <= begin_bit <= end_bit <= 32. Temporary storage is owned by the sorter, sized once for its
+// capacity at construction; a sorter must not be used by two streams at the same time.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+namespace particles::cuda {
+
+enum class SortAlgorithm { radix, oddeven, quicksort, cub };
+
+std::string_view to_string(SortAlgorithm algorithm);
+std::optional<SortAlgorithm> sort_algorithm_from_string(std::string_view name);
+
+class Sorter {
+ public:
+  virtual ~Sorter();
+  virtual SortAlgorithm algorithm() const = 0;
+  virtual std::size_t capacity() const = 0;
+  virtual void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
+                    int end_bit, cudaStream_t stream) = 0;
+};
+
+std::unique_ptr<Sorter> make_sorter(SortAlgorithm algorithm, std::size_t capacity);
+
+// What the odd-even merge-split sort did in its last call, written on the device at the end of
+// each sort() (read it after the stream reached that point, e.g. with cudaMemcpyAsync + sync).
+struct OddEvenStatus {
+  std::int32_t converged;  // 1: a whole round (even + odd phase) changed nothing
+  std::int32_t phases;     // merge-split phases run (a round is two phases)
+  std::int32_t fell_back;  // 1: the phase cap was reached and the radix sort finished the job
+  std::int32_t reserved;
+};
+
+class OddEvenSorter : public Sorter {
+ public:
+  // Device pointer, valid for the sorter's lifetime, overwritten by every sort().
+  virtual const OddEvenStatus* device_status() const = 0;
+};
+
+std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity);
+
+}  // namespace particles::cuda

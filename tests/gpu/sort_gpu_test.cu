@@ -1,0 +1,235 @@
+// Every GPU sort against std::stable_sort: sizes across tile boundaries and powers of two up to
+// 2^24, six distributions, full and partial key bit ranges, values = input index (so stability
+// is checked exactly). Skips with the reason when no CUDA device is present.
+//
+// Test names carry a size class, for sanitizer runs on small inputs:
+//   small_* n <= 2^14, mid_* n <= 2^18, large_* above.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/cpu_reference.hpp"
+#include "cuda/sort/sortedness.hpp"
+#include "cuda/sort/sorter.hpp"
+#include "sort_test_data.hpp"
+
+namespace particles::cuda {
+namespace {
+
+using testing::Distribution;
+constexpr std::size_t kCapacity = (std::size_t{1} << 24) + 1;
+constexpr SortAlgorithm kAlgorithms[] = {SortAlgorithm::radix, SortAlgorithm::oddeven,
+                                         SortAlgorithm::quicksort, SortAlgorithm::cub};
+
+std::string device_missing_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
+  if (count == 0) return "no CUDA device present";
+  return {};
+}
+
+#define SKIP_WITHOUT_DEVICE()                                  \
+  do {                                                         \
+    static const std::string reason = device_missing_reason(); \
+    if (!reason.empty()) GTEST_SKIP() << reason;               \
+  } while (0)
+
+// Sorters are costly to build (capacity 2^24): one of each for the whole binary.
+Sorter& sorter(SortAlgorithm a) {
+  static std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters;
+  auto& s = sorters[a];
+  if (!s) s = make_sorter(a, kCapacity);
+  return *s;
+}
+
+struct Case {
+  Distribution dist;
+  int begin_bit;
+  int end_bit;
+  std::size_t n;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  const char* cls = c.n <= (1u << 14) ? "small" : (c.n <= (1u << 18) ? "mid" : "large");
+  return std::string(cls) + "_" + testing::name(c.dist) + "_b" + std::to_string(c.begin_bit) +
+         "to" + std::to_string(c.end_bit) + "_n" + std::to_string(c.n);
+}
+
+std::vector<Case> make_cases() {
+  std::set<std::size_t> base{0, 1, 2, 31, 32, 33};
+  for (std::size_t tile : {2048u, 4096u, 7680u, 8192u, 15360u})  // radix / block-sort tiles
+    for (std::size_t d : {tile - 1, tile, tile + 1}) base.insert(d);
+  std::set<std::size_t> every_power = base, some_powers = base, large = {};
+  for (int k = 1; k <= 24; ++k) {
+    const std::size_t p = std::size_t{1} << k;
+    for (std::size_t s : {p - 1, p, p + 1}) {
+      if (s > kCapacity) continue;
+      (k <= 20 ? every_power : large).insert(s);
+      if (k <= 20 && (k % 4 == 0 || k == 13 || k == 18)) some_powers.insert(s);
+    }
+  }
+  std::vector<Case> cases;
+  for (std::size_t n : every_power) cases.push_back({Distribution::random, 0, 32, n});
+  for (std::size_t n : large) cases.push_back({Distribution::random, 0, 32, n});
+  for (auto d : {Distribution::all_equal, Distribution::sorted, Distribution::reversed,
+                 Distribution::few_unique, Distribution::nearly_sorted})
+    for (std::size_t n : some_powers) cases.push_back({d, 0, 32, n});
+  for (std::size_t n : {std::size_t{1} << 22, std::size_t{1} << 24})
+    cases.push_back({Distribution::nearly_sorted, 0, 32, n});
+  for (std::size_t n : some_powers) {  // partial bit ranges: 16 of 32 bits, low and middle
+    cases.push_back({Distribution::random, 0, 16, n});
+    cases.push_back({Distribution::random, 8, 24, n});
+    cases.push_back({Distribution::nearly_sorted, 0, 16, n});
+  }
+  cases.push_back({Distribution::random, 0, 16, std::size_t{1} << 22});
+  cases.push_back({Distribution::random, 5, 17, 100001});  // odd pass count, unaligned range
+  return cases;
+}
+
+class SortAllAlgorithms : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SortAllAlgorithms, MatchesStableSort) {
+  SKIP_WITHOUT_DEVICE();
+  const Case c = GetParam();
+  const KeyBits bits{c.begin_bit, c.end_bit};
+  const auto keys = testing::make_keys(c.dist, c.n, c.begin_bit, c.end_bit, 1234 + c.n);
+  std::vector<std::uint32_t> values(c.n);
+  std::iota(values.begin(), values.end(), 0u);
+
+  std::vector<std::uint32_t> order(c.n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return bits(keys[a]) < bits(keys[b]); });
+  std::vector<std::uint32_t> expected_keys(c.n);
+  for (std::size_t i = 0; i < c.n; ++i) expected_keys[i] = keys[order[i]];
+
+  DeviceBuffer<std::uint32_t> d_keys(std::max<std::size_t>(c.n, 1)),
+      d_values(std::max<std::size_t>(c.n, 1)), d_count(1);
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+
+  // The probe on the input, against its twin.
+  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), c.n * 4, cudaMemcpyHostToDevice));
+  count_descents(d_keys.data(), c.n, c.begin_bit, c.end_bit, d_count.data(), stream);
+  std::uint32_t descents = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&descents, d_count.data(), 4, cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(descents, cpu_count_descents(keys, c.begin_bit, c.end_bit));
+
+  std::vector<std::uint32_t> got_keys(c.n), got_values(c.n);
+  for (SortAlgorithm a : kAlgorithms) {
+    CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), c.n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), c.n * 4, cudaMemcpyHostToDevice));
+    sorter(a).sort(d_keys.data(), d_values.data(), c.n, c.begin_bit, c.end_bit, stream);
+    CUDA_CHECK(
+        cudaMemcpyAsync(got_keys.data(), d_keys.data(), c.n * 4, cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(got_values.data(), d_values.data(), c.n * 4, cudaMemcpyDeviceToHost,
+                               stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::size_t bad = c.n;
+    for (std::size_t i = 0; i < c.n; ++i)
+      if (got_keys[i] != expected_keys[i] || got_values[i] != order[i]) {
+        bad = i;
+        break;
+      }
+    EXPECT_EQ(bad, c.n) << to_string(a) << ": first wrong position " << bad << " (key "
+                        << (bad < c.n ? got_keys[bad] : 0) << " value "
+                        << (bad < c.n ? got_values[bad] : 0) << ", expected key "
+                        << (bad < c.n ? expected_keys[bad] : 0) << " value "
+                        << (bad < c.n ? order[bad] : 0) << ")";
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sort, SortAllAlgorithms, ::testing::ValuesIn(make_cases()), case_name);
+
+// Stream capture: sort() must enqueue only graph-capturable work (no sync, no allocation).
+TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
+  SKIP_WITHOUT_DEVICE();
+  for (std::size_t n : {std::size_t{3000}, std::size_t{100000}}) {
+    const auto keys = testing::make_keys(Distribution::random, n, 0, 32, 99);
+    std::vector<std::uint32_t> values(n), expected = keys;
+    std::iota(values.begin(), values.end(), 0u);
+    std::stable_sort(expected.begin(), expected.end());
+    DeviceBuffer<std::uint32_t> d_keys(n), d_values(n), d_src_keys(n), d_src_values(n);
+    CUDA_CHECK(cudaMemcpy(d_src_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_src_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    cudaStream_t stream = nullptr;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    for (SortAlgorithm a : kAlgorithms) {
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      CUDA_CHECK(cudaMemcpyAsync(d_keys.data(), d_src_keys.data(), n * 4, cudaMemcpyDeviceToDevice,
+                                 stream));
+      CUDA_CHECK(cudaMemcpyAsync(d_values.data(), d_src_values.data(), n * 4,
+                                 cudaMemcpyDeviceToDevice, stream));
+      sorter(a).sort(d_keys.data(), d_values.data(), n, 0, 32, stream);
+      CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      std::vector<std::uint32_t> got(n);
+      for (int replay = 0; replay < 2; ++replay) {
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(
+            cudaMemcpyAsync(got.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        EXPECT_EQ(got, expected) << to_string(a) << " n=" << n << " replay " << replay;
+      }
+      CUDA_CHECK(cudaGraphExecDestroy(exec));
+      CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    CUDA_CHECK(cudaStreamDestroy(stream));
+  }
+}
+
+OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
+  auto s = make_odd_even_sorter(n);
+  const auto keys = testing::make_keys(d, n, 0, 32, 5);
+  std::vector<std::uint32_t> values(n), expected = keys, got(n);
+  std::stable_sort(expected.begin(), expected.end());
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  s->sort(d_keys.data(), d_values.data(), n, 0, 32, nullptr);
+  OddEvenStatus status{};
+  CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got, expected);
+  return status;
+}
+
+TEST(SortOddEven, mid_NearlySortedConvergesWithoutFallback) {
+  SKIP_WITHOUT_DEVICE();
+  const OddEvenStatus s = run_odd_even(Distribution::nearly_sorted, 1u << 18);
+  EXPECT_EQ(s.converged, 1);
+  EXPECT_EQ(s.fell_back, 0);
+  EXPECT_GE(s.phases, 2);
+  EXPECT_LE(s.phases, 6);
+}
+
+TEST(SortOddEven, mid_RandomInputReportsItsPath) {
+  SKIP_WITHOUT_DEVICE();
+  const OddEvenStatus s = run_odd_even(Distribution::random, 1u << 18);
+  EXPECT_EQ(s.converged + s.fell_back, 1);
+  EXPECT_EQ(s.fell_back, 1);  // 64 tiles of random keys cannot converge within the cap
+}
+
+TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
+  for (SortAlgorithm a : kAlgorithms) EXPECT_EQ(sort_algorithm_from_string(to_string(a)), a);
+  EXPECT_FALSE(sort_algorithm_from_string("bogo").has_value());
+  SKIP_WITHOUT_DEVICE();
+  auto s = make_sorter(SortAlgorithm::radix, 16);
+  EXPECT_THROW(s->sort(nullptr, nullptr, 17, 0, 32, nullptr), std::invalid_argument);
+  EXPECT_THROW(s->sort(nullptr, nullptr, 4, 8, 4, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace particles::cuda
