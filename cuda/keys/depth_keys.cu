@@ -1,0 +1,64 @@
+#include "cuda/keys/depth_keys.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/scene_models.hpp"
+#include "cuda/check.hpp"
+#include "cuda/pipeline/launch_check.hpp"
+
+namespace particles::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+struct KeyFn {
+  DepthFrame view;
+  float depth_min, depth_max;
+  KeyMode mode;
+  int bits;
+
+  // Only the position is needed: one 16-byte load of (px, py, pz, age) per gathered particle.
+  __device__ __forceinline__ std::uint32_t operator()(const ParticleState* s) const {
+    const float4 a = __ldg(reinterpret_cast<const float4*>(s));
+    const float depth = view_depth(view, Vec3{a.x, a.y, a.z});
+    return mode == KeyMode::exact ? exact_depth_key(depth)
+                                  : quantized_depth_key(depth, depth_min, depth_max, bits);
+  }
+};
+
+__global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
+  KeyFn key{*a.view, 0.0f, 0.0f, a.mode, a.bits};
+  if (a.mode == KeyMode::quantized) {
+    key.depth_min = a.extents->depth_min;
+    key.depth_max = a.extents->depth_max;
+  }
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.count; i += stride) {
+    const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
+    a.keys[i] = key(a.state + p);
+    if (a.values != a.order) a.values[i] = p;
+  }
+}
+
+unsigned grid_for(std::uint32_t count) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::uint32_t needed = (count + kThreads - 1) / kThreads;
+  return std::max(1u, std::min(needed, static_cast<std::uint32_t>(sms) * 8u));
+}
+
+}  // namespace
+
+void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
+  if (args.mode == KeyMode::quantized && (args.bits < 1 || args.bits > 32)) {
+    throw std::invalid_argument("launch_depth_keys: quantized key bits must be in 1..32, got " +
+                                std::to_string(args.bits));
+  }
+  if (args.count == 0) return;
+  depth_keys_kernel<<<grid_for(args.count), kThreads, 0, stream>>>(args);
+  PARTICLES_CHECK_LAUNCH("depth_keys_kernel", stream);
+}
+
+}  // namespace particles::cuda

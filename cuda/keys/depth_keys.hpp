@@ -1,0 +1,32 @@
+#pragma once
+// Stage 3 of the frame: depth keys laid out in a given draw order, ready for a (key, value)
+// sort. The CPU twin is cpu_depth_keys (keys by particle index); here keys[i] is the key of
+// particle order[i], so a sort that starts from last frame's order needs no gather afterwards.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/depth_keys.hpp"
+#include "core/extents.hpp"
+#include "core/particle.hpp"
+#include "core/view_depth.hpp"
+
+namespace particles::cuda {
+
+struct DepthKeyArgs {
+  const ParticleState* state = nullptr;
+  std::uint32_t count = 0;
+  // Draw order to key. nullptr means the identity (values[i] = i): the fixed algorithms start
+  // from it every frame. When `values` == `order` the order is keyed in place and left as is.
+  const std::uint32_t* order = nullptr;
+  std::uint32_t* values = nullptr;   // values[i] = order[i]
+  std::uint32_t* keys = nullptr;     // keys[i] = key of particle order[i]
+  const DepthFrame* view = nullptr;  // device memory, read when the kernel runs
+  const Extents* extents = nullptr;  // device memory; quantized mode reads depth_min/max
+  KeyMode mode = KeyMode::exact;
+  int bits = 16;  // quantized mode: 1..32
+};
+
+void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream);
+
+}  // namespace particles::cuda

@@ -1,0 +1,27 @@
+#include "cuda/pipeline/cuda_pipeline.hpp"
+
+namespace particles::cuda {
+
+void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
+                         GLuint index_buffer) {
+  device_.reset(params, count);  // synchronises: no frame still uses the old registrations
+  // CUDA rewrites both buffers completely every frame, so GL's contents need not survive a map.
+  vertices_ = InteropBuffer();
+  order_ = InteropBuffer();
+  vertices_ = InteropBuffer(vertex_buffer, InteropAccess::write_discard);
+  order_ = InteropBuffer(index_buffer, InteropAccess::write_discard);
+}
+
+FrameInfo CudaPipeline::run_frame(const FrameSettings& settings) {
+  const std::uint32_t n = device_.count();
+  if (n == 0) return device_.run_frame(settings, {});  // nothing to map or write
+  // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
+  // so a move costs nothing. Both mappings end (unmap) at the end of this scope.
+  const InteropBuffer::Mapping vertex_map = vertices_.map(device_.stream());
+  const InteropBuffer::Mapping order_map = order_.map(device_.stream());
+  const FrameTargets targets{vertex_map.span<ParticleVertex>(n).data(),
+                             order_map.span<std::uint32_t>(n).data()};
+  return device_.run_frame(settings, targets);
+}
+
+}  // namespace particles::cuda

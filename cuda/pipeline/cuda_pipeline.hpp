@@ -1,0 +1,39 @@
+#pragma once
+// The CUDA backend as the app sees it: DevicePipeline writing straight into the renderer's GL
+// buffers. Each frame maps both buffers on the pipeline's stream, runs the frame with the mapped
+// pointers as targets and unmaps before returning, so GL may draw as soon as this returns
+// (unmapping orders the stream's work before GL's later use of the buffers).
+#include <glad/gl.h>
+
+#include <cstdint>
+
+#include "core/frame_types.hpp"
+#include "core/scene_desc.hpp"
+#include "cuda/interop/interop_buffer.hpp"
+#include "cuda/pipeline/device_pipeline.hpp"
+
+namespace particles::cuda {
+
+class CudaPipeline {
+ public:
+  CudaPipeline() = default;
+
+  // vertex_buffer holds >= count ParticleVertex, index_buffer >= count uint32 (GL storage
+  // allocated by the renderer, a current GL context). Registers both once; call again whenever
+  // the renderer reallocates them (a new count).
+  void reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
+             GLuint index_buffer);
+
+  // One frame into the GL buffers; returns the previous frame's FrameInfo (see
+  // device_pipeline.hpp: extents and path are one frame late).
+  FrameInfo run_frame(const FrameSettings& settings);
+
+  const DevicePipeline& device() const noexcept { return device_; }
+
+ private:
+  DevicePipeline device_;
+  InteropBuffer vertices_;
+  InteropBuffer order_;
+};
+
+}  // namespace particles::cuda

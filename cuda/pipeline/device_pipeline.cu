@@ -1,0 +1,321 @@
+#include "cuda/pipeline/device_pipeline.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/check.hpp"
+#include "cuda/keys/depth_keys.hpp"
+#include "cuda/pipeline/launch_check.hpp"
+#include "cuda/reduce/extents_reduce.hpp"
+#include "cuda/sim/simulate.hpp"
+#include "cuda/sort/sortedness.hpp"
+
+namespace particles::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+// Body indices of the auto path's switch node; a value past the last body runs nothing.
+constexpr unsigned kBodyOddEven = 0;
+constexpr unsigned kBodyRadix = 1;
+constexpr unsigned kBodyCount = 2;
+constexpr unsigned kSkip = kBodyCount;
+// "Few" descents, where the odd-even sort's few rounds beat the radix sort's fixed passes.
+constexpr std::uint32_t kFewDescentsDivisor = 64;
+
+unsigned grid_for(std::uint32_t count) {
+  return std::max(1u, std::min((count + kThreads - 1) / kThreads, 4096u));
+}
+
+__global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += gridDim.x * blockDim.x) {
+    order[i] = i;
+  }
+}
+
+// The GL element buffer's address is read at run time (see FrameConstants).
+__global__ void copy_order_kernel(const std::uint32_t* __restrict__ order,
+                                  std::uint32_t* const* target, std::uint32_t count) {
+  std::uint32_t* out = *target;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += gridDim.x * blockDim.x) {
+    out[i] = order[i];
+  }
+}
+
+__global__ void choose_auto_path_kernel(const std::uint32_t* descents, std::uint32_t count,
+                                        cudaGraphConditionalHandle handle) {
+  const std::uint32_t d = *descents;
+  const bool few = static_cast<std::uint64_t>(d) * kFewDescentsDivisor < count;
+  cudaGraphSetConditional(handle, d == 0 ? kSkip : (few ? kBodyOddEven : kBodyRadix));
+}
+
+SortAlgorithm sort_algorithm_of(Algorithm a) {
+  switch (a) {
+    case Algorithm::radix:
+      return SortAlgorithm::radix;
+    case Algorithm::oddeven:
+      return SortAlgorithm::oddeven;
+    case Algorithm::quicksort:
+      return SortAlgorithm::quicksort;
+    case Algorithm::cub:
+      return SortAlgorithm::cub;
+    case Algorithm::automatic:
+      return SortAlgorithm::radix;
+  }
+  throw std::invalid_argument("unknown algorithm");
+}
+
+// Ends a capture that an exception interrupted, so the stream is usable again.
+void abandon_capture(cudaStream_t stream) noexcept {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) == cudaSuccess &&
+      status != cudaStreamCaptureStatusNone) {
+    cudaGraph_t graph = nullptr;
+    cudaStreamEndCapture(stream, &graph);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+  }
+  cudaGetLastError();  // the failure was reported by the throw; clear it
+}
+
+}  // namespace
+
+DevicePipeline::DevicePipeline()
+    : stream_(Stream::create()),
+      side_(Stream::create()),
+      extents_workspace_(extents_workspace_bytes()),
+      constants_(1),
+      report_(1),
+      host_constants_(2),
+      host_reports_(2),
+      done_{Event::create(), Event::create()} {
+  init_extents_workspace(extents_workspace_.data(), stream_.get());
+  CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(FrameReport), stream_.get()));
+  CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+}
+
+DevicePipeline::~DevicePipeline() {
+  if (stream_) cudaStreamSynchronize(stream_.get());  // no throw: best effort before the frees
+}
+
+void DevicePipeline::synchronize() const {
+  CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+}
+
+void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
+  synchronize();  // frames in flight still use the old buffers
+  graph_ = GraphExec();
+  params_ = params;
+  count_ = count;
+  frame_ = 0;
+  state_.resize(count);
+  keys_.resize(count);
+  order_.resize(count);
+  if (count > capacity_) {
+    sorters_.clear();  // made again, lazily, at the new capacity
+    capacity_ = count;
+  }
+  launch_init(params, state_.data(), count, stream_.get());
+  if (count > 0) {
+    iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
+    PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
+  }
+  synchronize();
+}
+
+DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
+  if (s.key_mode == KeyMode::quantized && (s.key_bits < 1 || s.key_bits > 32)) {
+    throw std::invalid_argument("key_bits must be in 1..32, got " + std::to_string(s.key_bits));
+  }
+  GraphShape shape;
+  shape.sort = s.sort;
+  shape.algorithm = s.sort ? s.algorithm : Algorithm::radix;
+  shape.mode = s.key_mode;
+  shape.bits = s.key_mode == KeyMode::quantized ? s.key_bits : 32;
+  return shape;
+}
+
+Sorter& DevicePipeline::sorter(SortAlgorithm algorithm) {
+  auto& slot = sorters_[algorithm];
+  if (!slot) slot = make_sorter(algorithm, capacity_);  // allocates: never during a capture
+  return *slot;
+}
+
+void DevicePipeline::prepare_sorters(const GraphShape& shape) {
+  if (!shape.sort) return;
+  if (shape.algorithm == Algorithm::automatic) {
+    sorter(SortAlgorithm::oddeven);
+    sorter(SortAlgorithm::radix);
+  } else {
+    sorter(sort_algorithm_of(shape.algorithm));
+  }
+}
+
+void DevicePipeline::ensure_graph(const GraphShape& shape) {
+  if (graph_ && graph_shape_ == shape) return;
+  graph_ = GraphExec();
+  prepare_sorters(shape);
+  const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
+  if (wants_conditional && conditional_ok_) {
+    try {
+      graph_ = build_graph(shape, true);
+    } catch (const CudaError&) {
+      // Conditional nodes need a CUDA 12.8+ driver and a sorter whose work fits a node body;
+      // without them auto stays exact by always sorting (with the radix sort).
+      abandon_capture(side_.get());
+      abandon_capture(stream_.get());
+      conditional_ok_ = false;
+    }
+  }
+  if (!graph_) graph_ = build_graph(shape, false);
+  graph_shape_ = shape;
+  ++graphs_built_;
+}
+
+GraphExec DevicePipeline::build_graph(const GraphShape& shape, bool conditional) {
+  CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
+  cudaGraph_t raw = nullptr;
+  try {
+    record_frame(shape, conditional);
+    CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
+  } catch (...) {
+    abandon_capture(side_.get());
+    abandon_capture(stream_.get());
+    throw;
+  }
+  Graph graph(raw);
+  cudaGraphExec_t exec = nullptr;
+  CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+  return GraphExec(exec);
+}
+
+// The whole frame as stream work; run under capture only. Every pointer but the targets' is
+// owned here and fixed until reset(); the targets come through constants_.
+void DevicePipeline::record_frame(const GraphShape& shape, bool conditional) {
+  cudaStream_t s = stream_.get();
+  FrameConstants* c = constants_.data();
+  FrameReport* report = report_.data();
+  const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
+
+  launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
+  launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+
+  DepthKeyArgs keys;
+  keys.state = state_.data();
+  keys.count = count_;
+  // auto keys last frame's order in place; the others start from the identity (ties by index).
+  keys.order = automatic ? order_.data() : nullptr;
+  keys.values = order_.data();
+  keys.keys = keys_.data();
+  keys.view = &c->view;
+  keys.extents = &report->extents;
+  keys.mode = shape.mode;
+  keys.bits = shape.bits;
+  launch_depth_keys(keys, s);
+
+  if (shape.sort) {
+    if (automatic) {
+      count_descents(keys_.data(), count_, 0, shape.bits, &report->descents, s);
+      if (conditional) {
+        record_auto_sort(shape.bits);
+      } else {
+        sorter(SortAlgorithm::radix).sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
+      }
+    } else {
+      sorter(sort_algorithm_of(shape.algorithm))
+          .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
+    }
+  }
+  copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
+  PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
+}
+
+// A switch node whose value a one-thread kernel computes from the probe's count: the decision
+// is made on the device, in the same frame, without a host round trip.
+void DevicePipeline::record_auto_sort(int end_bit) {
+  cudaStream_t s = stream_.get();
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph));
+  cudaGraphConditionalHandle handle{};
+  // Reset to "radix" at every launch, so a value can never leak from one frame to the next.
+  CUDA_CHECK(
+      cudaGraphConditionalHandleCreate(&handle, graph, kBodyRadix, cudaGraphCondAssignDefault));
+  choose_auto_path_kernel<<<1, 1, 0, s>>>(&report_.data()->descents, count_, handle);
+  PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
+
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t dep_count = 0;
+  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &dep_count));
+  cudaGraphNodeParams params{};
+  params.type = cudaGraphNodeTypeConditional;
+  params.conditional.handle = handle;
+  params.conditional.type = cudaGraphCondTypeSwitch;
+  params.conditional.size = kBodyCount;
+  cudaGraphNode_t node = nullptr;
+  CUDA_CHECK(cudaGraphAddNode(&node, graph, deps, nullptr, dep_count, &params));
+  CUDA_CHECK(
+      cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+
+  const SortAlgorithm bodies[kBodyCount] = {SortAlgorithm::oddeven, SortAlgorithm::radix};
+  for (unsigned b = 0; b < kBodyCount; ++b) {
+    CUDA_CHECK(cudaStreamBeginCaptureToGraph(side_.get(), params.conditional.phGraph_out[b],
+                                             nullptr, nullptr, 0,
+                                             cudaStreamCaptureModeThreadLocal));
+    sorter(bodies[b]).sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
+    cudaGraph_t body = nullptr;
+    CUDA_CHECK(cudaStreamEndCapture(side_.get(), &body));
+  }
+}
+
+FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {
+  const GraphShape shape = shape_of(settings);
+  if (count_ == 0) {
+    FrameInfo info;
+    info.path = settings.sort ? SortPath::full : SortPath::unsorted;
+    return info;
+  }
+  if (targets.vertices == nullptr || targets.order == nullptr) {
+    throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
+  }
+  ensure_graph(shape);
+
+  const int slot = static_cast<int>(frame_ & 1u);
+  host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
+  CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
+                             sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
+  CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream_.get()));
+  CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
+                             cudaMemcpyDeviceToHost, stream_.get()));
+  CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
+  slot_info_[slot] = {shape, shape.algorithm == Algorithm::automatic && conditional_ok_};
+
+  const int report_slot = frame_ == 0 ? slot : slot ^ 1;
+  ++frame_;
+  CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
+  return info_of(report_slot);
+}
+
+FrameInfo DevicePipeline::info_of(int slot) const {
+  const SlotInfo& s = slot_info_[slot];
+  const FrameReport& r = host_reports_.data()[slot];
+  FrameInfo info;
+  info.extents = r.extents;
+  if (!s.shape.sort) {
+    info.path = SortPath::unsorted;
+  } else if (s.shape.algorithm != Algorithm::automatic) {
+    info.path = SortPath::full;
+  } else if (!s.conditional) {
+    info.path = SortPath::radix;
+  } else if (r.descents == 0) {
+    info.path = SortPath::skipped_sorted;
+  } else {
+    const bool few = static_cast<std::uint64_t>(r.descents) * kFewDescentsDivisor < count_;
+    info.path = few ? SortPath::oddeven : SortPath::radix;
+  }
+  return info;
+}
+
+}  // namespace particles::cuda

@@ -1,0 +1,134 @@
+#pragma once
+// The CUDA backend's frame without GL: simulate -> extents -> keys -> sort -> order, on one
+// stream of its own, captured once as a CUDA graph and replayed while the graph's shape (count,
+// algorithm, key mode and bits, sort on/off) stays the same. CudaPipeline (cuda_pipeline.hpp)
+// maps the GL buffers and hands their pointers in as FrameTargets; the GPU tests call this
+// directly with plain device buffers.
+//
+// Per-frame inputs (dt, view, the two target pointers) live in a small device-side
+// FrameConstants block that a copy from pinned memory fills before each graph launch, so the
+// graph never has to change when they do, including when GL maps its buffers elsewhere.
+//
+// One frame of lag, on purpose: run_frame(f) enqueues frame f, then waits for frame f-1 to finish
+// (not f: the GPU stays busy) and returns frame f-1's FrameInfo (extents, path). The first frame
+// after reset() waits for itself. So the host never runs more than one frame ahead and never
+// stalls the GPU.
+//
+// Automatic sorting ("auto"): the keys are laid out in last frame's order, the sortedness probe
+// counts descents on the device, and a one-thread kernel turns the count into the value of a
+// CUDA graph switch node: 0 descents -> nothing runs (the order is already sorted), fewer than
+// n/64 -> the odd-even sort, else the radix sort. The choice is made on the device in the same
+// frame, so every frame's order is exactly sorted and ties keep last frame's order; only the
+// report of which path ran (FrameInfo::path) arrives a frame late, like the extents. Where the
+// driver refuses conditional nodes, auto always runs the radix sort (uses_conditional_nodes()).
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "core/frame_types.hpp"
+#include "core/particle.hpp"
+#include "core/scene_desc.hpp"
+#include "cuda/pipeline/device_memory.hpp"
+#include "cuda/sort/sorter.hpp"
+
+namespace particles::cuda {
+
+// Where a frame's results go: `count` vertices and `count` indices (far first), device memory.
+struct FrameTargets {
+  ParticleVertex* vertices = nullptr;
+  std::uint32_t* order = nullptr;
+};
+
+// What the graph reads at run time; one device copy, refilled before every launch.
+struct FrameConstants {
+  float dt = 0.0f;
+  DepthFrame view;
+  ParticleVertex* vertices = nullptr;
+  std::uint32_t* order = nullptr;
+};
+
+// What the graph writes for the host; copied back after every launch.
+struct FrameReport {
+  Extents extents;
+  std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
+};
+
+class DevicePipeline {
+ public:
+  DevicePipeline();
+  ~DevicePipeline();  // waits for the stream's work
+  DevicePipeline(const DevicePipeline&) = delete;
+  DevicePipeline& operator=(const DevicePipeline&) = delete;
+
+  // New scene or count: state = model_init, order = identity, graph dropped.
+  void reset(const ModelParams& params, std::uint32_t count);
+  // Enqueues one frame writing into `targets`; returns the previous frame's FrameInfo (see top).
+  FrameInfo run_frame(const FrameSettings& settings, const FrameTargets& targets);
+
+  void synchronize() const;
+  cudaStream_t stream() const noexcept { return stream_.get(); }
+  std::uint32_t count() const noexcept { return count_; }
+  bool uses_conditional_nodes() const noexcept { return conditional_ok_; }
+  std::uint64_t graphs_built() const noexcept { return graphs_built_; }
+
+  // Device views of the last enqueued frame, for tests (read after synchronize()).
+  const ParticleState* device_state() const noexcept { return state_.data(); }
+  const std::uint32_t* device_order() const noexcept { return order_.data(); }
+  const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
+  const FrameReport* device_report() const noexcept { return report_.data(); }
+
+ private:
+  struct GraphShape {
+    Algorithm algorithm = Algorithm::radix;
+    KeyMode mode = KeyMode::exact;
+    int bits = 32;
+    bool sort = true;
+    bool operator==(const GraphShape&) const = default;
+  };
+  struct SlotInfo {
+    GraphShape shape;
+    bool conditional = false;
+  };
+
+  static GraphShape shape_of(const FrameSettings& settings);
+  Sorter& sorter(SortAlgorithm algorithm);
+  void prepare_sorters(const GraphShape& shape);
+  void ensure_graph(const GraphShape& shape);
+  GraphExec build_graph(const GraphShape& shape, bool conditional);
+  void record_frame(const GraphShape& shape, bool conditional);
+  void record_auto_sort(int end_bit);
+  FrameInfo info_of(int slot) const;
+
+  // Declared first so it is destroyed last, after everything that may still use it.
+  Stream stream_;
+  Stream side_;  // captures the bodies of the auto path's switch node
+  ModelParams params_;
+  std::uint32_t count_ = 0;
+  std::size_t capacity_ = 0;  // sorters are made for this many pairs
+
+  DeviceArray<ParticleState> state_;
+  DeviceArray<std::uint32_t> keys_;
+  DeviceArray<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
+  DeviceArray<unsigned char> extents_workspace_;
+  DeviceArray<FrameConstants> constants_;
+  DeviceArray<FrameReport> report_;
+
+  // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
+  // f - 2, which run_frame(f - 1) waited for.
+  PinnedArray<FrameConstants> host_constants_;
+  PinnedArray<FrameReport> host_reports_;
+  std::array<Event, 2> done_;
+  std::array<SlotInfo, 2> slot_info_;
+  std::uint64_t frame_ = 0;
+
+  std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;
+  GraphExec graph_;
+  GraphShape graph_shape_;
+  bool conditional_ok_ = true;
+  std::uint64_t graphs_built_ = 0;
+};
+
+}  // namespace particles::cuda

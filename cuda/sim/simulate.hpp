@@ -1,0 +1,24 @@
+#pragma once
+// Stage 1 of the frame: the scene models on the GPU. Host API only; kernels are in simulate.cu,
+// which calls exactly core/scene_models.hpp (the CPU twins are cpu_simulate and
+// cpu_write_vertices). Launches are asynchronous on `stream` and capturable into a graph.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/particle.hpp"
+#include "core/scene_desc.hpp"
+
+namespace particles::cuda {
+
+// state[i] = model_init(params, i) for i < count.
+void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t count,
+                 cudaStream_t stream);
+
+// Advances every particle by *dt (skipped when *dt == 0, as on the CPU) and writes its vertex.
+// dt and the vertex target are read from device memory at run time, not baked in at launch: a
+// captured graph stays valid while the time step changes and the GL buffer maps elsewhere.
+void launch_step(const ModelParams& params, ParticleState* state, std::uint32_t count,
+                 const float* dt, ParticleVertex* const* vertices, cudaStream_t stream);
+
+}  // namespace particles::cuda

@@ -1,0 +1,189 @@
+// The whole GPU frame over many frames, checked every frame against the CPU stages applied to
+// the GPU's own state (the simulation agrees with the CPU only to an ulp or two, so the CPU
+// pipeline run separately would drift; its stages on identical input must agree exactly):
+//   - the order written to the target is cpu_sort_order of the frame's keys, started from the
+//     identity (fixed algorithms) or from last frame's order (auto): exactly sorted, ties stable;
+//   - the keys the sort left behind are those keys, ascending;
+//   - the FrameInfo returned describes the previous frame (extents bitwise, auto's path).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "core/cpu_pipeline.hpp"
+#include "cuda/pipeline/device_pipeline.hpp"
+#include "tests/gpu/pipeline_test_util.hpp"
+
+namespace particles {
+namespace {
+
+struct Case {
+  Model model;
+  Algorithm algorithm;
+  KeyMode mode;
+  int bits;
+  std::uint32_t count;
+  int frames;
+  float dt;
+  bool moving_camera;
+};
+
+std::string name_of(const Case& c) {
+  std::string s = c.model == Model::galaxy ? "galaxy_" : "fountain_";
+  s += std::string(to_string(c.algorithm)) + "_";
+  s += c.mode == KeyMode::exact ? "exact" : "q" + std::to_string(c.bits);
+  s += "_n" + std::to_string(c.count);
+  if (c.dt == 0.0f) s += "_paused";
+  if (!c.moving_camera) s += "_still";
+  return s;
+}
+
+SortPath expected_auto_path(std::uint64_t descents, std::uint32_t n, bool conditional) {
+  if (!conditional) return SortPath::radix;
+  if (descents == 0) return SortPath::skipped_sorted;
+  return descents * 64 < n ? SortPath::oddeven : SortPath::radix;
+}
+
+void run_case(const Case& c) {
+  cuda::DevicePipeline pipeline;
+  pipeline.reset(test::scene(c.model), c.count);
+  const std::uint32_t n = c.count;
+  // Two target sets, alternated, as a GL mapping that lands elsewhere from frame to frame would.
+  cuda::DeviceArray<ParticleVertex> vertices[2] = {cuda::DeviceArray<ParticleVertex>(n),
+                                                   cuda::DeviceArray<ParticleVertex>(n)};
+  cuda::DeviceArray<std::uint32_t> orders[2] = {cuda::DeviceArray<std::uint32_t>(n),
+                                                cuda::DeviceArray<std::uint32_t>(n)};
+
+  std::vector<std::uint32_t> previous(n);
+  std::iota(previous.begin(), previous.end(), 0u);
+  std::vector<std::uint32_t> keys(n), expected(n);
+  std::vector<std::uint64_t> scratch;
+  Extents last_extents;
+  std::uint64_t last_descents = 0;
+
+  for (int f = 0; f < c.frames; ++f) {
+    FrameSettings settings;
+    settings.dt = c.dt;
+    settings.view = test::orbit_view(c.moving_camera ? f : 0);
+    settings.algorithm = c.algorithm;
+    settings.key_mode = c.mode;
+    settings.key_bits = c.bits;
+    const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
+    const FrameInfo info = pipeline.run_frame(settings, targets);
+    pipeline.synchronize();
+
+    const auto state = test::to_host(pipeline.device_state(), n);
+    const auto order = test::to_host(targets.order, n);
+    const auto sorted_keys = test::to_host(pipeline.device_sorted_keys(), n);
+    const Extents extents = cpu_extents(state, settings.view);
+    cpu_depth_keys(state, settings.view, c.mode, c.bits, extents, keys);
+
+    expected = c.algorithm == Algorithm::automatic ? previous : std::vector<std::uint32_t>(n);
+    if (c.algorithm != Algorithm::automatic) std::iota(expected.begin(), expected.end(), 0u);
+    const std::uint64_t descents = cpu_count_descents(keys, expected);
+    cpu_sort_order(keys, expected, scratch);
+    ASSERT_EQ(order, expected) << "frame " << f;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(sorted_keys[i], keys[order[i]]) << "frame " << f << " position " << i;
+    }
+
+    // FrameInfo is one frame late, except the first frame after reset.
+    const Extents& reported = f == 0 ? extents : last_extents;
+    EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
+    if (c.algorithm == Algorithm::automatic) {
+      const std::uint64_t d = f == 0 ? descents : last_descents;
+      EXPECT_EQ(info.path, expected_auto_path(d, n, pipeline.uses_conditional_nodes()))
+          << "frame " << f << " descents " << d;
+    } else {
+      EXPECT_EQ(info.path, SortPath::full);
+    }
+    if (f < 2) {  // the vertices went to this frame's target
+      const auto verts = test::to_host(targets.vertices, n);
+      for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(verts[i].x, state[i].px);
+    }
+    previous = order;
+    last_extents = extents;
+    last_descents = descents;
+  }
+  // One graph for the whole run: neither the moving targets nor dt/view rebuilt it.
+  EXPECT_EQ(pipeline.graphs_built(), 1u);
+  if (c.algorithm == Algorithm::automatic) {
+    std::printf("[ info     ] %s: conditional nodes %s\n", name_of(c).c_str(),
+                pipeline.uses_conditional_nodes() ? "used" : "unavailable (always radix)");
+  }
+}
+
+class PipelineFrames : public ::testing::TestWithParam<Case> {};
+TEST_P(PipelineFrames, EveryFrameMatchesCpuStages) {
+  REQUIRE_CUDA_DEVICE();
+  run_case(GetParam());
+}
+
+std::vector<Case> many_frames() {
+  std::vector<Case> cases;
+  for (Model m : {Model::galaxy, Model::fountain}) {
+    for (Algorithm a : kAllAlgorithms) {
+      cases.push_back({m, a, KeyMode::exact, 32, 20000, 200, 1.0f / 60.0f, true});
+      cases.push_back({m, a, KeyMode::quantized, 10, 20000, 200, 1.0f / 60.0f, true});
+    }
+    // Auto on a still scene: after the first frame nothing moves, so the sort is skipped.
+    cases.push_back({m, Algorithm::automatic, KeyMode::exact, 32, 20000, 30, 0.0f, false});
+  }
+  return cases;
+}
+
+// Small and short: what compute-sanitizer runs (--gtest_filter=Stage*:PipelineSmall*).
+std::vector<Case> small_frames() {
+  std::vector<Case> cases;
+  for (Algorithm a : kAllAlgorithms) {
+    cases.push_back({Model::fountain, a, KeyMode::exact, 32, 3000, 6, 1.0f / 60.0f, true});
+  }
+  cases.push_back(
+      {Model::galaxy, Algorithm::automatic, KeyMode::quantized, 8, 3000, 6, 0.0f, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Many, PipelineFrames, ::testing::ValuesIn(many_frames()),
+                         [](const auto& p) { return name_of(p.param); });
+
+class PipelineSmall : public PipelineFrames {};
+TEST_P(PipelineSmall, EveryFrameMatchesCpuStages) {
+  REQUIRE_CUDA_DEVICE();
+  run_case(GetParam());
+}
+INSTANTIATE_TEST_SUITE_P(Sanitized, PipelineSmall, ::testing::ValuesIn(small_frames()),
+                         [](const auto& p) { return name_of(p.param); });
+
+TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
+  REQUIRE_CUDA_DEVICE();
+  cuda::DevicePipeline pipeline;
+  for (std::uint32_t n : {1000u, 0u, 1u, 4000u}) {
+    pipeline.reset(test::scene(Model::galaxy), n);
+    cuda::DeviceArray<ParticleVertex> vertices(n);
+    cuda::DeviceArray<std::uint32_t> order(n);
+    FrameSettings s;
+    s.view = test::orbit_view(0);
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
+      s.algorithm = a;
+      pipeline.run_frame(s, {vertices.data(), order.data()});
+    }
+    s.sort = false;
+    const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
+    pipeline.run_frame(s, {vertices.data(), order.data()});
+    pipeline.synchronize();
+    std::vector<std::uint32_t> identity(n);
+    std::iota(identity.begin(), identity.end(), 0u);
+    EXPECT_EQ(test::to_host(order.data(), n), identity);
+    if (n > 0) {
+      EXPECT_EQ(info.path, SortPath::full);  // the cub frame before it
+    }
+  }
+  FrameSettings bad;
+  bad.key_mode = KeyMode::quantized;
+  bad.key_bits = 0;
+  EXPECT_THROW(pipeline.run_frame(bad, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace particles

@@ -1,0 +1,67 @@
+#pragma once
+// Shared helpers of the GPU pipeline tests: device detection (tests skip with a clear reason on
+// machines without a GPU, such as CI), host<->device copies, scenes and camera views.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/scene_desc.hpp"
+#include "core/view_depth.hpp"
+#include "cuda/check.hpp"
+#include "cuda/pipeline/device_memory.hpp"
+
+namespace particles::test {
+
+inline bool has_cuda_device() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+#define REQUIRE_CUDA_DEVICE() \
+  if (!::particles::test::has_cuda_device()) GTEST_SKIP() << "no CUDA device"
+
+template <class T>
+cuda::DeviceArray<T> to_device(const std::vector<T>& host) {
+  cuda::DeviceArray<T> d(host.size());
+  if (!host.empty()) {
+    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.size_bytes(), cudaMemcpyHostToDevice));
+  }
+  return d;
+}
+
+template <class T>
+std::vector<T> to_host(const T* device, std::size_t count) {
+  std::vector<T> host(count);
+  if (count > 0) {
+    CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  return host;
+}
+
+template <class T>
+cuda::DeviceArray<T> device_value(const T& value) {
+  return to_device(std::vector<T>{value});
+}
+
+inline ModelParams scene(Model model, std::uint32_t seed = 7) {
+  ModelParams p;
+  p.model = model;
+  p.seed = seed;
+  return p;
+}
+
+// A camera orbiting the origin at `distance`, looking at it; frame-dependent so depth orders
+// keep changing in the pipeline tests.
+inline DepthFrame orbit_view(int frame, float distance = 25.0f) {
+  const float yaw = 0.4f + 0.01f * static_cast<float>(frame);
+  const float pitch = 0.45f;
+  const Vec3 eye{distance * std::cos(pitch) * std::sin(yaw), distance * std::sin(pitch),
+                 distance * std::cos(pitch) * std::cos(yaw)};
+  const float len = length(eye);
+  return {eye, Vec3{-eye.x / len, -eye.y / len, -eye.z / len}};
+}
+
+}  // namespace particles::test
