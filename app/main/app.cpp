@@ -1,6 +1,5 @@
 #include "app/main/app.hpp"
 
-#include <GLFW/glfw3.h>
 
 #include <chrono>
 #include <cmath>
@@ -69,6 +68,7 @@ class Session {
     renderer_ = std::make_unique<gl::ParticleRenderer>();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
+    draw_timer_ = std::make_unique<gl::GpuTimer>();
     backend_->reset(state_.scene.params, state_.count, *buffers_);
 
     if (!headless_) {
@@ -134,9 +134,9 @@ class Session {
     draw.sprite_size = state_.scene.sprite_size;
     draw.background = state_.scene.background;
     target_->bind();
-    draw_timer_.begin();
+    draw_timer_->begin();
     renderer_->draw(*buffers_, draw);
-    draw_timer_.end();
+    draw_timer_->end();
 
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
@@ -157,7 +157,7 @@ class Session {
     record.frame_ms = ms_since(frame_start);
     records_.push_back(record);
     // The draw time arrives a few frames late; it belongs to the frame that issued it.
-    if (auto late = draw_timer_.poll()) {
+    if (auto late = draw_timer_->poll()) {
       const std::uint64_t issued = state_.frame - late->frames_ago;
       if (issued < records_.size()) records_[issued].draw_ms = late->milliseconds;
       state_.draw_ms.push(static_cast<float>(late->milliseconds));
@@ -215,7 +215,7 @@ class Session {
   std::unique_ptr<gl::ParticleBuffers> buffers_;
   std::unique_ptr<gl::RenderTarget> target_;
   std::unique_ptr<Hud> hud_;
-  gl::GpuTimer draw_timer_;
+  std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
   std::vector<FrameRecord> records_;
 };
 

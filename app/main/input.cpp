@@ -1,5 +1,6 @@
 #include "app/main/input.hpp"
 
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 

@@ -1,0 +1,45 @@
+// The CUDA backend: CudaPipeline over the renderer's GL buffers, chosen only when a CUDA device
+// is present at run time.
+#include <cuda_runtime.h>
+
+#include "app/gl/particle_buffers.hpp"
+#include "app/main/backend.hpp"
+#include "cuda/pipeline/cuda_pipeline.hpp"
+
+namespace particles {
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  std::string name() const override { return "cuda"; }
+
+  void reset(const ModelParams& params, std::uint32_t count,
+             gl::ParticleBuffers& buffers) override {
+    buffers.resize(count);
+    pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
+  }
+
+  FrameInfo run_frame(const FrameSettings& settings) override {
+    return pipeline_.run_frame(settings);
+  }
+
+
+ private:
+  cuda::CudaPipeline pipeline_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    why = status != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(status)
+                                : std::string("no CUDA device present");
+    cudaGetLastError();  // clear the sticky "no device" status for later CUDA users
+    return nullptr;
+  }
+  return std::make_unique<CudaBackend>();
+}
+
+}  // namespace particles
