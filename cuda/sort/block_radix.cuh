@@ -41,13 +41,21 @@ struct BlockRadixRank {
       (&s.warp_hist[0][0])[i] = 0;
     __syncthreads();
 
-    // Warp multisplit: the lanes holding the same digit find each other with match_any; the
-    // lowest of them bumps the warp's counter once for the whole group.
+    // Warp multisplit: the lanes holding the same digit find each other with one ballot per
+    // digit bit (full-rate instructions; __match_any_sync, the first version, is a slow
+    // multi-cycle instruction: docs/performance.md has both measured); the lowest of the group
+    // bumps the warp's counter once for all of them.
     std::uint32_t* hist = s.warp_hist[warp_id()];
     const unsigned below = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      const unsigned peers = __match_any_sync(kFullMask, digit[i]);
+      unsigned peers = kFullMask;
+#pragma unroll
+      for (int b = 0; b < kRadixBits; ++b) {
+        const bool set = (digit[i] >> b) & 1u;
+        const unsigned vote = __ballot_sync(kFullMask, set);
+        peers &= set ? vote : ~vote;
+      }
       const int leader = __ffs(peers) - 1;
       std::uint32_t base = 0;
       if (static_cast<int>(lane_id()) == leader) {

@@ -66,18 +66,11 @@ __device__ __forceinline__ std::uint32_t lo(unsigned long long v) {
   return static_cast<std::uint32_t>(v);
 }
 
-// Segment owning chunk c: the last one whose chunk_begin <= c (chunk_begin is increasing).
-__device__ std::uint32_t find_segment(const Segment* segs, std::uint32_t count, std::uint32_t c) {
-  std::uint32_t lo_i = 0, hi_i = count;
-  while (hi_i - lo_i > 1) {
-    const std::uint32_t mid = (lo_i + hi_i) / 2;
-    if (segs[mid].chunk_begin <= c) {
-      lo_i = mid;
-    } else {
-      hi_i = mid;
-    }
-  }
-  return lo_i;
+// Segment owning chunk c, from the map the plan kernel wrote (one load instead of a dependent
+// binary search per chunk). Level 0 has a single segment and no map.
+__device__ __forceinline__ std::uint32_t find_segment(const std::uint32_t* chunk_segment,
+                                                      std::uint32_t count, std::uint32_t c) {
+  return count == 1 ? 0u : chunk_segment[c];
 }
 
 __global__ void init_kernel(Control* ctrl, Segment* first, std::uint32_t n) {
@@ -91,14 +84,14 @@ __global__ void init_kernel(Control* ctrl, Segment* first, std::uint32_t n) {
 }
 
 __global__ void __launch_bounds__(kThreads)
-    count_kernel(const std::uint32_t* keys, Segment* segs, const Control* ctrl, int side,
-                 unsigned long long* counts, KeyBits bits) {
+    count_kernel(const std::uint32_t* keys, Segment* segs, const std::uint32_t* chunk_segment,
+                 const Control* ctrl, int side, unsigned long long* counts, KeyBits bits) {
   __shared__ std::uint32_t pivot_shared;
   __shared__ unsigned long long block_total;
   const std::uint32_t chunks = ctrl->chunks[side];
   const std::uint32_t seg_count = ctrl->segments[side];
   for (std::uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const std::uint32_t s = find_segment(segs, seg_count, c);
+    const std::uint32_t s = find_segment(chunk_segment, seg_count, c);
     const Segment seg = segs[s];
     if (threadIdx.x < 32) {
       // Pivot: median (rank 15 of 32, ties by sample index) of evenly spaced samples. Every
@@ -145,9 +138,9 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kPlanThreads)
-    plan_kernel(Segment* segs, Segment* next_segs, Control* ctrl, int side,
-                const unsigned long long* counts, unsigned long long* prefix, uint2* small,
-                int last_level) {
+    plan_kernel(Segment* segs, Segment* next_segs, std::uint32_t* next_chunk_segment, Control* ctrl,
+                int side, const unsigned long long* counts, unsigned long long* prefix,
+                uint2* small, int last_level) {
   using Scan = cub::BlockScan<unsigned long long, kPlanThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
   const std::uint32_t chunks = ctrl->chunks[side];
@@ -204,10 +197,16 @@ __global__ void __launch_bounds__(kPlanThreads)
       std::uint32_t index = hi(next_carry + exclusive);
       std::uint32_t chunk = lo(next_carry + exclusive);
       if (flags & 1u) {
-        next_segs[index++] = Segment{seg.start, lt, chunk, 0, 0, 0, 0, 0};
-        chunk += (lt + kChunk - 1) / kChunk;
+        const std::uint32_t end = chunk + (lt + kChunk - 1) / kChunk;
+        next_segs[index] = Segment{seg.start, lt, chunk, 0, 0, 0, 0, 0};
+        for (; chunk < end; ++chunk) next_chunk_segment[chunk] = index;
+        ++index;
       }
-      if (flags & 2u) next_segs[index] = Segment{seg.start + lt + eq, gt, chunk, 0, 0, 0, 0, 0};
+      if (flags & 2u) {
+        const std::uint32_t end = chunk + (gt + kChunk - 1) / kChunk;
+        next_segs[index] = Segment{seg.start + lt + eq, gt, chunk, 0, 0, 0, 0, 0};
+        for (; chunk < end; ++chunk) next_chunk_segment[chunk] = index;
+      }
     }
     next_carry += aggregate;
     __syncthreads();
@@ -226,6 +225,7 @@ struct ScatterArgs {
   std::uint32_t* final_keys;  // equal keys and small parts
   std::uint32_t* final_values;
   const Segment* segs;
+  const std::uint32_t* chunk_segment;
   const Control* ctrl;
   int side;
   const unsigned long long* prefix;
@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(kThreads) scatter_kernel(ScatterArgs a) {
   const std::uint32_t seg_count = a.ctrl->segments[a.side];
   const unsigned below = lanemask_lt();
   for (std::uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const Segment seg = a.segs[find_segment(a.segs, seg_count, c)];
+    const Segment seg = a.segs[find_segment(a.chunk_segment, seg_count, c)];
     const std::uint32_t offset = (c - seg.chunk_begin) * kChunk;
     const std::uint32_t len = min(static_cast<std::uint32_t>(kChunk), seg.len - offset);
     const unsigned long long p = a.prefix[c], p0 = a.prefix[seg.chunk_begin];
@@ -339,6 +339,8 @@ class QuicksortSorter final : public Sorter {
         max_segments_(capacity / (kSmallLimit + 1) + 2),
         max_chunks_(capacity / kChunk + max_segments_ + 2),
         segments_{DeviceBuffer<Segment>(max_segments_), DeviceBuffer<Segment>(max_segments_)},
+        chunk_segment_{DeviceBuffer<std::uint32_t>(max_chunks_),
+                       DeviceBuffer<std::uint32_t>(max_chunks_)},
         counts_(max_chunks_),
         prefix_(max_chunks_ + 1),
         small_(capacity / 2 + 2),
@@ -378,16 +380,18 @@ class QuicksortSorter final : public Sorter {
     for (int level = 0; level < levels; ++level) {
       const int side = level & 1;
       count_kernel<<<grid, kThreads, 0, stream>>>(buffer_keys_[side].data(), segments_[side].data(),
-                                                  control_.data(), side, counts_.data(), bits);
+                                                  chunk_segment_[side].data(), control_.data(),
+                                                  side, counts_.data(), bits);
       CUDA_CHECK_LAUNCH("quicksort count_kernel");
       plan_kernel<<<1, kPlanThreads, 0, stream>>>(
-          segments_[side].data(), segments_[side ^ 1].data(), control_.data(), side, counts_.data(),
-          prefix_.data(), small_.data(), level == levels - 1 ? 1 : 0);
+          segments_[side].data(), segments_[side ^ 1].data(), chunk_segment_[side ^ 1].data(),
+          control_.data(), side, counts_.data(), prefix_.data(), small_.data(),
+          level == levels - 1 ? 1 : 0);
       CUDA_CHECK_LAUNCH("quicksort plan_kernel");
-      scatter_kernel<<<grid, kThreads, 0, stream>>>(
-          ScatterArgs{buffer_keys_[side].data(), buffer_values_[side].data(),
-                      buffer_keys_[side ^ 1].data(), buffer_values_[side ^ 1].data(), keys, values,
-                      segments_[side].data(), control_.data(), side, prefix_.data(), bits});
+      scatter_kernel<<<grid, kThreads, 0, stream>>>(ScatterArgs{
+          buffer_keys_[side].data(), buffer_values_[side].data(), buffer_keys_[side ^ 1].data(),
+          buffer_values_[side ^ 1].data(), keys, values, segments_[side].data(),
+          chunk_segment_[side].data(), control_.data(), side, prefix_.data(), bits});
       CUDA_CHECK_LAUNCH("quicksort scatter_kernel");
     }
     finish_kernel<<<static_cast<unsigned>(sm_count_ * 2), kThreads, sizeof(FinishShared), stream>>>(
@@ -404,6 +408,7 @@ class QuicksortSorter final : public Sorter {
   std::size_t max_segments_;
   std::size_t max_chunks_;
   DeviceBuffer<Segment> segments_[2];
+  DeviceBuffer<std::uint32_t> chunk_segment_[2];
   DeviceBuffer<unsigned long long> counts_;
   DeviceBuffer<unsigned long long> prefix_;
   DeviceBuffer<uint2> small_;

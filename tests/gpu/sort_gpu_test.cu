@@ -165,6 +165,7 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreate(&stream));
     for (SortAlgorithm a : kAlgorithms) {
+      Sorter& s = sorter(a);  // built (allocated) before the capture starts
       cudaGraph_t graph = nullptr;
       cudaGraphExec_t exec = nullptr;
       CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
@@ -172,7 +173,7 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
                                  stream));
       CUDA_CHECK(cudaMemcpyAsync(d_values.data(), d_src_values.data(), n * 4,
                                  cudaMemcpyDeviceToDevice, stream));
-      sorter(a).sort(d_keys.data(), d_values.data(), n, 0, 32, stream);
+      s.sort(d_keys.data(), d_values.data(), n, 0, 32, stream);
       CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
       CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
       std::vector<std::uint32_t> got(n);
