@@ -24,8 +24,9 @@ inline constexpr RadixPolicy kRadixLarge{512, 15};
 inline constexpr RadixPolicy kRadixMedium{512, 8};
 inline constexpr RadixPolicy kRadixSmall{256, 8};
 // Sizes at or above which the larger policy is used. H200, 2026-11-29, sort_bench tuning lines
-// (match_any ranking, 32-bit random): 256x8 fastest up to 2^18 (38 vs 47 vs 65 us at 2^16),
-// 512x8 fastest 2^19..2^21 (98 vs 113 vs 125 us at 2^20), all three within 1% from 2^22.
+// (32-bit random, ballot ranking; docs/performance.md): 256x8 fastest up to 2^18 (34 vs 39 vs
+// 50 us at 2^16), 512x8 fastest 2^19..2^21 (83 vs 98 vs 95 us at 2^20); from 2^22 the three are
+// within 3% of each other (243 / 250 / 259 us at 2^22 for large / medium / small).
 inline constexpr std::size_t kRadixLargeFrom = std::size_t{1} << 22;
 inline constexpr std::size_t kRadixMediumFrom = std::size_t{1} << 19;
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.
