@@ -23,6 +23,12 @@ class CudaBackend final : public Backend {
     return pipeline_.run_frame(settings);
   }
 
+  std::vector<StageTimes> drain_stage_times() override {
+    const StageTimes last = pipeline_.drain_stage_times();
+    if (last.frame < 0) return {};
+    return {last};
+  }
+
 
  private:
   cuda::CudaPipeline pipeline_;

@@ -27,6 +27,8 @@ class CudaPipeline {
   // One frame into the GL buffers; returns the previous frame's FrameInfo (see
   // device_pipeline.hpp: extents and path are one frame late).
   FrameInfo run_frame(const FrameSettings& settings);
+  // Stage timings of the newest frame, which run_frame has not returned yet; waits for it.
+  StageTimes drain_stage_times() { return device_.drain_stage_times(); }
 
   const DevicePipeline& device() const noexcept { return device_; }
 

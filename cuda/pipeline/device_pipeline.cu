@@ -91,6 +91,9 @@ DevicePipeline::DevicePipeline()
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
+  for (auto& slot : stage_marks_) {
+    for (Event& e : slot) e = Event::create(true);
+  }
   init_extents_workspace(extents_workspace_.data(), stream_.get());
   CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(FrameReport), stream_.get()));
   CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
@@ -106,7 +109,8 @@ void DevicePipeline::synchronize() const {
 
 void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   synchronize();  // frames in flight still use the old buffers
-  graph_ = GraphExec();
+  graphs_ = {};
+  slot_frame_ = {-1, -1};
   params_ = params;
   count_ = count;
   frame_ = 0;
@@ -154,53 +158,120 @@ void DevicePipeline::prepare_sorters(const GraphShape& shape) {
 }
 
 void DevicePipeline::ensure_graph(const GraphShape& shape) {
-  if (graph_ && graph_shape_ == shape) return;
-  graph_ = GraphExec();
+  if (graphs_[0] && graph_shape_ == shape) return;
+  graphs_ = {};
   prepare_sorters(shape);
-  const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
-  if (wants_conditional && conditional_ok_) {
+  auto try_build = [&](bool conditional, bool timed) {
     try {
-      graph_ = build_graph(shape, true);
-    } catch (const CudaError&) {
-      // Conditional nodes need a CUDA 12.8+ driver and a sorter whose work fits a node body;
-      // without them auto stays exact by always sorting (with the radix sort).
+      graphs_ = build_graphs(shape, conditional, timed);
+      timed_graph_ = timed;
+      return true;
+    } catch (const std::exception&) {
       abandon_capture(side_.get());
       abandon_capture(stream_.get());
-      conditional_ok_ = false;
+      graphs_ = {};
+      return false;
+    }
+  };
+  // Stage timing (event-record nodes) and conditional nodes (auto's on-device choice; they need
+  // a CUDA 12.8+ driver) are both optional: whichever the driver refuses is given up, the other
+  // kept. An untimed plain graph must always build.
+  const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
+  if (wants_conditional && conditional_ok_) {
+    if (!(timed_ok_ && try_build(true, true))) {
+      if (try_build(true, false)) {
+        timed_ok_ = false;
+      } else {
+        conditional_ok_ = false;
+      }
     }
   }
-  if (!graph_) graph_ = build_graph(shape, false);
+  if (!graphs_[0] && !(timed_ok_ && try_build(false, true))) {
+    timed_ok_ = false;
+    graphs_ = build_graphs(shape, false, false);
+    timed_graph_ = false;
+  }
   graph_shape_ = shape;
   ++graphs_built_;
 }
 
-GraphExec DevicePipeline::build_graph(const GraphShape& shape, bool conditional) {
+std::array<GraphExec, 2> DevicePipeline::build_graphs(const GraphShape& shape, bool conditional,
+                                                      bool timed) {
   CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
+  record_frame(shape, conditional, timed);
   cudaGraph_t raw = nullptr;
-  try {
-    record_frame(shape, conditional);
-    CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
-  } catch (...) {
-    abandon_capture(side_.get());
-    abandon_capture(stream_.get());
-    throw;
+  CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
+  const Graph graph(raw);
+  std::array<GraphExec, 2> execs;
+  for (int slot = 0; slot < 2; ++slot) {
+    cudaGraphExec_t exec = nullptr;
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+    execs[slot] = GraphExec(exec);
+    if (timed && slot == 1) {
+      for (int k = 0; k <= kStageCount; ++k) {
+        CUDA_CHECK(cudaGraphExecEventRecordNodeSetEvent(exec, mark_nodes_[k],
+                                                        stage_marks_[1][k].get()));
+      }
+    }
   }
-  Graph graph(raw);
-  cudaGraphExec_t exec = nullptr;
-  CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return GraphExec(exec);
+  return execs;
+}
+
+// Records stage boundary `boundary` as an event-record node of the graph under capture and
+// remembers the node, so slot 1's graph can be pointed at its own event.
+void DevicePipeline::mark(int boundary, bool timed) {
+  if (!timed) return;
+  cudaStream_t s = stream_.get();
+  CUDA_CHECK(
+      cudaEventRecordWithFlags(stage_marks_[0][boundary].get(), s, cudaEventRecordExternal));
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t dep_count = 0;
+  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &dep_count));
+  cudaGraphNodeType type{};
+  if (dep_count != 1 || cudaGraphNodeGetType(deps[0], &type) != cudaSuccess ||
+      type != cudaGraphNodeTypeEventRecord) {
+    throw std::runtime_error("stage marker did not become a single event-record node");
+  }
+  mark_nodes_[boundary] = deps[0];
+}
+
+StageTimes DevicePipeline::stage_times_of(int slot) const {
+  StageTimes t;
+  if (!timed_graph_ || slot_frame_[slot] < 0) return t;
+  for (int k = 0; k < kStageCount; ++k) {
+    float ms = 0.0f;
+    if (cudaEventElapsedTime(&ms, stage_marks_[slot][k].get(),
+                             stage_marks_[slot][k + 1].get()) != cudaSuccess) {
+      cudaGetLastError();
+      return StageTimes{};  // not recorded (e.g. the first frame of a new graph): report none
+    }
+    t.ms[k] = ms;
+  }
+  t.frame = slot_frame_[slot];
+  return t;
+}
+
+StageTimes DevicePipeline::drain_stage_times() {
+  synchronize();
+  if (frame_ == 0) return {};
+  return stage_times_of(static_cast<int>((frame_ - 1) & 1u));
 }
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, bool conditional) {
+void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, bool timed) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
+  mark(0, timed);
   launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
+  mark(1, timed);
   launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+  mark(2, timed);
 
   DepthKeyArgs keys;
   keys.state = state_.data();
@@ -214,6 +285,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional) {
   keys.mode = shape.mode;
   keys.bits = shape.bits;
   launch_depth_keys(keys, s);
+  mark(3, timed);
 
   if (shape.sort) {
     if (automatic) {
@@ -228,8 +300,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional) {
           .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
     }
   }
+  mark(4, timed);
   copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
   PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
+  mark(5, timed);
 }
 
 // A switch node whose value a one-thread kernel computes from the probe's count: the decision
@@ -286,16 +360,19 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
-  CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream_.get()));
+  CUDA_CHECK(cudaGraphLaunch(graphs_[slot].get(), stream_.get()));
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
   slot_info_[slot] = {shape, shape.algorithm == Algorithm::automatic && conditional_ok_};
+  slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
   ++frame_;
   CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
-  return info_of(report_slot);
+  FrameInfo info = info_of(report_slot);
+  info.stages = stage_times_of(report_slot);
+  return info;
 }
 
 FrameInfo DevicePipeline::info_of(int slot) const {

@@ -69,6 +69,10 @@ class DevicePipeline {
   FrameInfo run_frame(const FrameSettings& settings, const FrameTargets& targets);
 
   void synchronize() const;
+  // Waits for the stream and returns the stage timings of the newest frame, which run_frame has
+  // not reported yet (it reports the frame before). frame < 0 when there is none.
+  StageTimes drain_stage_times();
+  bool stage_timing() const noexcept { return timed_ok_; }
   cudaStream_t stream() const noexcept { return stream_.get(); }
   std::uint32_t count() const noexcept { return count_; }
   bool uses_conditional_nodes() const noexcept { return conditional_ok_; }
@@ -97,8 +101,13 @@ class DevicePipeline {
   Sorter& sorter(SortAlgorithm algorithm);
   void prepare_sorters(const GraphShape& shape);
   void ensure_graph(const GraphShape& shape);
-  GraphExec build_graph(const GraphShape& shape, bool conditional);
-  void record_frame(const GraphShape& shape, bool conditional);
+  // One executable graph per frame slot, instantiated from one capture: they differ only in
+  // which timing events their marker nodes record, so a slot's timings can be read while the
+  // other slot's frame runs.
+  std::array<GraphExec, 2> build_graphs(const GraphShape& shape, bool conditional, bool timed);
+  void record_frame(const GraphShape& shape, bool conditional, bool timed);
+  void mark(int boundary, bool timed);
+  StageTimes stage_times_of(int slot) const;
   void record_auto_sort(int end_bit);
   FrameInfo info_of(int slot) const;
 
@@ -122,10 +131,17 @@ class DevicePipeline {
   PinnedArray<FrameReport> host_reports_;
   std::array<Event, 2> done_;
   std::array<SlotInfo, 2> slot_info_;
+  std::array<std::int64_t, 2> slot_frame_{-1, -1};
+  // Stage boundaries: marks k and k+1 bracket Stage k. Slot 0's events are recorded during
+  // capture; slot 1's graph has its marker nodes pointed at slot 1's events.
+  std::array<std::array<Event, kStageCount + 1>, 2> stage_marks_;
+  std::array<cudaGraphNode_t, kStageCount + 1> mark_nodes_{};
+  bool timed_ok_ = true;
+  bool timed_graph_ = false;
   std::uint64_t frame_ = 0;
 
   std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;
-  GraphExec graph_;
+  std::array<GraphExec, 2> graphs_;
   GraphShape graph_shape_;
   bool conditional_ok_ = true;
   std::uint64_t graphs_built_ = 0;

@@ -185,5 +185,38 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   EXPECT_THROW(pipeline.run_frame(bad, {}), std::invalid_argument);
 }
 
+// Per-stage GPU timings: every frame after the first reports the frame before it, with all
+// five stages timed (non-negative, the sort of a million keys visibly non-zero), and draining
+// returns the newest frame's, which run_frame never returned.
+TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
+  REQUIRE_CUDA_DEVICE();
+  const std::uint32_t n = 1u << 20;
+  cuda::DevicePipeline pipeline;
+  pipeline.reset(test::scene(Model::galaxy), n);
+  cuda::DeviceArray<ParticleVertex> vertices(n);
+  cuda::DeviceArray<std::uint32_t> order(n);
+  for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
+    FrameSettings s;
+    s.algorithm = a;
+    for (int frame = 0; frame < 12; ++frame) {
+      s.view = test::orbit_view(frame);
+      const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
+      if (frame == 0) continue;  // the first frame of a new graph may have no timings yet
+      ASSERT_TRUE(pipeline.stage_timing()) << "stage timing was refused by the driver";
+      ASSERT_GE(info.stages.frame, 0) << to_string(a) << " frame " << frame;
+      for (int k = 0; k < kStageCount; ++k) {
+        EXPECT_GE(info.stages.ms[k], 0.0f) << to_string(static_cast<Stage>(k));
+        EXPECT_LT(info.stages.ms[k], 1000.0f) << to_string(static_cast<Stage>(k));
+      }
+      if (a == Algorithm::radix) {
+        EXPECT_GT(info.stages.ms[static_cast<int>(Stage::sort)], 0.001f);
+      }
+    }
+    const StageTimes last = pipeline.drain_stage_times();
+    EXPECT_GE(last.frame, 0);
+    EXPECT_GT(last.total(), 0.0f);
+  }
+}
+
 }  // namespace
 }  // namespace particles
