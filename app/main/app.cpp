@@ -1,6 +1,7 @@
 #include "app/main/app.hpp"
 
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -156,18 +157,32 @@ class Session {
     record.path = state_.last_info.path;
     record.frame_ms = ms_since(frame_start);
     records_.push_back(record);
-    // The draw time arrives a few frames late; it belongs to the frame that issued it.
-    if (auto late = draw_timer_->poll()) {
+    // GPU timings arrive a few frames late; each belongs to the frame that issued it.
+    while (auto late = draw_timer_->poll()) {
       const std::uint64_t issued = state_.frame - late->frames_ago;
       if (issued < records_.size()) records_[issued].draw_ms = late->milliseconds;
       state_.draw_ms.push(static_cast<float>(late->milliseconds));
     }
+    record_stages(state_.last_info.stages);
     state_.frame_ms.push(static_cast<float>(record.frame_ms));
     state_.backend_ms.push(static_cast<float>(backend_ms));
     ++state_.frame;
   }
 
+  // Stage timings name the backend frame they measured (counted from the backend's reset,
+  // which happens once per session, so it is this session's frame number).
+  void record_stages(const StageTimes& t) {
+    if (t.frame < 0 || static_cast<std::size_t>(t.frame) >= records_.size()) return;
+    FrameRecord& r = records_[static_cast<std::size_t>(t.frame)];
+    if (r.stage_ms[0] >= 0.0f) return;  // already recorded (a backend may repeat a report)
+    for (int s = 0; s < kStageCount; ++s) {
+      r.stage_ms[s] = t.ms[s];
+      state_.stage_ms[s].push(t.ms[s]);
+    }
+  }
+
   void finish() {
+    for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
     std::filesystem::path screenshot = state_.options.screenshot;
     std::filesystem::path report = state_.options.report;
     if (headless_ && screenshot.empty()) screenshot = "out/particles.png";
@@ -190,10 +205,14 @@ class Session {
     // state a user watches.
     const std::size_t warmup = std::min<std::size_t>(records_.size() / 10, 30);
     std::vector<double> frame, backend, draw;
+    std::array<std::vector<double>, kStageCount> stages;
     for (std::size_t i = warmup; i < records_.size(); ++i) {
       frame.push_back(records_[i].frame_ms);
       backend.push_back(records_[i].backend_ms);
       if (records_[i].draw_ms >= 0.0) draw.push_back(records_[i].draw_ms);
+      for (int s = 0; s < kStageCount; ++s) {
+        if (records_[i].stage_ms[s] >= 0.0f) stages[s].push_back(records_[i].stage_ms[s]);
+      }
     }
     auto row = [](const char* name, const Summary& s) {
       std::printf("  %-10s median %8.3f ms   p99 %8.3f ms   min %8.3f ms   (%zu frames)\n", name,
@@ -204,6 +223,9 @@ class Session {
                 warmup);
     row("frame", summarize(frame));
     row("backend", summarize(backend));
+    for (int s = 0; s < kStageCount; ++s) {
+      row(to_string(static_cast<Stage>(s)), summarize(stages[s]));
+    }
     row("draw", summarize(draw));
   }
 

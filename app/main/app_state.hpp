@@ -1,6 +1,7 @@
 #pragma once
 // Everything the running app knows, in one struct: what the user chose, what the last frames
 // measured, and what the HUD and input handlers read and change.
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -40,6 +41,7 @@ struct AppState {
   RollingSeries frame_ms{240};
   RollingSeries backend_ms{240};
   RollingSeries draw_ms{240};
+  std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
 };
 
 }  // namespace particles

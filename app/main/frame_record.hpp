@@ -1,5 +1,6 @@
 #pragma once
 // One frame's measurements, as the HUD shows them and the report writes them.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@ struct FrameRecord {
   double frame_ms = 0.0;    // CPU wall time of the whole frame
   double backend_ms = 0.0;  // CPU wall time spent in the backend's run_frame
   double draw_ms = -1.0;    // GL timer query of the particle draw; -1 until it is read back
+  std::array<float, kStageCount> stage_ms{-1.0f, -1.0f, -1.0f, -1.0f, -1.0f};  // -1: not timed
   SortPath path = SortPath::full;
 };
 

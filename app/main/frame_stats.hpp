@@ -33,7 +33,8 @@ inline Summary summarize(std::vector<double> samples) {
 
 class RollingSeries {
  public:
-  explicit RollingSeries(std::size_t capacity = 240) : values_(capacity, 0.0f) {}
+  RollingSeries() : RollingSeries(240) {}
+  explicit RollingSeries(std::size_t capacity) : values_(capacity, 0.0f) {}
   void push(float v) {
     values_[next_] = v;
     next_ = (next_ + 1) % values_.size();

@@ -23,6 +23,36 @@ void plot_series(const char* label, const RollingSeries& series) {
                    static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(0, 48));
 }
 
+// One horizontal bar split by stage medians, so where the frame's GPU time goes is visible at
+// a glance; the colours match the bench chart.
+void stacked_stage_bar(const AppState& state) {
+  constexpr ImU32 kColors[kStageCount] = {IM_COL32(0, 114, 178, 255), IM_COL32(230, 159, 0, 255),
+                                          IM_COL32(0, 158, 115, 255), IM_COL32(213, 94, 0, 255),
+                                          IM_COL32(204, 121, 167, 255)};
+  double medians[kStageCount];
+  double total = 0.0;
+  for (int s = 0; s < kStageCount; ++s) {
+    medians[s] = state.stage_ms[s].summary().median;
+    total += medians[s];
+  }
+  ImGui::Text("stages: %.3f ms (medians)", total);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = 320.0f, height = 14.0f;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  float x = origin.x;
+  for (int s = 0; s < kStageCount && total > 0.0; ++s) {
+    const float w = static_cast<float>(medians[s] / total) * width;
+    draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height), kColors[s]);
+    x += w;
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  for (int s = 0; s < kStageCount; ++s) {
+    if (s > 0) ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColors[s]), "%s %.3f",
+                       to_string(static_cast<Stage>(s)), medians[s]);
+  }
+}
+
 }  // namespace
 
 Hud::Hud(GLFWwindow* window) {
@@ -81,7 +111,13 @@ void Hud::draw(AppState& state) {
 
   plot_series("frame", state.frame_ms);
   plot_series("backend", state.backend_ms);
-  plot_series("draw", state.draw_ms);
+  plot_series("draw (GL)", state.draw_ms);
+  stacked_stage_bar(state);
+  if (ImGui::CollapsingHeader("stage graphs")) {
+    for (int s = 0; s < kStageCount; ++s) {
+      plot_series(to_string(static_cast<Stage>(s)), state.stage_ms[s]);
+    }
+  }
   const Extents& e = state.last_info.extents;
   if (!e.empty()) {
     ImGui::Text("extents x [%.2f, %.2f] y [%.2f, %.2f] z [%.2f, %.2f]", e.min.x, e.max.x, e.min.y,
