@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs on the lent H200 (see /work/.library/device): every GPU test, compute-sanitizer on the
+# pipeline tests, the headless demo on the CUDA backend, and the application benchmarks.
+# Expects prebuilt binaries in .devrun/app (see scripts/h200-stage.sh) and the GL user-space
+# .debs in .gl. Writes results.tar.gz and a few PNGs to $OUT; prints the tables last.
+set -u
+out=${OUT:-/tmp/out}
+mkdir -p "$out/logs"
+log=$out/logs
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[[ -f $vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+bin=$PWD/.devrun/app
+# The tests name the binary and data by their build-machine paths; recreate them here.
+mkdir -p /work
+[[ -e /work/main ]] || ln -sfn "$PWD" /work/main
+mkdir -p build/app/main
+cp "$bin/particles" build/app/main/
+cp -r shaders scenes build/app/main/
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$log/gpu.txt"
+date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$log/date.txt"
+
+step() { echo "== $*"; }
+run_test() {  # name [gtest args...]
+  local name=$1; shift
+  "$bin/$name" "$@" > "$log/$name.log" 2>&1
+  local rc=$?
+  echo "$name rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log/$name.log" | tr '\n' ' ')"
+}
+
+step tests
+for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \
+         render_identity_tests sort_cpu_tests; do
+  run_test "$t"
+done
+run_test sort_tests --gtest_filter="${SORT_FILTER:-*}"
+grep -h "FAILED\|Failure" "$log"/*_tests.log | head -20
+
+step sanitizers
+compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/pipeline_tests" \
+  --gtest_filter='Sanitized*:PipelineLifecycle*:Sizes/StageExtents*:Modes/StageKeys*' \
+  > "$log/memcheck.log" 2>&1
+echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/memcheck.log" | tr '\n' ' ')"
+compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/pipeline_tests" \
+  --gtest_filter='Sanitized/PipelineSmall.*radix*:Sanitized/PipelineSmall.*auto*:Sizes/StageExtents.*/65537' \
+  > "$log/racecheck.log" 2>&1
+echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|PASSED' "$log/racecheck.log" | tr '\n' ' ')"
+
+step demo
+p=build/app/main/particles
+$p --headless --frames 600 --screenshot "$out/h200_galaxy.png" --report "$log/galaxy_1m.csv" \
+  > "$log/demo_galaxy.log" 2>&1
+echo "demo galaxy rc=$?"; tail -9 "$log/demo_galaxy.log"
+$p --headless --frames 300 --scene scenes/fountain.toml --algorithm auto \
+  --screenshot "$out/h200_fountain.png" --report "$log/fountain_1m.csv" > "$log/demo_fountain.log" 2>&1
+echo "demo fountain rc=$?"
+
+step bench
+$p bench --file bench/h200_verify.toml --out "$log/bench_verify" > "$log/bench_verify.log" 2>&1
+echo "bench verify rc=$?"
+$p bench --file bench/h200.toml --out "$log/bench_1m" > "$log/bench_1m.log" 2>&1
+echo "bench 1m rc=$?"
+$p bench --file bench/h200_16m.toml --out "$log/bench_16m" > "$log/bench_16m.log" 2>&1
+echo "bench 16m rc=$?"
+cp "$log/bench_1m/chart.png" "$out/chart_1m.png" 2>/dev/null
+cp "$log/bench_16m/chart.png" "$out/chart_16m.png" 2>/dev/null
+"$bin/extents_bench" > "$log/extents_bench.log" 2>&1
+
+tar -czf "$out/results.tar.gz" -C "$out" logs && rm -rf "$log"
+tar -xzf "$out/results.tar.gz" -O logs/bench_verify.log 2>/dev/null | grep -E "^\|" | cut -c1-200 | awk -F'|' '{print $2,$4,$5,$6,$16}'
+echo "== 1M"; tar -xzf "$out/results.tar.gz" -O logs/bench_1m.log | grep -E "^\|"
+echo "== 16M"; tar -xzf "$out/results.tar.gz" -O logs/bench_16m.log | grep -E "^\|"

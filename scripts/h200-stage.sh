@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds a committed revision (default HEAD) for sm_90 in a clean worktree and stages the
+# binaries the H200 run needs in .devrun/app (ignored). Uncommitted edits are not included, so
+# what runs on the GPU is exactly a commit.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rev=${1:-HEAD}
+wt=/tmp/particles-h200-worktree
+git -C "$root" worktree remove --force "$wt" 2>/dev/null || true
+git -C "$root" worktree add --detach "$wt" "$rev" >/dev/null
+cmake -S "$wt" -B /tmp/particles-h200-build -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake --build /tmp/particles-h200-build -j "$(nproc)"
+dest=$root/.devrun/app
+rm -rf "$dest" && mkdir -p "$dest"
+b=/tmp/particles-h200-build
+cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench "$dest"/
+git -C "$root" rev-parse "$rev" > "$dest/REVISION"
+du -sh "$dest"
