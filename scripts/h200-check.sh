@@ -12,12 +12,13 @@ ldconfig
 vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [[ -f $vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
 bin=$PWD/.devrun/app
-# The tests name the binary and data by their build-machine paths; recreate them here.
-mkdir -p /work
-[[ -e /work/main ]] || ln -sfn "$PWD" /work/main
-mkdir -p build/app/main
-cp "$bin/particles" build/app/main/
-cp -r shaders scenes build/app/main/
+# The tests name the binary and data by their build-machine paths (scripts/h200-stage.sh);
+# recreate them here.
+[[ -e /tmp/particles-h200-worktree ]] || ln -sfn "$PWD" /tmp/particles-h200-worktree
+mkdir -p /tmp/particles-h200-build/app/main build/app/main
+for d in /tmp/particles-h200-build/app/main build/app/main; do
+  cp "$bin/particles" "$d/" && cp -r shaders scenes "$d/"
+done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$log/gpu.txt"
 date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$log/date.txt"
 
