@@ -37,16 +37,6 @@ struct BlockRadixRank {
   // bucket_offset hold the block's per-bucket totals and exclusive offsets. Ends with a barrier.
   __device__ static void rank(const std::uint32_t (&digit)[Items], std::uint32_t (&rank)[Items],
                               Storage& s) {
-    rank(digit, rank, s, [] {});
-  }
-
-  // As above; every thread calls after_counts() once the block's per-bucket totals are known
-  // (thread t < kRadixBuckets wrote s.bucket_count[t] itself, so it may read that entry) and
-  // before the bucket scan: the onesweep pass publishes its tile counts and runs its look-back
-  // there, early, so later tiles wait less (CUB's "early counts").
-  template <typename AfterCounts>
-  __device__ static void rank(const std::uint32_t (&digit)[Items], std::uint32_t (&rank)[Items],
-                              Storage& s, AfterCounts&& after_counts) {
     for (int i = static_cast<int>(threadIdx.x); i < kWarps * kRadixBuckets; i += Threads)
       (&s.warp_hist[0][0])[i] = 0;
     __syncthreads();
@@ -88,7 +78,6 @@ struct BlockRadixRank {
       }
       s.bucket_count[threadIdx.x] = count;
     }
-    after_counts();
     const std::uint32_t offset = block_exclusive_sum_256(count, s.scan_scratch, &s.scan_total);
     if (threadIdx.x < kRadixBuckets) s.bucket_offset[threadIdx.x] = offset;
     __syncthreads();

@@ -11,36 +11,24 @@ inline constexpr int kRadixBits = 8;
 inline constexpr int kRadixBuckets = 1 << kRadixBits;
 
 // One LSD pass = one kernel: tile ranking + decoupled look-back + scatter. Threads must be >= 256
-// (one thread per bucket in the look-back). lookback: status words of that many predecessor tiles
-// read at once per step of the look-back (independent loads, so one L2 latency per `lookback`
-// tiles instead of per tile). min_blocks: __launch_bounds__ minimum blocks per SM (register cap).
+// (one thread per bucket in the look-back).
 struct RadixPolicy {
   int threads;
   int items_per_thread;
-  int lookback;
-  int min_blocks;
   constexpr int tile() const { return threads * items_per_thread; }
 };
 // Large problems: the seed's 7680-key tile (512 x 15) keeps the look-back chain short.
-inline constexpr RadixPolicy kRadixLarge{512, 15, 8, 1};
-// Medium and small problems are latency-bound (1M keys make only 256 tiles of 4096 on 132 SMs):
+inline constexpr RadixPolicy kRadixLarge{512, 15};
+// Medium and small problems are latency-bound (1M keys make only 137 tiles of 7680 on 132 SMs):
 // smaller tiles give every SM several blocks to overlap.
-inline constexpr RadixPolicy kRadixMedium{512, 8, 8, 1};
-inline constexpr RadixPolicy kRadixSmall{256, 8, 8, 1};
+inline constexpr RadixPolicy kRadixMedium{512, 8};
+inline constexpr RadixPolicy kRadixSmall{256, 8};
 // Sizes at or above which the larger policy is used. H200, 2026-11-29, sort_bench tuning lines
 // (32-bit random, ballot ranking; docs/performance.md): 256x8 fastest up to 2^18 (34 vs 39 vs
 // 50 us at 2^16), 512x8 fastest 2^19..2^21 (83 vs 98 vs 95 us at 2^20); from 2^22 the three are
 // within 3% of each other (243 / 250 / 259 us at 2^22 for large / medium / small).
 inline constexpr std::size_t kRadixLargeFrom = std::size_t{1} << 22;
 inline constexpr std::size_t kRadixMediumFrom = std::size_t{1} << 19;
-// Candidates timed by sort_bench's tuning lines (RadixSortEngine::sort's `policy` index; the
-// first three are small / medium / large above). Not used by the library otherwise.
-inline constexpr RadixPolicy kRadixCandidates[] = {
-    kRadixSmall,       kRadixMedium,       kRadixLarge,        {512, 15, 1, 1},
-    {512, 15, 8, 2},   {256, 15, 8, 2},    {384, 12, 8, 2},    {256, 8, 1, 1},
-};
-inline constexpr int kRadixCandidateCount =
-    static_cast<int>(sizeof(kRadixCandidates) / sizeof(kRadixCandidates[0]));
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.
 inline constexpr int kHistogramThreads = 512;
 inline constexpr int kHistogramBlocksPerSm = 2;
