@@ -37,6 +37,8 @@ using Rank = BlockRadixRank<kThreads, kItems>;
 
 struct TileSortShared {
   Rank::Storage rank;
+  std::uint32_t warp_min[Rank::kWarps];
+  std::uint32_t warp_max[Rank::kWarps];
   std::uint32_t keys[kTile];
   std::uint32_t values[kTile];
 };
@@ -64,7 +66,36 @@ __device__ void sort_tile(const OddEvenArgs& a, std::uint32_t tile, TileSortShar
     keys[i] = idx < a.n ? a.keys[idx] : 0xffffffffu;
     values[i] = idx < a.n ? a.values[idx] : 0u;
   }
-  block_sort_pairs<kThreads, kItems>(keys, values, a.bits, sh.rank, sh.keys, sh.values);
+  // Sort only by the key bits that vary inside the tile: every key of the tile lies in
+  // [min, max], so all share the bits above the highest bit of min ^ max and the order is decided
+  // below it. Nearly sorted tiles span a narrow range (fewer 8-bit passes); a constant tile is
+  // already sorted (the sort is stable).
+  std::uint32_t lo = 0xffffffffu, hi = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const std::uint32_t idx = start + static_cast<std::uint32_t>(Rank::striped_index(i));
+    if (idx < a.n) {
+      lo = min(lo, a.bits(keys[i]));
+      hi = max(hi, a.bits(keys[i]));
+    }
+  }
+  lo = __reduce_min_sync(kFullMask, lo);
+  hi = __reduce_max_sync(kFullMask, hi);
+  if (lane_id() == 0) {
+    sh.warp_min[warp_id()] = lo;
+    sh.warp_max[warp_id()] = hi;
+  }
+  __syncthreads();
+  for (int w = 0; w < Rank::kWarps; ++w) {
+    lo = min(lo, sh.warp_min[w]);
+    hi = max(hi, sh.warp_max[w]);
+  }
+  __syncthreads();  // the next tile of this block rewrites warp_min / warp_max
+  const std::uint32_t differ = lo ^ hi;
+  if (differ == 0) return;
+  const int width = 32 - __clz(static_cast<int>(differ));
+  const KeyBits tile_bits{a.bits.begin_bit, a.bits.begin_bit + width};
+  block_sort_pairs<kThreads, kItems>(keys, values, tile_bits, sh.rank, sh.keys, sh.values);
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const std::uint32_t idx = start + static_cast<std::uint32_t>(Rank::striped_index(i));
@@ -198,10 +229,10 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       return;
     }
     const std::size_t tiles = (n + kTile - 1) / kTile;
-    // One block per pair of tiles is the most any phase can use; the grid must also be resident
-    // all at once for the grid barrier (the cooperative launch enforces it).
-    const std::size_t blocks = std::max<std::size_t>(
-        1, std::min(max_resident_blocks_, std::max<std::size_t>(1, tiles / 2)));
+    // One block per tile is the most the tile sort can use (the merge phases use half); the
+    // grid must also be resident all at once for the grid barrier (the cooperative launch
+    // enforces it).
+    const std::size_t blocks = std::max<std::size_t>(1, std::min(max_resident_blocks_, tiles));
     OddEvenArgs args{keys,
                      values,
                      static_cast<std::uint32_t>(n),
