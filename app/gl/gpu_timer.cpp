@@ -13,7 +13,7 @@ GpuTimer::GpuTimer(std::size_t ring_size) {
 
 void GpuTimer::begin() {
   if (active_) return;
-  poll();
+  collect();  // frees ring slots; the results wait in ready_ for poll()
   Slot& slot = ring_[next_];
   if (slot.pending) return;  // ring full: skip this measurement instead of stalling
   glBeginQuery(GL_TIME_ELAPSED, slot.query.get());
@@ -30,8 +30,7 @@ void GpuTimer::end() {
   active_ = false;
 }
 
-std::optional<GpuTiming> GpuTimer::poll() {
-  std::optional<GpuTiming> newest;
+void GpuTimer::collect() {
   // Results become available in submission order, so stop at the first one that is not ready.
   while (ring_[oldest_].pending) {
     Slot& slot = ring_[oldest_];
@@ -41,11 +40,18 @@ std::optional<GpuTiming> GpuTimer::poll() {
     GLuint64 ns = 0;
     glGetQueryObjectui64v(slot.query.get(), GL_QUERY_RESULT, &ns);
     latest_ms_ = static_cast<double>(ns) * 1e-6;
-    newest = GpuTiming{*latest_ms_, ends_ - 1 - slot.serial};
+    ready_.emplace_back(*latest_ms_, slot.serial);
     slot.pending = false;
     oldest_ = (oldest_ + 1) % ring_.size();
   }
-  return newest;
+}
+
+std::optional<GpuTiming> GpuTimer::poll() {
+  collect();
+  if (ready_.empty()) return std::nullopt;
+  const auto [ms, serial] = ready_.front();
+  ready_.pop_front();
+  return GpuTiming{ms, ends_ - 1 - serial};
 }
 
 }  // namespace particles::gl

@@ -5,7 +5,9 @@
 // collected only once GL says they are available.
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "app/gl/gl_handle.hpp"
@@ -30,8 +32,9 @@ class GpuTimer {
   void begin();
   void end();
 
-  // Collects whatever results have arrived, without waiting. Returns the newest of those that
-  // arrived in this call (each result is returned once), or nothing.
+  // Collects whatever results have arrived, without waiting, and returns the oldest result not
+  // yet returned (each result is returned once, in order), or nothing. Call it until it returns
+  // nothing to drain every arrived result.
   std::optional<GpuTiming> poll();
   // The newest result ever collected, in milliseconds.
   std::optional<double> latest_ms() const { return latest_ms_; }
@@ -59,6 +62,10 @@ class GpuTimer {
   std::size_t oldest_ = 0;  // oldest slot that may be pending
   bool active_ = false;     // between a begin() that started a query and its end()
   std::uint64_t ends_ = 0;  // end() calls so far, measured or skipped
+  // Results collected from the ring but not yet handed out by poll(), oldest first, each with
+  // the end() serial it belongs to.
+  std::deque<std::pair<double, std::uint64_t>> ready_;
+  void collect();
   std::optional<double> latest_ms_;
 };
 
