@@ -1,5 +1,7 @@
 #include "core/cpu_pipeline.hpp"
 
+#include "core/auto_policy.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -59,6 +61,16 @@ std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
   return descents;
 }
 
+std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
+                                         std::span<const std::uint32_t> order,
+                                         std::uint32_t stride) {
+  std::uint64_t descents = 0;
+  for (std::size_t i = 0; i + stride < order.size(); ++i) {
+    descents += keys[order[i]] > keys[order[i + stride]] ? 1 : 0;
+  }
+  return descents;
+}
+
 void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
   state_.resize(count);
@@ -108,12 +120,11 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   } else if (settings.algorithm == Algorithm::automatic) {
     // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
     // sorted already.
-    if (cpu_count_descents(keys_, order_) == 0) {
-      info.path = SortPath::skipped_sorted;
-    } else {
-      cpu_sort_order(keys_, order_, scratch_);
-      info.path = SortPath::full;
-    }
+    // The CPU sorts every path the same way; it reports what the GPU policy would choose.
+    info.path = choose_auto_path(
+        cpu_count_descents(keys_, order_) == 0 ? 0u : 1u,
+        cpu_count_strided_descents(keys_, order_, kAutoProbeStride) == 0 ? 0u : 1u);
+    if (info.path != SortPath::skipped_sorted) cpu_sort_order(keys_, order_, scratch_);
   } else {
     std::iota(order_.begin(), order_.end(), 0u);
     cpu_sort_order(keys_, order_, scratch_);

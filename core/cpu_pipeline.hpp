@@ -49,5 +49,9 @@ void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t
 // Adjacent pairs of `order` whose keys are out of ascending order.
 std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
                                  std::span<const std::uint32_t> order);
+// Pairs (order[i], order[i + stride]) whose keys are out of ascending order.
+std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
+                                         std::span<const std::uint32_t> order,
+                                         std::uint32_t stride);
 
 }  // namespace particles

@@ -9,7 +9,9 @@
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
+#include "cuda/sort/policy.hpp"
 #include "cuda/sort/sortedness.hpp"
+#include "core/auto_policy.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -21,8 +23,8 @@ constexpr unsigned kBodyOddEven = 0;
 constexpr unsigned kBodyRadix = 1;
 constexpr unsigned kBodyCount = 2;
 constexpr unsigned kSkip = kBodyCount;
-// "Few" descents, where the odd-even sort's few rounds beat the radix sort's fixed passes.
-constexpr std::uint32_t kFewDescentsDivisor = 64;
+static_assert(2 * kAutoProbeStride == kBlockSortTile,
+              "the strided probe must match the odd-even tile it predicts convergence for");
 
 unsigned grid_for(std::uint32_t count) {
   return std::max(1u, std::min((count + kThreads - 1) / kThreads, 4096u));
@@ -45,11 +47,25 @@ __global__ void copy_order_kernel(const std::uint32_t* __restrict__ order,
   }
 }
 
-__global__ void choose_auto_path_kernel(const std::uint32_t* descents, std::uint32_t count,
+__global__ void choose_auto_path_kernel(const FrameReport* report,
                                         cudaGraphConditionalHandle handle) {
-  const std::uint32_t d = *descents;
-  const bool few = static_cast<std::uint64_t>(d) * kFewDescentsDivisor < count;
-  cudaGraphSetConditional(handle, d == 0 ? kSkip : (few ? kBodyOddEven : kBodyRadix));
+  const SortPath path = choose_auto_path(report->descents, report->strided_descents);
+  cudaGraphSetConditional(handle, path == SortPath::skipped_sorted ? kSkip
+                                  : path == SortPath::oddeven      ? kBodyOddEven
+                                                                   : kBodyRadix);
+}
+
+// Pairs (i, i + stride) out of order, summed into *out (zeroed by the caller's memset).
+__global__ void strided_descents_kernel(const std::uint32_t* __restrict__ keys,
+                                        std::uint32_t count, std::uint32_t stride,
+                                        std::uint32_t* out) {
+  std::uint32_t local = 0;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i + stride < count;
+       i += gridDim.x * blockDim.x) {
+    local += keys[i] > keys[i + stride] ? 1u : 0u;
+  }
+  local = __reduce_add_sync(0xffffffffu, local);
+  if ((threadIdx.x & 31u) == 0 && local != 0) atomicAdd(out, local);
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {
@@ -290,6 +306,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, boo
   if (shape.sort) {
     if (automatic) {
       count_descents(keys_.data(), count_, 0, shape.bits, &report->descents, s);
+      // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
+      CUDA_CHECK(cudaMemsetAsync(&report->strided_descents, 0, sizeof(std::uint32_t), s));
+      strided_descents_kernel<<<grid_for(count_), kThreads, 0, s>>>(
+          keys_.data(), count_, kAutoProbeStride, &report->strided_descents);
+      PARTICLES_CHECK_LAUNCH("strided_descents_kernel", s);
       if (conditional) {
         record_auto_sort(shape.bits);
       } else {
@@ -317,7 +338,7 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   // Reset to "radix" at every launch, so a value can never leak from one frame to the next.
   CUDA_CHECK(
       cudaGraphConditionalHandleCreate(&handle, graph, kBodyRadix, cudaGraphCondAssignDefault));
-  choose_auto_path_kernel<<<1, 1, 0, s>>>(&report_.data()->descents, count_, handle);
+  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), handle);
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
 
   const cudaGraphNode_t* deps = nullptr;
@@ -386,11 +407,8 @@ FrameInfo DevicePipeline::info_of(int slot) const {
     info.path = SortPath::full;
   } else if (!s.conditional) {
     info.path = SortPath::radix;
-  } else if (r.descents == 0) {
-    info.path = SortPath::skipped_sorted;
   } else {
-    const bool few = static_cast<std::uint64_t>(r.descents) * kFewDescentsDivisor < count_;
-    info.path = few ? SortPath::oddeven : SortPath::radix;
+    info.path = choose_auto_path(r.descents, r.strided_descents);
   }
   return info;
 }

@@ -15,9 +15,10 @@
 // stalls the GPU.
 //
 // Automatic sorting ("auto"): the keys are laid out in last frame's order, the sortedness probe
-// counts descents on the device, and a one-thread kernel turns the count into the value of a
-// CUDA graph switch node: 0 descents -> nothing runs (the order is already sorted), fewer than
-// n/64 -> the odd-even sort, else the radix sort. The choice is made on the device in the same
+// counts descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
+// one-thread kernel turns them into the value of a CUDA graph switch node with
+// choose_auto_path: already sorted -> nothing runs, no element far from home -> the odd-even
+// sort, else the radix sort. The choice is made on the device in the same
 // frame, so every frame's order is exactly sorted and ties keep last frame's order; only the
 // report of which path ran (FrameInfo::path) arrives a frame late, like the extents. Where the
 // driver refuses conditional nodes, auto always runs the radix sort (uses_conditional_nodes()).
@@ -54,6 +55,7 @@ struct FrameConstants {
 struct FrameReport {
   Extents extents;
   std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
+  std::uint32_t strided_descents = 0;  // auto only: the same at stride kAutoProbeStride
 };
 
 class DevicePipeline {

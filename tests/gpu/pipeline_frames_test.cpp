@@ -11,6 +11,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/auto_policy.hpp"
 #include "core/cpu_pipeline.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
@@ -39,10 +40,13 @@ std::string name_of(const Case& c) {
   return s;
 }
 
-SortPath expected_auto_path(std::uint64_t descents, std::uint32_t n, bool conditional) {
+struct Probes {
+  std::uint64_t descents = 0, strided = 0;
+};
+
+SortPath expected_auto_path(const Probes& p, bool conditional) {
   if (!conditional) return SortPath::radix;
-  if (descents == 0) return SortPath::skipped_sorted;
-  return descents * 64 < n ? SortPath::oddeven : SortPath::radix;
+  return choose_auto_path(p.descents == 0 ? 0u : 1u, p.strided == 0 ? 0u : 1u);
 }
 
 void run_case(const Case& c) {
@@ -60,7 +64,7 @@ void run_case(const Case& c) {
   std::vector<std::uint32_t> keys(n), expected(n);
   std::vector<std::uint64_t> scratch;
   Extents last_extents;
-  std::uint64_t last_descents = 0;
+  Probes last_probes;
 
   for (int f = 0; f < c.frames; ++f) {
     FrameSettings settings;
@@ -81,7 +85,8 @@ void run_case(const Case& c) {
 
     expected = c.algorithm == Algorithm::automatic ? previous : std::vector<std::uint32_t>(n);
     if (c.algorithm != Algorithm::automatic) std::iota(expected.begin(), expected.end(), 0u);
-    const std::uint64_t descents = cpu_count_descents(keys, expected);
+    const Probes probes{cpu_count_descents(keys, expected),
+                        cpu_count_strided_descents(keys, expected, kAutoProbeStride)};
     cpu_sort_order(keys, expected, scratch);
     ASSERT_EQ(order, expected) << "frame " << f;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -92,9 +97,9 @@ void run_case(const Case& c) {
     const Extents& reported = f == 0 ? extents : last_extents;
     EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
     if (c.algorithm == Algorithm::automatic) {
-      const std::uint64_t d = f == 0 ? descents : last_descents;
-      EXPECT_EQ(info.path, expected_auto_path(d, n, pipeline.uses_conditional_nodes()))
-          << "frame " << f << " descents " << d;
+      const Probes& p = f == 0 ? probes : last_probes;
+      EXPECT_EQ(info.path, expected_auto_path(p, pipeline.uses_conditional_nodes()))
+          << "frame " << f << " descents " << p.descents << " strided " << p.strided;
     } else {
       EXPECT_EQ(info.path, SortPath::full);
     }
@@ -104,7 +109,7 @@ void run_case(const Case& c) {
     }
     previous = order;
     last_extents = extents;
-    last_descents = descents;
+    last_probes = probes;
   }
   // One graph for the whole run: neither the moving targets nor dt/view rebuilt it.
   EXPECT_EQ(pipeline.graphs_built(), 1u);

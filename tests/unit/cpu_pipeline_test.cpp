@@ -6,6 +6,7 @@
 #include <numeric>
 #include <random>
 
+#include "core/auto_policy.hpp"
 #include "core/camera.hpp"
 
 namespace particles {
@@ -52,6 +53,21 @@ TEST(CpuCountDescents, CountsAdjacentInversions) {
   EXPECT_EQ(cpu_count_descents(keys, std::vector<std::uint32_t>{0, 1, 2, 3}), 0u);
   EXPECT_EQ(cpu_count_descents(keys, std::vector<std::uint32_t>{3, 2, 1, 0}), 3u);
   EXPECT_EQ(cpu_count_descents(keys, std::vector<std::uint32_t>{1, 0, 3, 2}), 2u);
+}
+
+TEST(CpuCountStridedDescents, SeesFarMovesButNotLocalJitter) {
+  // Every neighbouring pair swapped: half the adjacent pairs descend, yet nothing is far off.
+  std::vector<std::uint32_t> keys(10000), order(10000);
+  for (std::uint32_t i = 0; i < keys.size(); ++i) keys[i] = i ^ 1u;
+  std::iota(order.begin(), order.end(), 0u);
+  EXPECT_GT(cpu_count_descents(keys, order), 4000u);
+  EXPECT_EQ(cpu_count_strided_descents(keys, order, 16), 0u);
+  EXPECT_EQ(choose_auto_path(1, 0), SortPath::oddeven);
+  // One element moved 5000 places: strided pairs see it.
+  std::swap(keys[10], keys[5010]);
+  EXPECT_GT(cpu_count_strided_descents(keys, order, 16), 0u);
+  EXPECT_EQ(choose_auto_path(1, 1), SortPath::radix);
+  EXPECT_EQ(choose_auto_path(0, 0), SortPath::skipped_sorted);
 }
 
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};

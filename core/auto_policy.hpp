@@ -1,0 +1,27 @@
+#pragma once
+// The adaptive sort policy, shared by the CUDA pipeline (decided on the device, in a graph
+// switch node) and the CPU pipeline and tests (its twin).
+//
+// Two probes over the keys laid out in last frame's order:
+//   descents          pairs (i, i+1) out of order: zero means the order is already sorted;
+//   strided descents  pairs (i, i+kAutoProbeStride) out of order: zero means no element has to
+//                     travel about that far, which is when the odd-even merge-split (tiles of
+//                     twice the stride) converges in a few phases.
+// Adjacent descents alone cannot tell "slightly jittered everywhere" (about half the pairs out
+// of order, yet nearly sorted) from "shuffled"; the strided probe can.
+#include <cstdint>
+
+#include "core/frame_types.hpp"
+#include "core/host_device.hpp"
+
+namespace particles {
+
+// Half the odd-even sort's tile (cuda/sort/policy.hpp kBlockSortTile = 4096, asserted there).
+inline constexpr std::uint32_t kAutoProbeStride = 2048;
+
+PARTICLES_HD SortPath choose_auto_path(std::uint32_t descents, std::uint32_t strided_descents) {
+  if (descents == 0) return SortPath::skipped_sorted;
+  return strided_descents == 0 ? SortPath::oddeven : SortPath::radix;
+}
+
+}  // namespace particles
