@@ -18,6 +18,7 @@ struct BenchFlags {
   std::vector<std::uint32_t> counts;
   std::optional<int> key_bits, frames, warmup;
   bool verify = false;
+  bool no_draw = false;
   std::string backend = "auto";
   std::string out_dir = "bench-out";
 };

@@ -20,6 +20,7 @@ struct BenchConfig {
   int frames = 300;  // measured frames per run
   int warmup = 30;   // frames run before measuring, not recorded
   bool verify = false;
+  bool draw = true;  // false: backend stages only, to time the pipeline without the raster
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
   int width = 1280, height = 720;

@@ -129,10 +129,12 @@ class BenchSession {
       draw.viewport = {config_.width, config_.height};
       draw.sprite_size = spec.scene.sprite_size;
       draw.background = spec.scene.background;
-      target_->bind();
-      draw_timer.begin();
-      renderer_->draw(*buffers_, draw);
-      draw_timer.end();
+      if (config_.draw) {
+        target_->bind();
+        draw_timer.begin();
+        renderer_->draw(*buffers_, draw);
+        draw_timer.end();
+      }
 
       const std::int64_t index = frame - config_.warmup;
       if (index >= 0) {
@@ -150,14 +152,16 @@ class BenchSession {
         }
         f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
       }
-      if (auto late = draw_timer.poll()) {
-        const std::int64_t issued = frame - late->frames_ago - config_.warmup;
+      while (auto late = draw_timer.poll()) {
+        const std::int64_t issued = frame - static_cast<std::int64_t>(late->frames_ago) -
+                                    config_.warmup;
         if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
       }
     }
     glFinish();
     while (auto late = draw_timer.poll()) {
-      const std::int64_t issued = total - 1 - late->frames_ago - config_.warmup;
+      const std::int64_t issued =
+          total - 1 - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
       if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
     }
     for (const StageTimes& t : backend_->drain_stage_times()) {
