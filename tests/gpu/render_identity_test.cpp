@@ -153,9 +153,10 @@ TEST_F(RenderIdentity, AutoMatchesRadixOnItsFirstFrameAndNearlyAfter) {
   for (std::size_t f = 2; f < creeping.paths.size(); ++f) {
     EXPECT_NE(creeping.paths[f], SortPath::radix) << "frame " << f;
   }
-  EXPECT_EQ(
+  // Ties among bit-equal keys may keep last frame's order here, as above.
+  EXPECT_LE(
       differing_pixels(creeping.image, render(Algorithm::radix, 6, count, 0.0005f, 0.0f).image),
-      0u);
+      std::size_t{kWidth} * kHeight / 10000);
 }
 
 }  // namespace
