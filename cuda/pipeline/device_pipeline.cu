@@ -1,6 +1,7 @@
 #include "cuda/pipeline/device_pipeline.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -10,7 +11,6 @@
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 #include "cuda/sort/policy.hpp"
-#include "cuda/sort/sortedness.hpp"
 #include "core/auto_policy.hpp"
 
 namespace particles::cuda {
@@ -55,17 +55,25 @@ __global__ void choose_auto_path_kernel(const FrameReport* report,
                                                                    : kBodyRadix);
 }
 
-// Pairs (i, i + stride) out of order, summed into *out (zeroed by the caller's memset).
-__global__ void strided_descents_kernel(const std::uint32_t* __restrict__ keys,
-                                        std::uint32_t count, std::uint32_t stride,
-                                        std::uint32_t* out) {
-  std::uint32_t local = 0;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i + stride < count;
+// Both probes of core/auto_policy.hpp in one pass over the keys (they read the same lines):
+// pairs (i, i + 1) and (i, i + stride) out of order, summed into the report, which the caller
+// zeroes. One launch instead of two keeps auto's fixed cost down on small frames.
+__global__ void sortedness_probes_kernel(const std::uint32_t* __restrict__ keys,
+                                         std::uint32_t count, std::uint32_t stride,
+                                         FrameReport* report) {
+  std::uint32_t adjacent = 0, strided = 0;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i + 1 < count;
        i += gridDim.x * blockDim.x) {
-    local += keys[i] > keys[i + stride] ? 1u : 0u;
+    const std::uint32_t k = keys[i];
+    adjacent += k > keys[i + 1] ? 1u : 0u;
+    if (i + stride < count) strided += k > keys[i + stride] ? 1u : 0u;
   }
-  local = __reduce_add_sync(0xffffffffu, local);
-  if ((threadIdx.x & 31u) == 0 && local != 0) atomicAdd(out, local);
+  adjacent = __reduce_add_sync(0xffffffffu, adjacent);
+  strided = __reduce_add_sync(0xffffffffu, strided);
+  if ((threadIdx.x & 31u) == 0) {
+    if (adjacent != 0) atomicAdd(&report->descents, adjacent);
+    if (strided != 0) atomicAdd(&report->strided_descents, strided);
+  }
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {
@@ -305,12 +313,13 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, boo
 
   if (shape.sort) {
     if (automatic) {
-      count_descents(keys_.data(), count_, 0, shape.bits, &report->descents, s);
       // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
-      CUDA_CHECK(cudaMemsetAsync(&report->strided_descents, 0, sizeof(std::uint32_t), s));
-      strided_descents_kernel<<<grid_for(count_), kThreads, 0, s>>>(
-          keys_.data(), count_, kAutoProbeStride, &report->strided_descents);
-      PARTICLES_CHECK_LAUNCH("strided_descents_kernel", s);
+      static_assert(offsetof(FrameReport, strided_descents) ==
+                    offsetof(FrameReport, descents) + sizeof(std::uint32_t));
+      CUDA_CHECK(cudaMemsetAsync(&report->descents, 0, 2 * sizeof(std::uint32_t), s));
+      sortedness_probes_kernel<<<grid_for(count_), kThreads, 0, s>>>(keys_.data(), count_,
+                                                                     kAutoProbeStride, report);
+      PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
       if (conditional) {
         record_auto_sort(shape.bits);
       } else {
