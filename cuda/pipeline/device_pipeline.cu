@@ -68,12 +68,35 @@ __global__ void sortedness_probes_kernel(const std::uint32_t* __restrict__ keys,
     adjacent += k > keys[i + 1] ? 1u : 0u;
     if (i + stride < count) strided += k > keys[i + stride] ? 1u : 0u;
   }
+  // Warp sums, then block sums in shared memory: two atomics per block, not per warp (same-
+  // address atomics from every warp of a million keys cost tens of microseconds).
   adjacent = __reduce_add_sync(0xffffffffu, adjacent);
   strided = __reduce_add_sync(0xffffffffu, strided);
-  if ((threadIdx.x & 31u) == 0) {
-    if (adjacent != 0) atomicAdd(&report->descents, adjacent);
-    if (strided != 0) atomicAdd(&report->strided_descents, strided);
+  __shared__ std::uint32_t warp_sums[2][kThreads / 32];
+  const unsigned warp = threadIdx.x / 32u, lane = threadIdx.x & 31u;
+  if (lane == 0) {
+    warp_sums[0][warp] = adjacent;
+    warp_sums[1][warp] = strided;
   }
+  __syncthreads();
+  if (warp == 0) {
+    adjacent = lane < kThreads / 32 ? warp_sums[0][lane] : 0u;
+    strided = lane < kThreads / 32 ? warp_sums[1][lane] : 0u;
+    adjacent = __reduce_add_sync(0xffffffffu, adjacent);
+    strided = __reduce_add_sync(0xffffffffu, strided);
+    if (lane == 0) {
+      if (adjacent != 0) atomicAdd(&report->descents, adjacent);
+      if (strided != 0) atomicAdd(&report->strided_descents, strided);
+    }
+  }
+}
+
+// A few blocks per SM are enough to stream the keys once.
+unsigned probe_grid_for(std::uint32_t count) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::max(1u, std::min(grid_for(count), static_cast<unsigned>(sms) * 4u));
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {
@@ -221,44 +244,29 @@ void DevicePipeline::ensure_graph(const GraphShape& shape) {
 
 std::array<GraphExec, 2> DevicePipeline::build_graphs(const GraphShape& shape, bool conditional,
                                                       bool timed) {
-  CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-  record_frame(shape, conditional, timed);
-  cudaGraph_t raw = nullptr;
-  CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
-  const Graph graph(raw);
+  // One capture per slot, each instantiated once: a graph holding conditional nodes cannot be
+  // instantiated twice (the H200's driver answers cudaErrorNotSupported), and a capture of
+  // its own lets each slot's markers record that slot's events directly.
   std::array<GraphExec, 2> execs;
   for (int slot = 0; slot < 2; ++slot) {
+    CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
+    record_frame(shape, conditional, timed ? slot : -1);
+    cudaGraph_t raw = nullptr;
+    CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
+    const Graph graph(raw);
     cudaGraphExec_t exec = nullptr;
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
     execs[slot] = GraphExec(exec);
-    if (timed && slot == 1) {
-      for (int k = 0; k <= kStageCount; ++k) {
-        CUDA_CHECK(cudaGraphExecEventRecordNodeSetEvent(exec, mark_nodes_[k],
-                                                        stage_marks_[1][k].get()));
-      }
-    }
   }
   return execs;
 }
 
-// Records stage boundary `boundary` as an event-record node of the graph under capture and
-// remembers the node, so slot 1's graph can be pointed at its own event.
-void DevicePipeline::mark(int boundary, bool timed) {
-  if (!timed) return;
-  cudaStream_t s = stream_.get();
-  CUDA_CHECK(
-      cudaEventRecordWithFlags(stage_marks_[0][boundary].get(), s, cudaEventRecordExternal));
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  cudaGraph_t graph = nullptr;
-  const cudaGraphNode_t* deps = nullptr;
-  std::size_t dep_count = 0;
-  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &dep_count));
-  cudaGraphNodeType type{};
-  if (dep_count != 1 || cudaGraphNodeGetType(deps[0], &type) != cudaSuccess ||
-      type != cudaGraphNodeTypeEventRecord) {
-    throw std::runtime_error("stage marker did not become a single event-record node");
-  }
-  mark_nodes_[boundary] = deps[0];
+// Stage boundary `boundary` of the frame under capture, as an event-record node recording the
+// timing slot's event; timing_slot < 0 records nothing.
+void DevicePipeline::mark(int boundary, int timing_slot) {
+  if (timing_slot < 0) return;
+  CUDA_CHECK(cudaEventRecordWithFlags(stage_marks_[timing_slot][boundary].get(), stream_.get(),
+                                      cudaEventRecordExternal));
 }
 
 StageTimes DevicePipeline::stage_times_of(int slot) const {
@@ -285,17 +293,17 @@ StageTimes DevicePipeline::drain_stage_times() {
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, bool timed) {
+void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int timing_slot) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
-  mark(0, timed);
+  mark(0, timing_slot);
   launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
-  mark(1, timed);
+  mark(1, timing_slot);
   launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
-  mark(2, timed);
+  mark(2, timing_slot);
 
   DepthKeyArgs keys;
   keys.state = state_.data();
@@ -309,7 +317,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, boo
   keys.mode = shape.mode;
   keys.bits = shape.bits;
   launch_depth_keys(keys, s);
-  mark(3, timed);
+  mark(3, timing_slot);
 
   if (shape.sort) {
     if (automatic) {
@@ -317,7 +325,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, boo
       static_assert(offsetof(FrameReport, strided_descents) ==
                     offsetof(FrameReport, descents) + sizeof(std::uint32_t));
       CUDA_CHECK(cudaMemsetAsync(&report->descents, 0, 2 * sizeof(std::uint32_t), s));
-      sortedness_probes_kernel<<<grid_for(count_), kThreads, 0, s>>>(keys_.data(), count_,
+      sortedness_probes_kernel<<<probe_grid_for(count_), kThreads, 0, s>>>(keys_.data(), count_,
                                                                      kAutoProbeStride, report);
       PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
       if (conditional) {
@@ -330,10 +338,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, boo
           .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
     }
   }
-  mark(4, timed);
+  mark(4, timing_slot);
   copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
   PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
-  mark(5, timed);
+  mark(5, timing_slot);
 }
 
 // A switch node whose value a one-thread kernel computes from the probe's count: the decision

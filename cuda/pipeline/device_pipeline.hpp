@@ -103,12 +103,12 @@ class DevicePipeline {
   Sorter& sorter(SortAlgorithm algorithm);
   void prepare_sorters(const GraphShape& shape);
   void ensure_graph(const GraphShape& shape);
-  // One executable graph per frame slot, instantiated from one capture: they differ only in
-  // which timing events their marker nodes record, so a slot's timings can be read while the
-  // other slot's frame runs.
+  // One executable graph per frame slot: they differ only in which timing events their marker
+  // nodes record, so a slot's timings can be read while the other slot's frame runs.
   std::array<GraphExec, 2> build_graphs(const GraphShape& shape, bool conditional, bool timed);
-  void record_frame(const GraphShape& shape, bool conditional, bool timed);
-  void mark(int boundary, bool timed);
+  // timing_slot: whose stage events the markers record; -1 for an untimed graph.
+  void record_frame(const GraphShape& shape, bool conditional, int timing_slot);
+  void mark(int boundary, int timing_slot);
   StageTimes stage_times_of(int slot) const;
   void record_auto_sort(int end_bit);
   FrameInfo info_of(int slot) const;
@@ -134,10 +134,8 @@ class DevicePipeline {
   std::array<Event, 2> done_;
   std::array<SlotInfo, 2> slot_info_;
   std::array<std::int64_t, 2> slot_frame_{-1, -1};
-  // Stage boundaries: marks k and k+1 bracket Stage k. Slot 0's events are recorded during
-  // capture; slot 1's graph has its marker nodes pointed at slot 1's events.
+  // Stage boundaries: marks k and k+1 bracket Stage k; one set per slot.
   std::array<std::array<Event, kStageCount + 1>, 2> stage_marks_;
-  std::array<cudaGraphNode_t, kStageCount + 1> mark_nodes_{};
   bool timed_ok_ = true;
   bool timed_graph_ = false;
   std::uint64_t frame_ = 0;

@@ -208,6 +208,11 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
       const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
       if (frame == 0) continue;  // the first frame of a new graph may have no timings yet
       ASSERT_TRUE(pipeline.stage_timing()) << "stage timing was refused by the driver";
+      if (a == Algorithm::automatic) {
+        // Timing must not cost auto its on-device choice (a graph with conditional nodes can
+        // be instantiated only once; each slot gets its own capture).
+        ASSERT_TRUE(pipeline.uses_conditional_nodes());
+      }
       ASSERT_GE(info.stages.frame, 0) << to_string(a) << " frame " << frame;
       for (int k = 0; k < kStageCount; ++k) {
         EXPECT_GE(info.stages.ms[k], 0.0f) << to_string(static_cast<Stage>(k));
