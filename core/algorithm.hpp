@@ -9,17 +9,22 @@ namespace particles {
 
 enum class Algorithm { radix, oddeven, quicksort, cub, automatic };
 
-inline constexpr std::array<Algorithm, 5> kAllAlgorithms = {
-    Algorithm::radix, Algorithm::oddeven, Algorithm::quicksort, Algorithm::cub,
-    Algorithm::automatic};
+inline constexpr std::array<Algorithm, 5> kAllAlgorithms = {Algorithm::radix, Algorithm::oddeven,
+                                                            Algorithm::quicksort, Algorithm::cub,
+                                                            Algorithm::automatic};
 
 constexpr std::string_view to_string(Algorithm a) {
   switch (a) {
-    case Algorithm::radix: return "radix";
-    case Algorithm::oddeven: return "oddeven";
-    case Algorithm::quicksort: return "quicksort";
-    case Algorithm::cub: return "cub";
-    case Algorithm::automatic: return "auto";
+    case Algorithm::radix:
+      return "radix";
+    case Algorithm::oddeven:
+      return "oddeven";
+    case Algorithm::quicksort:
+      return "quicksort";
+    case Algorithm::cub:
+      return "cub";
+    case Algorithm::automatic:
+      return "auto";
   }
   return "?";
 }

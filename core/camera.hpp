@@ -5,8 +5,8 @@
 #include <span>
 
 #include "core/extents.hpp"
-#include "core/view_depth.hpp"
 #include "core/scene_desc.hpp"
+#include "core/view_depth.hpp"
 
 namespace particles {
 

@@ -111,8 +111,7 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   clock.lap(Stage::simulate);
   info.extents = cpu_extents(state_, settings.view);
   clock.lap(Stage::extents);
-  cpu_depth_keys(state_, settings.view, settings.key_mode, settings.key_bits, info.extents,
-                 keys_);
+  cpu_depth_keys(state_, settings.view, settings.key_mode, settings.key_bits, info.extents, keys_);
   clock.lap(Stage::keys);
   if (!settings.sort) {
     std::iota(order_.begin(), order_.end(), 0u);

@@ -26,7 +26,7 @@ PARTICLES_HD std::uint32_t float_bits(float f) {
 // every NaN is folded into the canonical positive quiet NaN, which lands above +inf.
 PARTICLES_HD std::uint32_t ordered_bits(float f) {
   std::uint32_t bits = float_bits(f);
-  if (f == 0.0f) bits = 0u;  // -0.0 == +0.0
+  if (f == 0.0f) bits = 0u;        // -0.0 == +0.0
   if (f != f) bits = 0x7fc00000u;  // any NaN -> +qNaN
   const std::uint32_t mask = (bits & 0x80000000u) ? 0xffffffffu : 0x80000000u;
   return bits ^ mask;
@@ -34,7 +34,9 @@ PARTICLES_HD std::uint32_t ordered_bits(float f) {
 
 // Exact mode: all 32 bits, far (large depth) first. A NaN depth sorts before +inf, i.e. is
 // drawn first, underneath everything, where a broken particle does the least harm.
-PARTICLES_HD std::uint32_t exact_depth_key(float depth) { return ~ordered_bits(depth); }
+PARTICLES_HD std::uint32_t exact_depth_key(float depth) {
+  return ~ordered_bits(depth);
+}
 
 // Quantized mode: `bits` bits over [depth_min, depth_max], far first, so a radix sort needs
 // only ceil(bits / 8) passes. Depths outside the range clamp; NaN maps to the farthest bucket.
@@ -43,7 +45,7 @@ PARTICLES_HD std::uint32_t quantized_depth_key(float depth, float depth_min, flo
   const std::uint32_t top = (bits >= 32) ? 0xffffffffu : ((1u << bits) - 1u);
   const float range = depth_max - depth_min;
   float t = range > 0.0f ? (depth_max - depth) / range : 0.0f;  // 0 = farthest
-  if (!(t > 0.0f)) t = 0.0f;  // also catches NaN
+  if (!(t > 0.0f)) t = 0.0f;                                    // also catches NaN
   if (t > 1.0f) t = 1.0f;
   // Double keeps 32-bit buckets exact; float is plenty for the default 16.
   return static_cast<std::uint32_t>(static_cast<double>(t) * static_cast<double>(top) + 0.5);

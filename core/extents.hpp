@@ -17,8 +17,12 @@ struct Extents {
   bool empty() const { return depth_min > depth_max; }
 };
 
-PARTICLES_HD float min_f(float a, float b) { return b < a ? b : a; }
-PARTICLES_HD float max_f(float a, float b) { return b > a ? b : a; }
+PARTICLES_HD float min_f(float a, float b) {
+  return b < a ? b : a;
+}
+PARTICLES_HD float max_f(float a, float b) {
+  return b > a ? b : a;
+}
 
 // Folds one particle in. NaN coordinates are ignored by the comparisons (they never win).
 PARTICLES_HD void extents_add(Extents& e, Vec3 p, float depth, float speed) {

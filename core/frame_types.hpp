@@ -49,11 +49,16 @@ struct FrameInfo {
 
 constexpr const char* to_string(SortPath p) {
   switch (p) {
-    case SortPath::skipped_sorted: return "already sorted";
-    case SortPath::oddeven: return "oddeven";
-    case SortPath::radix: return "radix";
-    case SortPath::full: return "selected";
-    case SortPath::unsorted: return "unsorted";
+    case SortPath::skipped_sorted:
+      return "already sorted";
+    case SortPath::oddeven:
+      return "oddeven";
+    case SortPath::radix:
+      return "radix";
+    case SortPath::full:
+      return "as selected";
+    case SortPath::unsorted:
+      return "unsorted";
   }
   return "?";
 }

@@ -27,10 +27,10 @@ struct GalaxyParams {
 // lifetime ends.
 struct FountainParams {
   Vec3 nozzle{0.0f, 0.0f, 0.0f};
-  float speed = 9.0f;         // launch speed, units per second
-  float cone_angle = 0.28f;   // half-angle of the launch cone, radians
-  float gravity = 9.81f;      // downward acceleration
-  float lifetime = 2.2f;      // seconds before respawn
+  float speed = 9.0f;        // launch speed, units per second
+  float cone_angle = 0.28f;  // half-angle of the launch cone, radians
+  float gravity = 9.81f;     // downward acceleration
+  float lifetime = 2.2f;     // seconds before respawn
 };
 
 // Both parameter sets are present; `model` says which one is used. This keeps the struct
@@ -63,7 +63,7 @@ struct CameraKey {
 struct SceneDesc {
   std::string name;
   std::string source_path;
-  std::uint32_t count = 1u << 20;     // particles on the CUDA backend
+  std::uint32_t count = 1u << 20;      // particles on the CUDA backend
   std::uint32_t cpu_count = 1u << 17;  // particles on the CPU backend, unless --count says
   ModelParams params;
   float sprite_size = 0.08f;  // world-space sprite diameter

@@ -39,8 +39,8 @@ PARTICLES_HD ParticleState galaxy_init(const GalaxyParams& g, std::uint32_t seed
     const int arm = static_cast<int>(rs.next() * static_cast<float>(g.arms)) % g.arms;
     const float t = powf(rs.next(), 0.7f);
     r = g.radius * (0.06f + 0.94f * t);
-    theta = kTwoPi * static_cast<float>(arm) / static_cast<float>(g.arms) +
-            g.twist * r / g.radius + g.arm_spread * gaussian(rs);
+    theta = kTwoPi * static_cast<float>(arm) / static_cast<float>(g.arms) + g.twist * r / g.radius +
+            g.arm_spread * gaussian(rs);
     y = 0.25f * g.thickness * (1.0f - 0.8f * r / g.radius) * gaussian(rs);
   }
   ParticleState s{};
@@ -150,7 +150,9 @@ PARTICLES_HD ParticleVertex model_vertex(const ModelParams& m, const ParticleSta
   return {s.px, s.py, s.pz, pack_rgba8(c)};
 }
 
-PARTICLES_HD Vec3 position_of(const ParticleState& s) { return {s.px, s.py, s.pz}; }
+PARTICLES_HD Vec3 position_of(const ParticleState& s) {
+  return {s.px, s.py, s.pz};
+}
 PARTICLES_HD float speed_of(const ParticleState& s) {
   return sqrtf(s.vx * s.vx + s.vy * s.vy + s.vz * s.vz);
 }

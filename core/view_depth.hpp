@@ -10,6 +10,8 @@ struct DepthFrame {
   Vec3 forward;  // unit length
 };
 
-PARTICLES_HD float view_depth(const DepthFrame& f, Vec3 p) { return dot(p - f.eye, f.forward); }
+PARTICLES_HD float view_depth(const DepthFrame& f, Vec3 p) {
+  return dot(p - f.eye, f.forward);
+}
 
 }  // namespace particles

@@ -13,8 +13,8 @@ class CudaError : public std::runtime_error {
  public:
   CudaError(cudaError_t code, const char* expression, const char* file, int line)
       : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + expression +
-                           " failed: " + cudaGetErrorName(code) + " (" +
-                           cudaGetErrorString(code) + ")"),
+                           " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                           ")"),
         code_(code) {}
   cudaError_t code() const noexcept { return code_; }
 
@@ -33,11 +33,12 @@ inline void check(cudaError_t code, const char* expression, const char* file, in
 // After a kernel launch: reports launch-configuration errors at once, and in debug builds
 // (PARTICLES_SYNC_LAUNCHES) also faults raised while the kernel ran.
 #ifdef PARTICLES_SYNC_LAUNCHES
-#define CUDA_CHECK_LAUNCH(name)                                                   \
+#define CUDA_CHECK_LAUNCH(name)                                                  \
   do {                                                                           \
     ::particles::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__);      \
     ::particles::cuda::check(cudaDeviceSynchronize(), name, __FILE__, __LINE__); \
   } while (0)
 #else
-#define CUDA_CHECK_LAUNCH(name) ::particles::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__)
+#define CUDA_CHECK_LAUNCH(name) \
+  ::particles::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__)
 #endif

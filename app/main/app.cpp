@@ -1,6 +1,5 @@
 #include "app/main/app.hpp"
 
-
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -56,10 +55,10 @@ class Session {
     if (headless_ && !options.headless) {
       std::cerr << "note: no display found, running headless\n";
     }
-    context_ = headless_ ? gl::make_headless_context(options.width, options.height)
-                         : gl::make_window_context(options.width, options.height,
-                                                   "particles: " + state_.scene.name,
-                                                   options.vsync);
+    context_ = headless_
+                   ? gl::make_headless_context(options.width, options.height)
+                   : gl::make_window_context(options.width, options.height,
+                                             "particles: " + state_.scene.name, options.vsync);
     state_.gl_renderer = context_->renderer_description();
 
     backend_ = make_backend(options.backend);
@@ -188,7 +187,8 @@ class Session {
     if (headless_ && screenshot.empty()) screenshot = "out/particles.png";
     if (headless_ && report.empty()) report = "out/frame_times.csv";
     if (!screenshot.empty()) {
-      if (screenshot.has_parent_path()) std::filesystem::create_directories(screenshot.parent_path());
+      if (screenshot.has_parent_path())
+        std::filesystem::create_directories(screenshot.parent_path());
       gl::write_png(screenshot.string(), target_->read_pixels());
       std::cout << "screenshot: " << screenshot.string() << '\n';
     }

@@ -28,7 +28,7 @@ struct AppState {
   bool sorted = true;
   bool paused = false;
   bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
-  bool frame_requested = false;     // re-frame the camera on the extents next frame
+  bool frame_requested = false;  // re-frame the camera on the extents next frame
   bool screenshot_requested = false;
   bool quit_requested = false;
 

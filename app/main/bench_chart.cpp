@@ -19,9 +19,8 @@ struct Rgb {
 };
 
 // Stage colours, then the draw; chosen to stay distinct for colour-blind readers.
-constexpr Rgb kSeriesColors[kStageCount + 1] = {{0, 114, 178},  {230, 159, 0}, {0, 158, 115},
-                                                {213, 94, 0},   {204, 121, 167},
-                                                {86, 180, 233}};
+constexpr Rgb kSeriesColors[kStageCount + 1] = {{0, 114, 178}, {230, 159, 0},   {0, 158, 115},
+                                                {213, 94, 0},  {204, 121, 167}, {86, 180, 233}};
 
 class Canvas {
  public:
@@ -48,8 +47,8 @@ class Canvas {
   // Text at (x, y) top-left, scaled by an integer factor; stb_easy_font emits quads.
   void text(int x, int y, const std::string& s, int scale = 1, Rgb c = {30, 30, 30}) {
     static char buffer[60000];
-    const int quads = stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer,
-                                          sizeof buffer);
+    const int quads =
+        stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer, sizeof buffer);
     const float* v = reinterpret_cast<const float*>(buffer);
     for (int q = 0; q < quads; ++q) {
       const float* quad = v + q * 16;  // 4 vertices of (x, y, z, colour-as-float)
@@ -113,8 +112,8 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
     const BenchRun& run = results.runs[r];
     int y = top + plot_h + 8;
     for (const std::string& line :
-         {run.algorithm, std::to_string(run.count), run.key_mode.substr(0, 5),
-          run.backend, run.scene.substr(0, 8)}) {
+         {run.algorithm, std::to_string(run.count), run.key_mode.substr(0, 5), run.backend,
+          run.scene.substr(0, 8)}) {
       canvas.text(x, y, line);
       y += 12;
     }

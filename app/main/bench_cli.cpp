@@ -62,7 +62,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (f.warmup) c.warmup = *f.warmup;
   if (f.verify) c.verify = true;
   if (f.no_draw) c.draw = false;
-  c.backend = f.backend == "cuda" ? BackendChoice::cuda
+  c.backend = f.backend == "cuda"  ? BackendChoice::cuda
               : f.backend == "cpu" ? BackendChoice::cpu
                                    : BackendChoice::automatic;
   c.out_dir = f.out_dir;

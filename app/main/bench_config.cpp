@@ -62,7 +62,8 @@ void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
       for_each_in(file, node, "algorithms", [&](const toml::node& item) {
         const auto s = item.value<std::string>();
         const auto a = s ? algorithm_from_string(*s) : std::nullopt;
-        if (!a) fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
+        if (!a)
+          fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
         config.algorithms.push_back(*a);
       });
     } else if (name == "counts") {

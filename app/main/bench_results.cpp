@@ -28,7 +28,7 @@ std::ofstream open_for_writing(const std::filesystem::path& file) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"median_ms", s.median}, {"p99_ms", s.p99}, {"min_ms", s.min},
+  return {{"median_ms", s.median}, {"p99_ms", s.p99},   {"min_ms", s.min},
           {"max_ms", s.max},       {"mean_ms", s.mean}, {"samples", s.samples}};
 }
 

@@ -40,9 +40,8 @@ class Progress {
     if (!enabled_) return;
     const int width = 30;
     const int filled = static_cast<int>(width * done / std::max<std::size_t>(total_, 1));
-    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-50.50s", filled,
-                 "##############################", width - filled, "", done, total_,
-                 label.c_str());
+    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-50.50s", filled, "##############################",
+                 width - filled, "", done, total_, label.c_str());
     std::fflush(stderr);
   }
   void finish() const {
@@ -143,8 +142,8 @@ class BenchSession {
         if (config_.verify) {
           const auto vertices = read_buffer<ParticleVertex>(buffers_->vertex_buffer(), spec.count);
           const auto order = read_buffer<std::uint32_t>(buffers_->index_buffer(), spec.count);
-          const OrderCheck check = check_draw_order(vertices, order, settings.view,
-                                                    spec.key_mode, config_.key_bits);
+          const OrderCheck check =
+              check_draw_order(vertices, order, settings.view, spec.key_mode, config_.key_bits);
           f.verified = check.ok;
           if (!check.ok && run.verify_failures++ == 0) {
             run.first_failure = "frame " + std::to_string(index) + ": " + check.problem;
@@ -153,8 +152,8 @@ class BenchSession {
         f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
       }
       while (auto late = draw_timer.poll()) {
-        const std::int64_t issued = frame - static_cast<std::int64_t>(late->frames_ago) -
-                                    config_.warmup;
+        const std::int64_t issued =
+            frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
         if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
       }
     }
@@ -193,7 +192,8 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   for (const auto& path : config.scenes) {
     const SceneDesc scene = load_scene(path);
     std::vector<std::uint32_t> counts = config.counts;
-    if (counts.empty()) counts.push_back(session.backend_name() == "cpu" ? scene.cpu_count : scene.count);
+    if (counts.empty())
+      counts.push_back(session.backend_name() == "cpu" ? scene.cpu_count : scene.count);
     for (std::uint32_t count : counts) {
       for (KeyMode mode : config.key_modes) {
         for (Algorithm algorithm : config.algorithms) {
@@ -216,15 +216,15 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   write_bench_json(config.out_dir / "summary.json", results);
   write_bench_chart(config.out_dir / "chart.png", results);
   std::cout << "particles bench, " << results.date << ", " << results.gl_renderer << '\n'
-            << bench_table(results) << "wrote " << (config.out_dir / "frames.csv").string()
-            << ", " << (config.out_dir / "summary.json").string() << ", "
+            << bench_table(results) << "wrote " << (config.out_dir / "frames.csv").string() << ", "
+            << (config.out_dir / "summary.json").string() << ", "
             << (config.out_dir / "chart.png").string() << '\n';
   std::uint64_t failures = 0;
   for (const BenchRun& run : results.runs) {
     failures += run.verify_failures;
     if (run.verify_failures) {
-      std::cerr << "verification failed: " << run.scene << ' ' << run.algorithm << ' '
-                << run.count << ": " << run.first_failure << '\n';
+      std::cerr << "verification failed: " << run.scene << ' ' << run.algorithm << ' ' << run.count
+                << ": " << run.first_failure << '\n';
     }
   }
   return failures ? 1 : 0;

@@ -29,7 +29,6 @@ class CudaBackend final : public Backend {
     return {last};
   }
 
-
  private:
   cuda::CudaPipeline pipeline_;
 };

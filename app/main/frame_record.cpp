@@ -17,8 +17,8 @@ void write_frame_report(const std::string& path, const std::vector<FrameRecord>&
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
   out << ",sort_path\n";
   for (const FrameRecord& r : frames) {
-    out << r.frame << ',' << backend << ',' << algorithm << ',' << count << ',' << r.frame_ms
-        << ',' << r.backend_ms << ',' << r.draw_ms;
+    out << r.frame << ',' << backend << ',' << algorithm << ',' << count << ',' << r.frame_ms << ','
+        << r.backend_ms << ',' << r.draw_ms;
     for (float v : r.stage_ms) out << ',' << v;
     out << ',' << to_string(r.path) << '\n';
   }

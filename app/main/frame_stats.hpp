@@ -52,7 +52,9 @@ class RollingSeries {
     const auto v = ordered();
     return summarize(std::vector<double>(v.begin(), v.end()));
   }
-  float latest() const { return filled_ ? values_[(next_ + values_.size() - 1) % values_.size()] : 0.0f; }
+  float latest() const {
+    return filled_ ? values_[(next_ + values_.size() - 1) % values_.size()] : 0.0f;
+  }
 
  private:
   std::vector<float> values_;

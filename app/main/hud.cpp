@@ -1,8 +1,8 @@
 #include "app/main/hud.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <cstdio>
 #include <string>
@@ -17,10 +17,9 @@ void plot_series(const char* label, const RollingSeries& series) {
   const auto values = series.ordered();
   const Summary s = series.summary();
   char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "min %.2f  med %.2f  p99 %.2f ms", s.min, s.median,
-                s.p99);
+  std::snprintf(overlay, sizeof overlay, "med %.3f  p99 %.3f ms", s.median, s.p99);
   ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
-                   static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(0, 48));
+                   static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(250, 40));
 }
 
 // One horizontal bar split by stage medians, so where the frame's GPU time goes is visible at
@@ -37,7 +36,7 @@ void stacked_stage_bar(const AppState& state) {
   }
   ImGui::Text("stages: %.3f ms (medians)", total);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = 320.0f, height = 14.0f;
+  const float width = 330.0f, height = 12.0f;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   float x = origin.x;
   for (int s = 0; s < kStageCount && total > 0.0; ++s) {
@@ -47,7 +46,7 @@ void stacked_stage_bar(const AppState& state) {
   }
   ImGui::Dummy(ImVec2(width, height));
   for (int s = 0; s < kStageCount; ++s) {
-    if (s > 0) ImGui::SameLine();
+    if (s % 3 != 0) ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColors[s]), "%s %.3f",
                        to_string(static_cast<Stage>(s)), medians[s]);
   }
@@ -76,8 +75,9 @@ void Hud::draw(AppState& state) {
   ImGui::NewFrame();
 
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.75f);
-  ImGui::Begin("particles", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::SetNextWindowSize(ImVec2(350, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.6f);
+  ImGui::Begin("particles");
   const float frame_ms = state.frame_ms.latest();
   ImGui::Text("%.1f fps  %.2f ms", frame_ms > 0.0f ? 1000.0f / frame_ms : 0.0f, frame_ms);
   ImGui::Text("%u particles  scene %s", state.count, state.scene.name.c_str());
@@ -120,11 +120,13 @@ void Hud::draw(AppState& state) {
   }
   const Extents& e = state.last_info.extents;
   if (!e.empty()) {
-    ImGui::Text("extents x [%.2f, %.2f] y [%.2f, %.2f] z [%.2f, %.2f]", e.min.x, e.max.x, e.min.y,
-                e.max.y, e.min.z, e.max.z);
+    ImGui::Text("x [%.2f, %.2f]  y [%.2f, %.2f]", e.min.x, e.max.x, e.min.y, e.max.y);
+    ImGui::Text("z [%.2f, %.2f]", e.min.z, e.max.z);
     ImGui::Text("depth [%.2f, %.2f]  max speed %.2f", e.depth_min, e.depth_max, e.max_speed);
   }
-  ImGui::TextDisabled("%s", key_help());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", key_help());
+  ImGui::PopStyleColor();
   ImGui::End();
 
   ImGui::Render();

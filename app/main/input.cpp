@@ -24,18 +24,31 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
     return;
   }
   switch (key) {
-    case GLFW_KEY_SPACE: s.paused = !s.paused; break;
-    case GLFW_KEY_U: s.sorted = !s.sorted; break;
+    case GLFW_KEY_SPACE:
+      s.paused = !s.paused;
+      break;
+    case GLFW_KEY_U:
+      s.sorted = !s.sorted;
+      break;
     case GLFW_KEY_K:
       s.key_mode = s.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
       break;
-    case GLFW_KEY_F: s.frame_requested = true; break;
-    case GLFW_KEY_C: s.follow_path = !s.follow_path; break;
+    case GLFW_KEY_F:
+      s.frame_requested = true;
+      break;
+    case GLFW_KEY_C:
+      s.follow_path = !s.follow_path;
+      break;
     case GLFW_KEY_P:
-    case GLFW_KEY_F12: s.screenshot_requested = true; break;
+    case GLFW_KEY_F12:
+      s.screenshot_requested = true;
+      break;
     case GLFW_KEY_ESCAPE:
-    case GLFW_KEY_Q: s.quit_requested = true; break;
-    default: break;
+    case GLFW_KEY_Q:
+      s.quit_requested = true;
+      break;
+    default:
+      break;
   }
 }
 
@@ -43,8 +56,8 @@ void on_scroll(GLFWwindow* window, double /*dx*/, double dy) {
   if (ImGui::GetIO().WantCaptureMouse) return;
   AppState& s = state_of(window);
   s.follow_path = false;
-  s.camera.distance = std::clamp(s.camera.distance * std::pow(0.9f, static_cast<float>(dy)),
-                                 0.05f, 1.0e5f);
+  s.camera.distance =
+      std::clamp(s.camera.distance * std::pow(0.9f, static_cast<float>(dy)), 0.05f, 1.0e5f);
 }
 
 }  // namespace

@@ -5,13 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/auto_policy.hpp"
 #include "cuda/check.hpp"
 #include "cuda/keys/depth_keys.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 #include "cuda/sort/policy.hpp"
-#include "core/auto_policy.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -274,8 +274,8 @@ StageTimes DevicePipeline::stage_times_of(int slot) const {
   if (!timed_graph_ || slot_frame_[slot] < 0) return t;
   for (int k = 0; k < kStageCount; ++k) {
     float ms = 0.0f;
-    if (cudaEventElapsedTime(&ms, stage_marks_[slot][k].get(),
-                             stage_marks_[slot][k + 1].get()) != cudaSuccess) {
+    if (cudaEventElapsedTime(&ms, stage_marks_[slot][k].get(), stage_marks_[slot][k + 1].get()) !=
+        cudaSuccess) {
       cudaGetLastError();
       return StageTimes{};  // not recorded (e.g. the first frame of a new graph): report none
     }
@@ -325,8 +325,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
       static_assert(offsetof(FrameReport, strided_descents) ==
                     offsetof(FrameReport, descents) + sizeof(std::uint32_t));
       CUDA_CHECK(cudaMemsetAsync(&report->descents, 0, 2 * sizeof(std::uint32_t), s));
-      sortedness_probes_kernel<<<probe_grid_for(count_), kThreads, 0, s>>>(keys_.data(), count_,
-                                                                     kAutoProbeStride, report);
+      sortedness_probes_kernel<<<probe_grid_for(count_), kThreads, 0, s>>>(
+          keys_.data(), count_, kAutoProbeStride, report);
       PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
       if (conditional) {
         record_auto_sort(shape.bits);

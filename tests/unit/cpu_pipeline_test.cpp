@@ -115,11 +115,11 @@ TEST_P(CpuPipelineTest, EveryFrameIsOrderedFarToNear) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllModels, CpuPipelineTest,
-    ::testing::Combine(::testing::Values(Model::galaxy, Model::fountain),
-                       ::testing::Values(Algorithm::radix, Algorithm::automatic),
-                       ::testing::Values(KeyMode::exact, KeyMode::quantized)));
+INSTANTIATE_TEST_SUITE_P(AllModels, CpuPipelineTest,
+                         ::testing::Combine(::testing::Values(Model::galaxy, Model::fountain),
+                                            ::testing::Values(Algorithm::radix,
+                                                              Algorithm::automatic),
+                                            ::testing::Values(KeyMode::exact, KeyMode::quantized)));
 
 TEST(CpuPipeline, UnsortedDrawsInIndexOrder) {
   CpuPipeline pipeline;

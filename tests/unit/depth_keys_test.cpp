@@ -14,7 +14,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 TEST(OrderedBits, PreservesOrderAcrossSignsAndSpecials) {
-  const std::vector<float> ascending = {-kInf, -3.0e38f, -1.0f, -1e-30f, -1e-45f, 0.0f,
+  const std::vector<float> ascending = {-kInf,  -3.0e38f, -1.0f, -1e-30f, -1e-45f, 0.0f,
                                         1e-45f, 1e-30f,   1.0f,  2.0f,    3.0e38f, kInf};
   for (std::size_t i = 1; i < ascending.size(); ++i) {
     EXPECT_LT(ordered_bits(ascending[i - 1]), ordered_bits(ascending[i]))
@@ -52,8 +52,8 @@ TEST(ExactDepthKey, NaNDrawnBeforeEverything) {
 }
 
 TEST(QuantizedDepthKey, EndsOfRangeMapToExtremeBuckets) {
-  EXPECT_EQ(quantized_depth_key(10.0f, 2.0f, 10.0f, 16), 0u);       // farthest
-  EXPECT_EQ(quantized_depth_key(2.0f, 2.0f, 10.0f, 16), 0xffffu);   // nearest
+  EXPECT_EQ(quantized_depth_key(10.0f, 2.0f, 10.0f, 16), 0u);      // farthest
+  EXPECT_EQ(quantized_depth_key(2.0f, 2.0f, 10.0f, 16), 0xffffu);  // nearest
   EXPECT_EQ(quantized_depth_key(2.0f, 2.0f, 10.0f, 32), 0xffffffffu);
   EXPECT_EQ(quantized_depth_key(2.0f, 2.0f, 10.0f, 1), 1u);
 }
