@@ -70,6 +70,9 @@ struct SceneDesc {
   float time_step = 1.0f / 60.0f;
   Color background{0.02f, 0.02f, 0.04f, 1.0f};
   CameraPose camera;
+  // Re-centre the camera on the particles' extents after the first frame (yaw, pitch and field
+  // of view kept), for scenes whose size is not known in advance.
+  bool camera_auto_frame = false;
   std::vector<CameraKey> camera_path;  // empty: the camera stays where the user puts it
 };
 

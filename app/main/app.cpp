@@ -50,6 +50,7 @@ class Session {
     state_.sorted = !options.unsorted;
     state_.camera = state_.scene.camera;
     state_.follow_path = !state_.scene.camera_path.empty();
+    state_.frame_on_load = state_.scene.camera_auto_frame;
 
     headless_ = options.headless || !gl::display_available();
     if (headless_ && !options.headless) {
@@ -102,10 +103,10 @@ class Session {
       state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
                                      static_cast<float>(state_.sim_time));
     }
-    if (state_.frame_requested && !state_.last_info.extents.empty()) {
+    if ((state_.frame_requested || state_.frame_on_load) && !state_.last_info.extents.empty()) {
       state_.camera = frame_extents(state_.camera, state_.last_info.extents);
-      state_.follow_path = false;
-      state_.frame_requested = false;
+      if (state_.frame_requested) state_.follow_path = false;  // the user took the camera
+      state_.frame_requested = state_.frame_on_load = false;
     }
 
     const glm::ivec2 size = context_->framebuffer_size();

@@ -29,6 +29,7 @@ struct AppState {
   bool paused = false;
   bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
   bool frame_requested = false;  // re-frame the camera on the extents next frame
+  bool frame_on_load = false;    // the scene asked to be framed once its extents are known
   bool screenshot_requested = false;
   bool quit_requested = false;
 

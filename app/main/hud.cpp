@@ -17,9 +17,9 @@ void plot_series(const char* label, const RollingSeries& series) {
   const auto values = series.ordered();
   const Summary s = series.summary();
   char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "med %.3f  p99 %.3f ms", s.median, s.p99);
+  std::snprintf(overlay, sizeof overlay, "min %.3f med %.3f p99 %.3f", s.min, s.median, s.p99);
   ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, overlay, 0.0f,
-                   static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(250, 40));
+                   static_cast<float>(s.max * 1.2 + 1e-3), ImVec2(260, 40));
 }
 
 // One horizontal bar split by stage medians, so where the frame's GPU time goes is visible at

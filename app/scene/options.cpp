@@ -74,7 +74,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("FILE");
   app->add_option_function<std::string>(
          "--report", [&o](const std::string& s) { o.report = s; },
-         "Write per-stage timings to this file (.csv or .json)")
+         "Write per-frame and per-stage timings to this CSV file")
       ->type_name("FILE");
   app->add_option_function<std::string>(
          "--key-mode",

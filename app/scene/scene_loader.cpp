@@ -311,13 +311,17 @@ void SceneReader::read_colors(const toml::table& t, SceneDesc& d) const {
 
 void SceneReader::read_camera(const toml::table& t, SceneDesc& d) const {
   constexpr std::string_view s = "camera";
-  check_keys(t, s, {"target", "distance", "yaw", "pitch", "fov", "path"});
+  check_keys(t, s, {"target", "distance", "yaw", "pitch", "fov", "auto_frame", "path"});
   CameraPose& c = d.camera;
   if (const toml::node* n = t.get("target")) c.target = vec3(*n, "camera.target");
   get(t, s, "distance", kPositive, c.distance);
   get(t, s, "yaw", kAny, c.yaw_deg);
   get(t, s, "pitch", closed(-89, 89), c.pitch_deg);
   get(t, s, "fov", closed(1, 170), c.fov_deg);
+  if (const toml::node* n = t.get("auto_frame")) {
+    if (!n->is_boolean()) wrong_type(*n, "camera.auto_frame", "a boolean");
+    d.camera_auto_frame = n->as_boolean()->get();
+  }
   // Read after the pose: keyframes default to it.
   if (const toml::node* n = t.get("path")) read_camera_path(*n, d);
 }

@@ -188,6 +188,15 @@ TEST(SceneLoaderErrors, MissingModelType) {
   expect_error("missing_model_type.toml", "4:1", "missing key model.type");
 }
 
+TEST(SceneLoader, CameraAutoFrame) {
+  EXPECT_FALSE(parse_scene("[model]\ntype='galaxy'\n", "a.toml").camera_auto_frame);
+  EXPECT_TRUE(parse_scene("[model]\ntype='galaxy'\n[camera]\nauto_frame = true\n", "a.toml")
+                  .camera_auto_frame);
+  const std::string e = parse_error("[model]\ntype='galaxy'\n[camera]\nauto_frame = 1\n");
+  EXPECT_EQ(e.rfind("inline.toml:4:14: camera.auto_frame", 0), 0u) << e;
+  EXPECT_NE(e.find("a boolean"), std::string::npos) << e;
+}
+
 TEST(SceneLoaderErrors, InlineMistakes) {
   // Each: the exact position and a phrase a user would recognise.
   const std::pair<std::string, std::string> cases[] = {
