@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test. GPU tests skip with a reason when no CUDA device is present.
-# Without a display the tests run under Xvfb, so the windowed (GLFW) path is tested too.
+# Without a display the tests run on a private Xvfb display, so the windowed (GLFW) path is
+# tested too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup-debian.sh"
@@ -8,7 +9,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest_cmd=(ctest --test-dir "$build" --output-on-failure -j "$jobs")
-if [[ -z "${DISPLAY:-}" ]] && command -v xvfb-run >/dev/null; then
-  exec xvfb-run -a -s "-screen 0 1280x720x24" "${ctest_cmd[@]}"
+if [[ -z "${DISPLAY:-}" ]] && command -v Xvfb >/dev/null; then
+  # Our own virtual display, started and waited for here (its socket appearing means it is
+  # accepting clients), so the window test never races the server's start.
+  n=90
+  while [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]]; do n=$((n + 1)); done
+  Xvfb ":$n" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+  xvfb_pid=$!
+  trap 'kill $xvfb_pid 2>/dev/null' EXIT
+  for _ in $(seq 100); do
+    [[ -S /tmp/.X11-unix/X$n ]] && break
+    sleep 0.1
+  done
+  export DISPLAY=":$n"
 fi
-exec "${ctest_cmd[@]}"
+"${ctest_cmd[@]}"
