@@ -38,17 +38,17 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
 }
 
 void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
-                    std::vector<std::uint64_t>& scratch) {
+                    SortScratch& scratch) {
   // Packing (key, position in the incoming order) into one 64-bit word makes a plain sort
   // stable and fast: equal keys compare by where they stood.
-  scratch.resize(order.size());
+  scratch.packed.resize(order.size());
+  scratch.incoming.assign(order.begin(), order.end());
   for (std::size_t i = 0; i < order.size(); ++i) {
-    scratch[i] = (std::uint64_t{keys[order[i]]} << 32) | static_cast<std::uint32_t>(i);
+    scratch.packed[i] = (std::uint64_t{keys[order[i]]} << 32) | static_cast<std::uint32_t>(i);
   }
-  std::sort(scratch.begin(), scratch.end());
-  std::vector<std::uint32_t> previous(order.begin(), order.end());
+  std::sort(scratch.packed.begin(), scratch.packed.end());
   for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = previous[static_cast<std::uint32_t>(scratch[i])];
+    order[i] = scratch.incoming[static_cast<std::uint32_t>(scratch.packed[i])];
   }
 }
 

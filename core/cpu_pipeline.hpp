@@ -12,6 +12,12 @@
 
 namespace particles {
 
+// Working memory of cpu_sort_order, kept by the caller so a frame allocates nothing.
+struct SortScratch {
+  std::vector<std::uint64_t> packed;    // (key << 32 | position in the incoming order)
+  std::vector<std::uint32_t> incoming;  // the order before sorting
+};
+
 class CpuPipeline {
  public:
   void reset(const ModelParams& params, std::uint32_t count);
@@ -32,7 +38,7 @@ class CpuPipeline {
   std::vector<ParticleVertex> vertices_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> order_;
-  std::vector<std::uint64_t> scratch_;  // (key << 32 | index), sorted stably
+  SortScratch scratch_;
 };
 
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------
@@ -45,7 +51,7 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
                     int bits, const Extents& extents, std::span<std::uint32_t> keys);
 // Reorders `order` stably by keys[order[i]], ascending (far first). Ties keep the incoming order.
 void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
-                    std::vector<std::uint64_t>& scratch);
+                    SortScratch& scratch);
 // Adjacent pairs of `order` whose keys are out of ascending order.
 std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
                                  std::span<const std::uint32_t> order);

@@ -62,7 +62,7 @@ void run_case(const Case& c) {
   std::vector<std::uint32_t> previous(n);
   std::iota(previous.begin(), previous.end(), 0u);
   std::vector<std::uint32_t> keys(n), expected(n);
-  std::vector<std::uint64_t> scratch;
+  SortScratch scratch;
   Extents last_extents;
   Probes last_probes;
 

@@ -21,7 +21,7 @@ TEST(CpuSortOrder, StableForEqualKeys) {
   const std::vector<std::uint32_t> keys = {5, 1, 5, 1, 3, 5, 1};
   std::vector<std::uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::vector<std::uint64_t> scratch;
+  SortScratch scratch;
   cpu_sort_order(keys, order, scratch);
   EXPECT_EQ(order, (std::vector<std::uint32_t>{1, 3, 6, 4, 0, 2, 5}));
 }
@@ -29,7 +29,7 @@ TEST(CpuSortOrder, StableForEqualKeys) {
 TEST(CpuSortOrder, TiesKeepTheIncomingOrder) {
   const std::vector<std::uint32_t> keys = {7, 7, 7, 2};
   std::vector<std::uint32_t> order = {2, 0, 3, 1};
-  std::vector<std::uint64_t> scratch;
+  SortScratch scratch;
   cpu_sort_order(keys, order, scratch);
   EXPECT_EQ(order, (std::vector<std::uint32_t>{3, 2, 0, 1}));
 }
@@ -43,7 +43,7 @@ TEST(CpuSortOrder, MatchesStdStableSortOnRandomKeys) {
   std::iota(expected.begin(), expected.end(), 0u);
   std::stable_sort(expected.begin(), expected.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-  std::vector<std::uint64_t> scratch;
+  SortScratch scratch;
   cpu_sort_order(keys, order, scratch);
   EXPECT_EQ(order, expected);
 }
