@@ -18,6 +18,7 @@
 #include "app/main/frame_record.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
+#include "app/main/scene_draw.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -129,11 +130,7 @@ class Session {
     const double backend_ms = ms_since(backend_start);
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
-    gl::DrawParams draw;
-    draw.camera = camera;
-    draw.viewport = size;
-    draw.sprite_size = state_.scene.sprite_size;
-    draw.background = state_.scene.background;
+    const gl::DrawParams draw = scene_draw_params(state_.scene, camera, size);
     target_->bind();
     draw_timer_->begin();
     renderer_->draw(*buffers_, draw);

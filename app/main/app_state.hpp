@@ -34,6 +34,7 @@ struct AppState {
   bool quit_requested = false;
 
   CameraPose camera;
+  double cursor_x = 0.0, cursor_y = 0.0;  // last cursor position, for mouse drags
   double sim_time = 0.0;
   std::uint64_t frame = 0;
 

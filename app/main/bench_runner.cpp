@@ -17,6 +17,7 @@
 #include "app/main/backend.hpp"
 #include "app/main/bench_results.hpp"
 #include "app/main/order_check.hpp"
+#include "app/main/scene_draw.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -123,11 +124,8 @@ class BenchSession {
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
       record_stages(info.stages, info.stages.frame - first_stage_frame);
 
-      gl::DrawParams draw;
-      draw.camera = camera;
-      draw.viewport = {config_.width, config_.height};
-      draw.sprite_size = spec.scene.sprite_size;
-      draw.background = spec.scene.background;
+      const gl::DrawParams draw =
+          scene_draw_params(spec.scene, camera, {config_.width, config_.height});
       if (config_.draw) {
         target_->bind();
         draw_timer.begin();

@@ -69,13 +69,12 @@ void install_input_callbacks(GLFWwindow* window, AppState& state) {
 }
 
 void apply_mouse(GLFWwindow* window, AppState& state) {
-  static double last_x = 0.0, last_y = 0.0;
   double x = 0.0, y = 0.0;
   glfwGetCursorPos(window, &x, &y);
-  const auto dx = static_cast<float>(x - last_x);
-  const auto dy = static_cast<float>(y - last_y);
-  last_x = x;
-  last_y = y;
+  const auto dx = static_cast<float>(x - state.cursor_x);
+  const auto dy = static_cast<float>(y - state.cursor_y);
+  state.cursor_x = x;
+  state.cursor_y = y;
   if (ImGui::GetIO().WantCaptureMouse) return;
   CameraPose& cam = state.camera;
   if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
