@@ -6,16 +6,20 @@
 // (device-to-device copy from a pristine buffer). Per repetition: replay the restore, record an
 // event, replay the sort, record an event; times are medians over the repetitions after warm-up
 // replays. Every algorithm's output is checked against CUB's in the same run.
-// Usage: sort_bench [--reps R] [--min-log2 K] [--max-log2 K]
+// Usage: sort_bench [--reps R] [--min-log2 K] [--max-log2 K] [--only radix|oddeven|quicksort]
+//                   [--no-tuning]
+// --only times that algorithm and CUB (the reference) alone, for profiler runs.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_data.hpp"
@@ -128,7 +132,12 @@ double copy_bandwidth(cudaStream_t stream) {
 
 int main(int argc, char** argv) {
   int min_log2 = 16, max_log2 = 24;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool tuning_table = true;
+  std::string only;
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--no-tuning")) tuning_table = false;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--min-log2")) min_log2 = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--max-log2")) max_log2 = std::atoi(argv[i + 1]);
@@ -179,6 +188,7 @@ int main(int argc, char** argv) {
           double us[4] = {};
           bool ok[4] = {true, true, true, true};
           for (int a = 3; a >= 0; --a) {  // CUB first: its output is the reference
+            if (a != 3 && !only.empty() && only != to_string(algorithms[a])) continue;
             Sorter& s = *sorters[static_cast<std::size_t>(a)];
             us[a] = time_sort(stream, restore,
                               [&] { s.sort(k.data(), v.data(), n, 0, key_bits, stream); });
@@ -203,16 +213,18 @@ int main(int argc, char** argv) {
               gks(us[1]), us[2], ok[2] ? "" : " WRONG", gks(us[2]), us[3], gks(us[3]), floor_us,
               us[3] / us[0], us[3] / us[1], us[2] / us[3]);
           std::fflush(stdout);
-          if (dist == Distribution::random && key_bits == 32) {  // radix tile-policy tuning
-            double t[3];
-            for (int p = 0; p < 3; ++p)
-              t[p] = time_sort(stream, restore, [&] {
-                tuning.sort(k.data(), v.data(), n, 0, 32, stream, nullptr, p);
+          if (tuning_table && dist == Distribution::random) {  // radix policy tuning, on stderr
+            std::fprintf(stderr, "tuning %d-bit 2^%d:", key_bits, lg);
+            for (std::size_t p = 0; p < std::size(kRadixPolicies); ++p) {
+              const double t = time_sort(stream, restore, [&] {
+                tuning.sort(k.data(), v.data(), n, 0, key_bits, stream, nullptr,
+                            static_cast<int>(p));
               });
-            std::fprintf(
-                stderr,
-                "tuning 2^%d: small(256x8) %.1f  medium(512x8) %.1f  large(512x15) %.1f us\n", lg,
-                t[0], t[1], t[2]);
+              std::fprintf(stderr, "  %dx%d/%d %.1f", kRadixPolicies[p].threads,
+                           kRadixPolicies[p].items_per_thread, kRadixPolicies[p].min_blocks_per_sm,
+                           t);
+            }
+            std::fprintf(stderr, " us\n");
           }
         }
       }

@@ -14,17 +14,28 @@
 
 namespace particles::cuda::detail {
 
-template <int Threads, int Items>
+// How a warp finds the lanes holding the same digit (the multisplit at the heart of ranking).
+// All three are exact; bench/sort_bench's tuning table times them against each other.
+enum class Multisplit {
+  ballot,     // one __ballot_sync per digit bit: 8 votes, ~40 instructions per item row
+  atomic_or,  // each lane ORs its bit into a shared mask of its digit, then reads the mask back
+  match_any,  // __match_any_sync: one instruction, but a multi-cycle one
+};
+
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
 struct BlockRadixRank {
   static_assert(Threads >= kRadixBuckets, "one thread per bucket in the bucket scans");
   static_assert(Threads % 32 == 0, "whole warps");
   static constexpr int kWarps = Threads / 32;
   static constexpr int kTile = Threads * Items;
+  static_assert(kTile <= 65536, "ranks are packed in 16 bits during ranking");
 
   struct Storage {
     std::uint32_t warp_hist[kWarps][kRadixBuckets];  // per-warp counts, then per-warp offsets
-    std::uint32_t bucket_count[kRadixBuckets];       // block total per bucket
-    std::uint32_t bucket_offset[kRadixBuckets];      // block exclusive offset per bucket
+    // atomic_or only: per-warp lane masks of each digit, kept at zero between items.
+    std::uint32_t warp_match[Method == Multisplit::atomic_or ? kWarps : 1][kRadixBuckets];
+    std::uint32_t bucket_count[kRadixBuckets];   // block total per bucket
+    std::uint32_t bucket_offset[kRadixBuckets];  // block exclusive offset per bucket
     std::uint32_t scan_scratch[8];
     std::uint32_t scan_total;
   };
@@ -37,33 +48,55 @@ struct BlockRadixRank {
   // bucket_offset hold the block's per-bucket totals and exclusive offsets. Ends with a barrier.
   __device__ static void rank(const std::uint32_t (&digit)[Items], std::uint32_t (&rank)[Items],
                               Storage& s) {
-    for (int i = static_cast<int>(threadIdx.x); i < kWarps * kRadixBuckets; i += Threads)
+    rank_by([&](int i) { return digit[i]; }, rank, s);
+  }
+
+  // The same, with the digit of item i given by digit_of(i): callers that can recompute digits
+  // from keys they hold anyway save Items registers (the radix pass runs 4 blocks per SM only
+  // when it fits 64 registers a thread).
+  template <typename DigitOf>
+  __device__ static void rank_by(DigitOf digit_of, std::uint32_t (&rank)[Items], Storage& s) {
+    for (int i = static_cast<int>(threadIdx.x); i < kWarps * kRadixBuckets; i += Threads) {
       (&s.warp_hist[0][0])[i] = 0;
+      if constexpr (Method == Multisplit::atomic_or) (&s.warp_match[0][0])[i] = 0;
+    }
     __syncthreads();
 
-    // Warp multisplit: the lanes holding the same digit find each other with one ballot per
-    // digit bit (full-rate instructions; __match_any_sync, the first version, is a slow
-    // multi-cycle instruction: docs/performance.md has both measured); the lowest of the group
-    // bumps the warp's counter once for all of them.
+    // Warp multisplit: the lanes holding the same digit find each other (peers), and the lowest
+    // of them bumps the warp's counter of that digit once for all of them.
     std::uint32_t* hist = s.warp_hist[warp_id()];
     const unsigned below = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      unsigned peers = kFullMask;
+      const std::uint32_t d = digit_of(i);
+      unsigned peers;
+      if constexpr (Method == Multisplit::ballot) {
+        peers = kFullMask;
 #pragma unroll
-      for (int b = 0; b < kRadixBits; ++b) {
-        const bool set = (digit[i] >> b) & 1u;
-        const unsigned vote = __ballot_sync(kFullMask, set);
-        peers &= set ? vote : ~vote;
+        for (int b = 0; b < kRadixBits; ++b) {
+          const bool set = (d >> b) & 1u;
+          const unsigned vote = __ballot_sync(kFullMask, set);
+          peers &= set ? vote : ~vote;
+        }
+      } else if constexpr (Method == Multisplit::atomic_or) {
+        atomicOr(&s.warp_match[warp_id()][d], 1u << lane_id());
+        __syncwarp();
+        peers = s.warp_match[warp_id()][d];
+        __syncwarp();  // every lane has its mask before the leader clears it below
+      } else {
+        peers = __match_any_sync(kFullMask, d);
       }
       const int leader = __ffs(peers) - 1;
       std::uint32_t base = 0;
       if (static_cast<int>(lane_id()) == leader) {
-        base = hist[digit[i]];
-        hist[digit[i]] = base + static_cast<std::uint32_t>(__popc(peers));
+        base = hist[d];
+        hist[d] = base + static_cast<std::uint32_t>(__popc(peers));
+        if constexpr (Method == Multisplit::atomic_or) s.warp_match[warp_id()][d] = 0;
       }
       base = __shfl_sync(kFullMask, base, leader);
-      rank[i] = base + static_cast<std::uint32_t>(__popc(peers & below));
+      // The digit rides in the rank's high half until the offsets are added: recomputing it
+      // later tempts the compiler to keep every digit live in its own register instead.
+      rank[i] = (base + static_cast<std::uint32_t>(__popc(peers & below))) | (d << 16);
       __syncwarp();  // this item's counter update is seen by the next item's leader
     }
     __syncthreads();
@@ -82,7 +115,10 @@ struct BlockRadixRank {
     if (threadIdx.x < kRadixBuckets) s.bucket_offset[threadIdx.x] = offset;
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < Items; ++i) rank[i] += s.bucket_offset[digit[i]] + hist[digit[i]];
+    for (int i = 0; i < Items; ++i) {
+      const std::uint32_t d = rank[i] >> 16;
+      rank[i] = (rank[i] & 0xffffu) + s.bucket_offset[d] + hist[d];
+    }
     __syncthreads();  // storage may be reused by the caller
   }
 };

@@ -11,24 +11,36 @@ inline constexpr int kRadixBits = 8;
 inline constexpr int kRadixBuckets = 1 << kRadixBits;
 
 // One LSD pass = one kernel: tile ranking + decoupled look-back + scatter. Threads must be >= 256
-// (one thread per bucket in the look-back).
+// (one thread per bucket in the look-back). min_blocks_per_sm goes to __launch_bounds__: it caps
+// registers so that many blocks share an SM (65536 / (threads * min_blocks) registers a thread).
 struct RadixPolicy {
   int threads;
   int items_per_thread;
+  int min_blocks_per_sm;
+  int multisplit;  // detail::Multisplit: 0 ballot, 1 atomic_or, 2 match_any (block_radix.cuh)
   constexpr int tile() const { return threads * items_per_thread; }
 };
-// Large problems: the seed's 7680-key tile (512 x 15) keeps the look-back chain short.
-inline constexpr RadixPolicy kRadixLarge{512, 15};
-// Medium and small problems are latency-bound (1M keys make only 137 tiles of 7680 on 132 SMs):
-// smaller tiles give every SM several blocks to overlap.
-inline constexpr RadixPolicy kRadixMedium{512, 8};
-inline constexpr RadixPolicy kRadixSmall{256, 8};
-// Sizes at or above which the larger policy is used. H200, 2026-11-29, sort_bench tuning lines
-// (32-bit random, ballot ranking; docs/performance.md): 256x8 fastest up to 2^18 (34 vs 39 vs
-// 50 us at 2^16), 512x8 fastest 2^19..2^21 (83 vs 98 vs 95 us at 2^20); from 2^22 the three are
-// within 3% of each other (243 / 250 / 259 us at 2^22 for large / medium / small).
-inline constexpr std::size_t kRadixLargeFrom = std::size_t{1} << 22;
-inline constexpr std::size_t kRadixMediumFrom = std::size_t{1} << 19;
+// The candidates; every one is compiled, tested (forced) and timed by bench/sort_bench's tuning
+// table, and kRadixPolicyRules picks among them by size. H200, 2026-11-29 (docs/performance.md):
+// atomic_or multisplit beat ballot by 5-12% from 2^16 to 2^23 and tied it at 2^24 (718.8 vs
+// 712.2 us); match_any was slowest everywhere (111 vs 81 us at 2^20), so no policy uses it.
+inline constexpr RadixPolicy kRadixPolicies[] = {
+    {256, 8, 4, 1},   // 0: tile 2048, many blocks for small sorts; fastest up to 2^18
+    {384, 15, 3, 1},  // 1: tile 5760, 56 registers; fastest or within 1% from 2^19
+    {256, 15, 4, 1},  // 2: tile 3840, 64 registers
+    {256, 15, 4, 0},  // 3: as 2 with ballot multisplit
+    {512, 15, 2, 0},  // 4: the seed's 7680-key tile with ballot multisplit, for reference
+};
+struct RadixSizeRule {
+  std::size_t from;  // smallest n the rule applies to
+  int policy;        // index into kRadixPolicies
+};
+// Ascending by `from`; the last rule whose `from` <= n wins.
+inline constexpr RadixSizeRule kRadixPolicyRules[] = {
+    {0, 0},
+    {std::size_t{1} << 19, 1},
+};
+
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.
 inline constexpr int kHistogramThreads = 512;
 inline constexpr int kHistogramBlocksPerSm = 2;

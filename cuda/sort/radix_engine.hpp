@@ -4,8 +4,9 @@
 //
 // Plan of one sort of n pairs by bits [b, e): passes = ceil((e - b) / 8), so only requested bits
 // are visited.
-//   1. one memset of the scratch (histograms, tile counters, look-back status words);
-//   2. one histogram kernel counts the digits of every pass in a single read of the keys;
+//   1. one small memset (histograms, tile counters);
+//   2. one histogram kernel counts the digits of every pass in a single read of the keys, and
+//      bumps the epoch that stamps this sort's look-back words;
 //   3. per pass one "onesweep" kernel: each block takes the next tile (atomic counter, so tiles
 //      are started in order), ranks its keys in registers (warp multisplit), publishes its
 //      per-digit counts, finds its global offsets by decoupled look-back over earlier tiles
@@ -26,9 +27,10 @@ class RadixSortEngine {
  public:
   explicit RadixSortEngine(std::size_t capacity);
 
-  // policy: -1 = by size (kRadixLargeFrom / kRadixMediumFrom); 0 small, 1 medium, 2 large (for
-  // the benchmark's tuning table). d_enable: when not null, every kernel first reads *d_enable
-  // and does nothing if it is 0 (lets a sort be a device-decided fallback without host sync).
+  // policy: -1 = by size (kRadixPolicyRules); otherwise an index into kRadixPolicies (the
+  // benchmark's tuning table and the tests force each one). d_enable: when not null, every kernel
+  // first reads *d_enable and does nothing if it is 0 (lets a sort be a device-decided fallback
+  // without host sync).
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream, const std::int32_t* d_enable = nullptr, int policy = -1);
 
@@ -39,8 +41,8 @@ class RadixSortEngine {
   int sm_count_ = 0;
   DeviceBuffer<std::uint32_t> alt_keys_;
   DeviceBuffer<std::uint32_t> alt_values_;
-  // [passes][256] histograms | [passes] tile counters | [passes][tiles][256] status words
-  DeviceBuffer<std::uint32_t> scratch_;
+  DeviceBuffer<std::uint32_t> control_;  // histograms, tile counters, epoch (radix_sort.cu)
+  DeviceBuffer<std::uint64_t> status_;   // [passes][max tiles][256] look-back words
   std::size_t max_tiles_ = 0;
 };
 

@@ -2,8 +2,12 @@
 // See radix_engine.hpp for the plan; block_radix.cuh for the ranking.
 #include <cuda/atomic>
 
+#include <cuda_pipeline_primitives.h>
+
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include "cuda/check.hpp"
 #include "cuda/sort/block_radix.cuh"
@@ -15,15 +19,18 @@ namespace particles::cuda {
 namespace detail {
 namespace {
 
-// Look-back status word of one (tile, bucket): 2 flag bits over a 30-bit count, written and read
-// as one 32-bit word so a reader never sees a count without its flag.
+// Look-back status of one (tile, bucket): the sort's epoch in the high word, then 2 flag bits
+// over a 30-bit count, written and read as one 64-bit word so a reader never sees a count
+// without its flag. The epoch (bumped once per sort by the histogram kernel) makes words left by
+// earlier sorts read as "not published", so the status array never needs clearing: at 2^24 pairs
+// that memset alone was 9-18 MB per sort.
 constexpr std::uint32_t kFlagAggregate = 1u << 30;  // count of this tile alone
 constexpr std::uint32_t kFlagInclusive = 2u << 30;  // count of this tile and all before it
 constexpr std::uint32_t kCountMask = (1u << 30) - 1u;
 constexpr std::size_t kMaxPairs = kCountMask;  // counts must fit the 30 bits
 constexpr int kMaxPasses = 32 / kRadixBits;
 
-using StatusRef = ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device>;
+using StatusRef = ::cuda::atomic_ref<std::uint64_t, ::cuda::thread_scope_device>;
 
 __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
   return enable != nullptr && *enable == 0;
@@ -31,8 +38,9 @@ __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
 
 __global__ void __launch_bounds__(kHistogramThreads)
     radix_histogram_kernel(const std::uint32_t* keys, std::uint32_t n, int begin_bit, int end_bit,
-                           std::uint32_t* hist, const std::int32_t* enable) {
+                           std::uint32_t* hist, std::uint32_t* epoch, const std::int32_t* enable) {
   if (disabled(enable)) return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) ++*epoch;  // read by the passes, which start after us
   __shared__ std::uint32_t local[kMaxPasses][kRadixBuckets];
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   for (int i = static_cast<int>(threadIdx.x); i < kMaxPasses * kRadixBuckets;
@@ -44,7 +52,7 @@ __global__ void __launch_bounds__(kHistogramThreads)
     for (int p = 0; p < kMaxPasses; ++p) {
       if (p < passes) {
         const int shift = begin_bit + p * kRadixBits;
-        const KeyBits digit{shift, std::min(shift + kRadixBits, end_bit)};
+        const KeyBits digit{shift, min(shift + kRadixBits, end_bit)};
         atomicAdd(&local[p][digit(key)], 1u);
       }
     }
@@ -82,24 +90,32 @@ struct OnesweepArgs {
   int bits;                        // digit width of this pass, 1..8
   const std::uint32_t* pass_hist;  // [256] global digit counts of this pass
   std::uint32_t* tile_counter;
-  std::uint32_t* status;  // [tiles][256]
+  std::uint64_t* status;  // [tiles][256]
+  const std::uint32_t* epoch;
   const std::int32_t* enable;
 };
 
-template <int Threads, int Items>
+template <int Threads, int Items, Multisplit Method>
 struct OnesweepShared {
-  typename BlockRadixRank<Threads, Items>::Storage rank;
+  typename BlockRadixRank<Threads, Items, Method>::Storage rank;
   std::uint32_t global_base[kRadixBuckets];  // output index of tile position j is base[d] + j
   std::uint32_t tile;
-  std::uint32_t tile_buffer[Threads * Items];
+  std::uint32_t tile_buffer[Threads * Items];  // keys, then values, in tile-sorted order
+  std::uint32_t value_stage[Threads * Items];  // this tile's values in input order
+  std::uint8_t slot_digit[Threads * Items];    // digit of the key at each tile-sorted slot
 };
 
-template <int Threads, int Items>
-__global__ void __launch_bounds__(Threads) radix_onesweep_kernel(OnesweepArgs a) {
-  using Rank = BlockRadixRank<Threads, Items>;
+// One LSD pass over one tile. Register budget is what sets the speed: keys and ranks are the
+// only per-item arrays held (digits are recomputed from keys, output slots from the shared
+// tile), and values never enter registers before the scatter: they travel global -> shared by
+// cp.async while the keys are ranked. That keeps 15 items within 64 registers, so several
+// blocks share an SM and one block's ranking overlaps another's loads and stores.
+template <int Threads, int Items, int MinBlocks, Multisplit Method>
+__global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(OnesweepArgs a) {
+  using Rank = BlockRadixRank<Threads, Items, Method>;
   constexpr int kTile = Threads * Items;
   extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items>*>(shared_raw);
+  auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items, Method>*>(shared_raw);
   if (disabled(a.enable)) return;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
@@ -111,100 +127,129 @@ __global__ void __launch_bounds__(Threads) radix_onesweep_kernel(OnesweepArgs a)
   const std::uint32_t valid = min(static_cast<std::uint32_t>(kTile), a.n - tile_start);
   const KeyBits digit_bits{a.shift, a.shift + a.bits};
 
-  std::uint32_t keys[Items], values[Items], digit[Items], rank[Items];
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {  // values: in flight until the scatter needs them
+    const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
+    if (j < valid) __pipeline_memcpy_async(&sh.value_stage[j], &a.values_in[tile_start + j], 4);
+  }
+  __pipeline_commit();
+  std::uint32_t keys[Items], rank[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    const std::uint32_t idx = tile_start + static_cast<std::uint32_t>(Rank::striped_index(i));
-    keys[i] = idx < a.n ? a.keys_in[idx] : 0xffffffffu;  // padding sorts last
-    values[i] = idx < a.n ? a.values_in[idx] : 0u;
-    digit[i] = digit_bits(keys[i]);
+    const std::uint32_t j = static_cast<std::uint32_t>(Rank::striped_index(i));
+    keys[i] = j < valid ? a.keys_in[tile_start + j] : 0xffffffffu;  // padding sorts last
   }
 
   const std::uint32_t global_count = threadIdx.x < kRadixBuckets ? a.pass_hist[threadIdx.x] : 0u;
   const std::uint32_t global_start =
       block_exclusive_sum_256(global_count, sh.rank.scan_scratch, &sh.rank.scan_total);
-  Rank::rank(digit, rank, sh.rank);
+  Rank::rank_by([&](int i) { return digit_bits(keys[i]); }, rank, sh.rank);
+
+#pragma unroll
+  for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = keys[i];
 
   const std::uint32_t used_buckets = 1u << a.bits;
   if (threadIdx.x < used_buckets) {
     const std::uint32_t d = threadIdx.x;
+    const std::uint64_t stamp = static_cast<std::uint64_t>(*a.epoch) << 32;
     std::uint32_t count = sh.rank.bucket_count[d];
     if (d == used_buckets - 1) count -= kTile - valid;  // padding is all in the top bucket
     StatusRef mine(a.status[static_cast<std::size_t>(tile) * kRadixBuckets + d]);
     std::uint32_t exclusive = 0;
     if (tile == 0) {
-      mine.store(kFlagInclusive | count, ::cuda::memory_order_relaxed);
+      mine.store(stamp | kFlagInclusive | count, ::cuda::memory_order_relaxed);
     } else {
-      mine.store(kFlagAggregate | count, ::cuda::memory_order_relaxed);
+      mine.store(stamp | kFlagAggregate | count, ::cuda::memory_order_relaxed);
       // Decoupled look-back: add aggregates of earlier tiles until one publishes an inclusive
-      // prefix. Flag and count travel in one word, so relaxed loads suffice.
+      // prefix. Epoch, flag and count travel in one word, so relaxed loads suffice.
       for (std::uint32_t k = tile - 1;;) {
         StatusRef other(a.status[static_cast<std::size_t>(k) * kRadixBuckets + d]);
-        const std::uint32_t word = other.load(::cuda::memory_order_relaxed);
-        if ((word & ~kCountMask) == 0) continue;  // not published yet: spin
-        exclusive += word & kCountMask;
-        if (word & kFlagInclusive) break;
+        const std::uint64_t word = other.load(::cuda::memory_order_relaxed);
+        if ((word & ~std::uint64_t{0xffffffffu}) != stamp) continue;  // not published: spin
+        const auto low = static_cast<std::uint32_t>(word);
+        exclusive += low & kCountMask;
+        if (low & kFlagInclusive) break;
         --k;
       }
-      mine.store(kFlagInclusive | (exclusive + count), ::cuda::memory_order_relaxed);
+      mine.store(stamp | kFlagInclusive | (exclusive + count), ::cuda::memory_order_relaxed);
     }
     sh.global_base[d] = global_start + exclusive - sh.rank.bucket_offset[d];
   }
-
-  // Scatter through shared memory so that consecutive threads write consecutive addresses of
-  // each bucket's run.
-#pragma unroll
-  for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = keys[i];
+  __pipeline_wait_prior(0);  // this thread's value copies have landed
   __syncthreads();
-  std::uint32_t dest[Items];
+
+  // Consecutive threads write consecutive addresses of each bucket's run. Each slot's digit is
+  // kept in shared memory for the value scatter (a register array of output indices here would
+  // push the kernel past 64 registers).
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
-    dest[k] = 0;
     if (j < valid) {
       const std::uint32_t key = sh.tile_buffer[j];
-      dest[k] = sh.global_base[digit_bits(key)] + j;
-      a.keys_out[dest[k]] = key;
+      const std::uint32_t d = digit_bits(key);
+      sh.slot_digit[j] = static_cast<std::uint8_t>(d);
+      a.keys_out[sh.global_base[d] + j] = key;
     }
   }
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = values[i];
+  for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = sh.value_stage[Rank::striped_index(i)];
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
-    if (j < valid) a.values_out[dest[k]] = sh.tile_buffer[j];
+    if (j < valid) a.values_out[sh.global_base[sh.slot_digit[j]] + j] = sh.tile_buffer[j];
   }
 }
 
-template <int Threads, int Items>
+template <RadixPolicy P>
 constexpr std::size_t onesweep_shared_bytes() {
-  return sizeof(OnesweepShared<Threads, Items>);
+  return sizeof(
+      OnesweepShared<P.threads, P.items_per_thread, static_cast<Multisplit>(P.multisplit)>);
 }
 
-template <int Threads, int Items>
+template <RadixPolicy P>
+constexpr auto onesweep_kernel_of() {
+  return radix_onesweep_kernel<P.threads, P.items_per_thread, P.min_blocks_per_sm,
+                               static_cast<Multisplit>(P.multisplit)>;
+}
+
+template <RadixPolicy P>
 void prepare_onesweep() {
-  CUDA_CHECK(cudaFuncSetAttribute(radix_onesweep_kernel<Threads, Items>,
+  CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel_of<P>(),
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(onesweep_shared_bytes<Threads, Items>())));
+                                  static_cast<int>(onesweep_shared_bytes<P>())));
 }
 
-template <int Threads, int Items>
+template <RadixPolicy P>
 void launch_onesweep(const OnesweepArgs& args, std::size_t tiles, cudaStream_t stream) {
-  radix_onesweep_kernel<Threads, Items>
-      <<<static_cast<unsigned>(tiles), Threads, onesweep_shared_bytes<Threads, Items>(), stream>>>(
-          args);
+  onesweep_kernel_of<
+      P>()<<<static_cast<unsigned>(tiles), P.threads, onesweep_shared_bytes<P>(), stream>>>(args);
   CUDA_CHECK_LAUNCH("radix_onesweep_kernel");
 }
 
-RadixPolicy policy_for(std::size_t n, int forced) {
-  if (forced == 0) return kRadixSmall;
-  if (forced == 1) return kRadixMedium;
-  if (forced == 2) return kRadixLarge;
-  if (n >= kRadixLargeFrom) return kRadixLarge;
-  if (n >= kRadixMediumFrom) return kRadixMedium;
-  return kRadixSmall;
+// Compile-time index over kRadixPolicies, so each policy's kernel is instantiated once.
+template <std::size_t... I>
+void prepare_all(std::index_sequence<I...>) {
+  (prepare_onesweep<kRadixPolicies[I]>(), ...);
+}
+template <std::size_t... I>
+void launch_policy(std::size_t index, const OnesweepArgs& args, std::size_t tiles,
+                   cudaStream_t stream, std::index_sequence<I...>) {
+  ((index == I ? launch_onesweep<kRadixPolicies[I]>(args, tiles, stream) : void()), ...);
+}
+constexpr auto kPolicyIndices = std::make_index_sequence<std::size(kRadixPolicies)>();
+
+std::size_t policy_index_for(std::size_t n, int forced) {
+  if (forced >= 0) {
+    if (static_cast<std::size_t>(forced) >= std::size(kRadixPolicies))
+      throw std::invalid_argument("radix policy index out of range");
+    return static_cast<std::size_t>(forced);
+  }
+  int index = 0;
+  for (const RadixSizeRule& rule : kRadixPolicyRules)
+    if (n >= rule.from) index = rule.policy;
+  return static_cast<std::size_t>(index);
 }
 
 class RadixSorter final : public Sorter {
@@ -247,14 +292,19 @@ RadixSortEngine::RadixSortEngine(std::size_t capacity)
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
-  detail::prepare_onesweep<kRadixSmall.threads, kRadixSmall.items_per_thread>();
-  detail::prepare_onesweep<kRadixMedium.threads, kRadixMedium.items_per_thread>();
-  detail::prepare_onesweep<kRadixLarge.threads, kRadixLarge.items_per_thread>();
-  const std::size_t smallest_tile = static_cast<std::size_t>(
-      std::min({kRadixSmall.tile(), kRadixMedium.tile(), kRadixLarge.tile()}));
-  max_tiles_ = std::max<std::size_t>(1, (capacity + smallest_tile - 1) / smallest_tile);
-  scratch_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(detail::kMaxPasses) *
-                                         (kRadixBuckets + 1 + max_tiles_ * kRadixBuckets));
+  detail::prepare_all(detail::kPolicyIndices);
+  int smallest_tile = kRadixPolicies[0].tile();
+  for (const RadixPolicy& p : kRadixPolicies) smallest_tile = std::min(smallest_tile, p.tile());
+  max_tiles_ = std::max<std::size_t>(
+      1, (capacity + static_cast<std::size_t>(smallest_tile) - 1) / smallest_tile);
+  // control_: [passes][256] histograms | [passes] tile counters | epoch. Only the first two are
+  // cleared per sort; the epoch and the status words start at zero once.
+  control_ = DeviceBuffer<std::uint32_t>(
+      static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 1);
+  status_ = DeviceBuffer<std::uint64_t>(static_cast<std::size_t>(detail::kMaxPasses) * max_tiles_ *
+                                        kRadixBuckets);
+  CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size() * sizeof(std::uint32_t)));
+  CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size() * sizeof(std::uint64_t)));
 }
 
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
@@ -263,25 +313,22 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
   if (n < 2 || begin_bit == end_bit) return;
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  const RadixPolicy p = detail::policy_for(n, policy);
-  const std::size_t tile = static_cast<std::size_t>(p.tile());
+  const std::size_t policy_index = detail::policy_index_for(n, policy);
+  const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
   const std::size_t tiles = (n + tile - 1) / tile;
   const auto n32 = static_cast<std::uint32_t>(n);
 
-  std::uint32_t* hist = scratch_.data();
-  std::uint32_t* counters = hist + static_cast<std::size_t>(passes) * kRadixBuckets;
-  std::uint32_t* status = counters + passes;
-  const std::size_t status_words = static_cast<std::size_t>(passes) * tiles * kRadixBuckets;
-  CUDA_CHECK(cudaMemsetAsync(
-      hist, 0, (static_cast<std::size_t>(passes) * (kRadixBuckets + 1) + status_words) * 4,
-      stream));
+  std::uint32_t* hist = control_.data();
+  std::uint32_t* counters = hist + static_cast<std::size_t>(detail::kMaxPasses) * kRadixBuckets;
+  std::uint32_t* epoch = counters + detail::kMaxPasses;
+  CUDA_CHECK(cudaMemsetAsync(hist, 0, static_cast<std::size_t>(epoch - hist) * 4, stream));
 
   const std::size_t hist_blocks =
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
                             (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads));
   detail::
       radix_histogram_kernel<<<static_cast<unsigned>(hist_blocks), kHistogramThreads, 0, stream>>>(
-          keys, n32, begin_bit, end_bit, hist, d_enable);
+          keys, n32, begin_bit, end_bit, hist, epoch, d_enable);
   CUDA_CHECK_LAUNCH("radix_histogram_kernel");
 
   std::uint32_t* src_k = keys;
@@ -290,27 +337,20 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   std::uint32_t* dst_v = alt_values_.data();
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
-    const detail::OnesweepArgs args{src_k,
-                                    src_v,
-                                    dst_k,
-                                    dst_v,
-                                    n32,
-                                    shift,
-                                    std::min(kRadixBits, end_bit - shift),
-                                    hist + static_cast<std::size_t>(pass) * kRadixBuckets,
-                                    counters + pass,
-                                    status + static_cast<std::size_t>(pass) * tiles * kRadixBuckets,
-                                    d_enable};
-    if (p.tile() == kRadixLarge.tile()) {
-      detail::launch_onesweep<kRadixLarge.threads, kRadixLarge.items_per_thread>(args, tiles,
-                                                                                 stream);
-    } else if (p.tile() == kRadixMedium.tile()) {
-      detail::launch_onesweep<kRadixMedium.threads, kRadixMedium.items_per_thread>(args, tiles,
-                                                                                   stream);
-    } else {
-      detail::launch_onesweep<kRadixSmall.threads, kRadixSmall.items_per_thread>(args, tiles,
-                                                                                 stream);
-    }
+    const detail::OnesweepArgs args{
+        src_k,
+        src_v,
+        dst_k,
+        dst_v,
+        n32,
+        shift,
+        std::min(kRadixBits, end_bit - shift),
+        hist + static_cast<std::size_t>(pass) * kRadixBuckets,
+        counters + pass,
+        status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
+        epoch,
+        d_enable};
+    detail::launch_policy(policy_index, args, tiles, stream, detail::kPolicyIndices);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }

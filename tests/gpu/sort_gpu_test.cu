@@ -11,10 +11,13 @@
 #include <numeric>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/cpu_reference.hpp"
+#include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_data.hpp"
@@ -189,6 +192,50 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
     }
     CUDA_CHECK(cudaStreamDestroy(stream));
   }
+}
+
+// Every compiled radix tile policy, forced, on sizes around its tile and on a run of sorts whose
+// sizes shrink and grow again: look-back words left by an earlier, larger sort must never be
+// taken for this sort's (they carry the earlier sort's epoch).
+TEST(SortRadixPolicies, mid_EveryPolicyMatchesStableSortAcrossRepeatedSorts) {
+  SKIP_WITHOUT_DEVICE();
+  RadixSortEngine engine(std::size_t{1} << 18);
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  DeviceBuffer<std::uint32_t> d_keys(std::size_t{1} << 18), d_values(std::size_t{1} << 18);
+  for (std::size_t p = 0; p < std::size(kRadixPolicies); ++p) {
+    const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[p].tile());
+    for (std::size_t n : {std::size_t{1} << 18, tile - 1, tile + 1, 3 * tile + 7, std::size_t{5},
+                          std::size_t{1} << 17}) {
+      for (auto [dist, bits] :
+           {std::pair{Distribution::random, 32}, std::pair{Distribution::few_unique, 32},
+            std::pair{Distribution::random, 16}}) {
+        const auto keys = testing::make_keys(dist, n, 0, bits, 31 * n + p);
+        std::vector<std::uint32_t> values(n), order(n), got_keys(n), got_values(n);
+        std::iota(values.begin(), values.end(), 0u);
+        std::iota(order.begin(), order.end(), 0u);
+        const KeyBits key_bits{0, bits};
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+          return key_bits(keys[x]) < key_bits(keys[y]);
+        });
+        CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+        engine.sort(d_keys.data(), d_values.data(), n, 0, bits, stream, nullptr,
+                    static_cast<int>(p));
+        CUDA_CHECK(
+            cudaMemcpyAsync(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaMemcpyAsync(got_values.data(), d_values.data(), n * 4,
+                                   cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        bool ok = true;
+        for (std::size_t i = 0; i < n && ok; ++i)
+          ok = got_values[i] == order[i] && got_keys[i] == keys[order[i]];
+        EXPECT_TRUE(ok) << "policy " << p << " (" << kRadixPolicies[p].threads << "x"
+                        << kRadixPolicies[p].items_per_thread << ") n=" << n << " bits=" << bits;
+      }
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
