@@ -16,6 +16,10 @@ struct FrameSettings {
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;  // quantized mode only
   bool sort = true;   // false draws in index order, to show why sorting matters
+  // CUDA backend: simulate, extents and (exact keys from the identity order) keys run as one
+  // kernel. The per-stage timers then report the fused work under "simulate"; false runs the
+  // stages apart, for the per-stage breakdown. Same results either way.
+  bool fuse_stages = true;
 };
 
 // Which path produced this frame's order (auto picks one of the first three).

@@ -44,7 +44,7 @@ step sanitizers
 # API errors are off: the pipeline probes for conditional graph nodes, which the sanitizer
 # refuses (cudaErrorNotSupported), and falls back by design; memory errors still count.
 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/pipeline_tests" \
-  --gtest_filter='Sanitized*:PipelineLifecycle*:Sizes/StageExtents*:Modes/StageKeys*' \
+  --gtest_filter='Sanitized*:PipelineLifecycle*:Sizes/StageExtents*:Modes/StageKeys*:Sizes/StageFused*' \
   > "$log/memcheck.log" 2>&1
 echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/memcheck.log" | tr '\n' ' ')"
 [[ -z ${QUICK:-} ]] && compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/sort_tests" \

@@ -124,6 +124,7 @@ class Session {
     settings.key_mode = state_.key_mode;
     settings.key_bits = state_.key_bits;
     settings.sort = state_.sorted;
+    settings.fuse_stages = state_.fuse_stages;
 
     const auto backend_start = Clock::now();
     state_.last_info = backend_->run_frame(settings);

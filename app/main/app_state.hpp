@@ -26,6 +26,7 @@ struct AppState {
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   bool sorted = true;
+  bool fuse_stages = true;  // CUDA: simulate + extents (+ keys) as one kernel
   bool paused = false;
   bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
   bool frame_requested = false;  // re-frame the camera on the extents next frame

@@ -33,6 +33,8 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
   bench->add_flag("--no-draw", f.no_draw,
                   "Skip the particle draw: time the backend's stages alone");
+  bench->add_flag("--no-fuse", f.no_fuse,
+                  "CUDA: run simulate, extents and keys as separate kernels (per-stage times)");
   bench->add_option("--backend", f.backend, "cuda, cpu or auto")
       ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
   bench->add_option("--out", f.out_dir, "Output directory (default bench-out)")->type_name("DIR");
@@ -62,6 +64,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (f.warmup) c.warmup = *f.warmup;
   if (f.verify) c.verify = true;
   if (f.no_draw) c.draw = false;
+  if (f.no_fuse) c.fuse_stages = false;
   c.backend = f.backend == "cuda"  ? BackendChoice::cuda
               : f.backend == "cpu" ? BackendChoice::cpu
                                    : BackendChoice::automatic;

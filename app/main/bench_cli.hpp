@@ -19,6 +19,7 @@ struct BenchFlags {
   std::optional<int> key_bits, frames, warmup;
   bool verify = false;
   bool no_draw = false;
+  bool no_fuse = false;
   std::string backend = "auto";
   std::string out_dir = "bench-out";
 };

@@ -20,7 +20,8 @@ struct BenchConfig {
   int frames = 300;  // measured frames per run
   int warmup = 30;   // frames run before measuring, not recorded
   bool verify = false;
-  bool draw = true;  // false: backend stages only, to time the pipeline without the raster
+  bool draw = true;         // false: backend stages only, to time the pipeline without the raster
+  bool fuse_stages = true;  // false: CUDA stages run apart, for the per-stage breakdown
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
   int width = 1280, height = 720;

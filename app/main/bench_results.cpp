@@ -77,6 +77,7 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     j["algorithm"] = run.algorithm;
     j["key_mode"] = run.key_mode;
     j["count"] = run.count;
+    j["fused_stages"] = run.fused_stages;
     j["frames"] = run.frames.size();
     nlohmann::json stages;
     for (int s = 0; s < kStageCount; ++s) {

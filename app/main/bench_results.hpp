@@ -25,6 +25,7 @@ struct BenchRun {
   std::string algorithm;
   std::string key_mode;
   std::uint32_t count = 0;
+  bool fused_stages = true;  // CUDA: simulate/extents/keys as one kernel (see FrameSettings)
   std::vector<BenchFrame> frames;
   std::uint64_t verify_failures = 0;
   std::string first_failure;

@@ -85,6 +85,7 @@ class BenchSession {
     BenchRun run;
     run.scene = spec.scene.name;
     run.backend = backend_->name();
+    run.fused_stages = config_.fuse_stages;
     run.algorithm = std::string(to_string(spec.algorithm));
     run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
     run.count = spec.count;
@@ -119,6 +120,7 @@ class BenchSession {
       settings.algorithm = spec.algorithm;
       settings.key_mode = spec.key_mode;
       settings.key_bits = config_.key_bits;
+      settings.fuse_stages = config_.fuse_stages;
       const FrameInfo info = backend_->run_frame(settings);
       sim_time += spec.scene.time_step;
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;

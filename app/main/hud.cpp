@@ -104,6 +104,9 @@ void Hud::draw(AppState& state) {
   ImGui::Checkbox("paused (Space)", &state.paused);
   ImGui::Checkbox("camera path (C)", &state.follow_path);
   ImGui::SameLine();
+  // Fused, "simulate" times simulate + extents (+ exact keys); apart, each stage has its own.
+  ImGui::Checkbox("fuse stages", &state.fuse_stages);
+  ImGui::SameLine();
   if (ImGui::Button("frame (F)")) state.frame_requested = true;
   ImGui::SameLine();
   if (ImGui::Button("screenshot (P)")) state.screenshot_requested = true;

@@ -11,6 +11,7 @@
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
+#include "cuda/sim/step_fused.hpp"
 #include "cuda/sort/policy.hpp"
 
 namespace particles::cuda {
@@ -185,6 +186,7 @@ DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
   shape.algorithm = s.sort ? s.algorithm : Algorithm::radix;
   shape.mode = s.key_mode;
   shape.bits = s.key_mode == KeyMode::quantized ? s.key_bits : 32;
+  shape.fused = s.fuse_stages;
   return shape;
 }
 
@@ -299,24 +301,45 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
   FrameReport* report = report_.data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
+  // Keys that need neither this frame's extents (quantized) nor last frame's order (auto) can
+  // be made in the simulate pass itself.
+  const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact && !automatic;
   mark(0, timing_slot);
-  launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
-  mark(1, timing_slot);
-  launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+  if (shape.fused) {
+    FusedStepArgs step;
+    step.params = params_;
+    step.state = state_.data();
+    step.count = count_;
+    step.dt = &c->dt;
+    step.vertices = &c->vertices;
+    step.view = &c->view;
+    step.extents = &report->extents;
+    step.extents_workspace = extents_workspace_.data();
+    step.keys = keys_in_step ? keys_.data() : nullptr;
+    step.values = order_.data();
+    launch_step_fused(step, s);
+    mark(1, timing_slot);
+  } else {
+    launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
+    mark(1, timing_slot);
+    launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+  }
   mark(2, timing_slot);
 
-  DepthKeyArgs keys;
-  keys.state = state_.data();
-  keys.count = count_;
-  // auto keys last frame's order in place; the others start from the identity (ties by index).
-  keys.order = automatic ? order_.data() : nullptr;
-  keys.values = order_.data();
-  keys.keys = keys_.data();
-  keys.view = &c->view;
-  keys.extents = &report->extents;
-  keys.mode = shape.mode;
-  keys.bits = shape.bits;
-  launch_depth_keys(keys, s);
+  if (!keys_in_step) {
+    DepthKeyArgs keys;
+    keys.state = state_.data();
+    keys.count = count_;
+    // auto keys last frame's order in place; the others start from the identity (ties by index).
+    keys.order = automatic ? order_.data() : nullptr;
+    keys.values = order_.data();
+    keys.keys = keys_.data();
+    keys.view = &c->view;
+    keys.extents = &report->extents;
+    keys.mode = shape.mode;
+    keys.bits = shape.bits;
+    launch_depth_keys(keys, s);
+  }
   mark(3, timing_slot);
 
   if (shape.sort) {

@@ -92,6 +92,7 @@ class DevicePipeline {
     KeyMode mode = KeyMode::exact;
     int bits = 32;
     bool sort = true;
+    bool fused = true;
     bool operator==(const GraphShape&) const = default;
   };
   struct SlotInfo {

@@ -28,6 +28,7 @@ struct Case {
   int frames;
   float dt;
   bool moving_camera;
+  bool fused = true;  // FrameSettings::fuse_stages
 };
 
 std::string name_of(const Case& c) {
@@ -37,6 +38,7 @@ std::string name_of(const Case& c) {
   s += "_n" + std::to_string(c.count);
   if (c.dt == 0.0f) s += "_paused";
   if (!c.moving_camera) s += "_still";
+  if (!c.fused) s += "_apart";
   return s;
 }
 
@@ -73,6 +75,7 @@ void run_case(const Case& c) {
     settings.algorithm = c.algorithm;
     settings.key_mode = c.mode;
     settings.key_bits = c.bits;
+    settings.fuse_stages = c.fused;
     const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
     const FrameInfo info = pipeline.run_frame(settings, targets);
     pipeline.synchronize();
@@ -134,6 +137,11 @@ std::vector<Case> many_frames() {
     }
     // Auto on a still scene: after the first frame nothing moves, so the sort is skipped.
     cases.push_back({m, Algorithm::automatic, KeyMode::exact, 32, 20000, 30, 0.0f, false});
+    // The stages run apart (the default fuses simulate + extents + exact keys).
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
+      cases.push_back({m, a, KeyMode::exact, 32, 20000, 60, 1.0f / 60.0f, true, false});
+      cases.push_back({m, a, KeyMode::quantized, 12, 20000, 60, 1.0f / 60.0f, true, false});
+    }
   }
   return cases;
 }
@@ -146,6 +154,8 @@ std::vector<Case> small_frames() {
   }
   cases.push_back(
       {Model::galaxy, Algorithm::automatic, KeyMode::quantized, 8, 3000, 6, 0.0f, false});
+  cases.push_back(
+      {Model::galaxy, Algorithm::radix, KeyMode::exact, 32, 3000, 6, 1.0f / 60.0f, true, false});
   return cases;
 }
 
