@@ -87,6 +87,8 @@ echo "bench apart rc=$?"
 cp "$log/bench_1m/chart.png" "$out/chart_1m.png" 2>/dev/null
 cp "$log/bench_16m/chart.png" "$out/chart_16m.png" 2>/dev/null
 "$bin/extents_bench" > "$log/extents_bench.log" 2>&1
+"$bin/switch_bench" scenes/galaxy.toml > "$log/switch_bench.log" 2>&1
+echo "switch bench rc=$?"; cat "$log/switch_bench.log"
 [[ -z ${QUICK:-} ]] && "$bin/sort_bench" --reps 15 > "$log/sort_bench.log" 2>&1
 
 tar -czf "$out/results.tar.gz" -C "$out" logs && rm -rf "$log"

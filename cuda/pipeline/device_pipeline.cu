@@ -156,8 +156,8 @@ void DevicePipeline::synchronize() const {
 }
 
 void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
-  synchronize();  // frames in flight still use the old buffers
-  graphs_ = {};
+  synchronize();    // frames in flight still use the old buffers
+  graphs_.clear();  // they hold the old buffers' addresses
   slot_frame_ = {-1, -1};
   params_ = params;
   count_ = count;
@@ -166,9 +166,11 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   keys_.resize(count);
   order_.resize(count);
   if (count > capacity_) {
-    sorters_.clear();  // made again, lazily, at the new capacity
+    sorters_.clear();
+    radix_.reset();
     capacity_ = count;
   }
+  make_sorters();  // now, so that switching algorithm later allocates nothing
   launch_init(params, state_.data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
@@ -196,29 +198,28 @@ Sorter& DevicePipeline::sorter(SortAlgorithm algorithm) {
   return *slot;
 }
 
-void DevicePipeline::prepare_sorters(const GraphShape& shape) {
-  if (!shape.sort) return;
-  if (shape.algorithm == Algorithm::automatic) {
-    sorter(SortAlgorithm::oddeven);
-    sorter(SortAlgorithm::radix);
-  } else {
-    sorter(sort_algorithm_of(shape.algorithm));
-  }
+RadixSortEngine& DevicePipeline::radix() {
+  if (!radix_) radix_ = std::make_unique<RadixSortEngine>(capacity_);
+  return *radix_;
 }
 
-void DevicePipeline::ensure_graph(const GraphShape& shape) {
-  if (graphs_[0] && graph_shape_ == shape) return;
-  graphs_ = {};
-  prepare_sorters(shape);
+void DevicePipeline::make_sorters() {
+  if (capacity_ == 0) return;
+  radix();
+  for (SortAlgorithm a : {SortAlgorithm::oddeven, SortAlgorithm::quicksort, SortAlgorithm::cub})
+    sorter(a);
+}
+
+const DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
+  for (const Graphs& g : graphs_)
+    if (g.shape == shape) return g;
   auto try_build = [&](bool conditional, bool timed) {
     try {
-      graphs_ = build_graphs(shape, conditional, timed);
-      timed_graph_ = timed;
+      graphs_.push_back(build_graphs(shape, conditional, timed));
       return true;
     } catch (const std::exception&) {
       abandon_capture(side_.get());
       abandon_capture(stream_.get());
-      graphs_ = {};
       return false;
     }
   };
@@ -226,46 +227,52 @@ void DevicePipeline::ensure_graph(const GraphShape& shape) {
   // a CUDA 12.8+ driver) are both optional: whichever the driver refuses is given up, the other
   // kept. An untimed plain graph must always build.
   const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
+  bool built = false;
   if (wants_conditional && conditional_ok_) {
-    if (!(timed_ok_ && try_build(true, true))) {
-      if (try_build(true, false)) {
+    built = timed_ok_ && try_build(true, true);
+    if (!built) {
+      built = try_build(true, false);
+      if (built) {
         timed_ok_ = false;
       } else {
         conditional_ok_ = false;
       }
     }
   }
-  if (!graphs_[0] && !(timed_ok_ && try_build(false, true))) {
+  if (!built && !(timed_ok_ && try_build(false, true))) {
     timed_ok_ = false;
-    graphs_ = build_graphs(shape, false, false);
-    timed_graph_ = false;
+    graphs_.push_back(build_graphs(shape, false, false));
   }
-  graph_shape_ = shape;
   ++graphs_built_;
+  return graphs_.back();
 }
 
-std::array<GraphExec, 2> DevicePipeline::build_graphs(const GraphShape& shape, bool conditional,
-                                                      bool timed) {
+DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, bool conditional,
+                                                    bool timed) {
   // One capture per slot, each instantiated once: a graph holding conditional nodes cannot be
   // instantiated twice (the H200's driver answers cudaErrorNotSupported), and a capture of
   // its own lets each slot's markers record that slot's events directly.
-  std::array<GraphExec, 2> execs;
+  Graphs g;
+  g.shape = shape;
+  g.timed = timed;
+  g.conditional = conditional;
   for (int slot = 0; slot < 2; ++slot) {
     CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    record_frame(shape, conditional, timed ? slot : -1);
+    record_frame(shape, conditional, timed ? slot : -1, g.marks);
     cudaGraph_t raw = nullptr;
     CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
     const Graph graph(raw);
     cudaGraphExec_t exec = nullptr;
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-    execs[slot] = GraphExec(exec);
+    g.execs[slot] = GraphExec(exec);
   }
-  return execs;
+  return g;
 }
 
 // Stage boundary `boundary` of the frame under capture, as an event-record node recording the
-// timing slot's event; timing_slot < 0 records nothing.
-void DevicePipeline::mark(int boundary, int timing_slot) {
+// timing slot's event; timing_slot < 0 records nothing. Boundaries must be marked in order.
+void DevicePipeline::mark(int boundary, int timing_slot, MarkMap& marks) {
+  marks[boundary] = boundary;
   if (timing_slot < 0) return;
   CUDA_CHECK(cudaEventRecordWithFlags(stage_marks_[timing_slot][boundary].get(), stream_.get(),
                                       cudaEventRecordExternal));
@@ -273,11 +280,13 @@ void DevicePipeline::mark(int boundary, int timing_slot) {
 
 StageTimes DevicePipeline::stage_times_of(int slot) const {
   StageTimes t;
-  if (!timed_graph_ || slot_frame_[slot] < 0) return t;
+  const SlotInfo& info = slot_info_[slot];
+  if (!info.timed || slot_frame_[slot] < 0) return t;
   for (int k = 0; k < kStageCount; ++k) {
+    const int from = info.marks[k], to = info.marks[k + 1];
     float ms = 0.0f;
-    if (cudaEventElapsedTime(&ms, stage_marks_[slot][k].get(), stage_marks_[slot][k + 1].get()) !=
-        cudaSuccess) {
+    if (from != to && cudaEventElapsedTime(&ms, stage_marks_[slot][from].get(),
+                                           stage_marks_[slot][to].get()) != cudaSuccess) {
       cudaGetLastError();
       return StageTimes{};  // not recorded (e.g. the first frame of a new graph): report none
     }
@@ -295,7 +304,8 @@ StageTimes DevicePipeline::drain_stage_times() {
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int timing_slot) {
+void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int timing_slot,
+                                  MarkMap& marks) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
@@ -304,7 +314,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
   // Keys that need neither this frame's extents (quantized) nor last frame's order (auto) can
   // be made in the simulate pass itself.
   const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact && !automatic;
-  mark(0, timing_slot);
+  mark(0, timing_slot, marks);
   if (shape.fused) {
     FusedStepArgs step;
     step.params = params_;
@@ -318,13 +328,14 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
     step.keys = keys_in_step ? keys_.data() : nullptr;
     step.values = order_.data();
     launch_step_fused(step, s);
-    mark(1, timing_slot);
+    mark(1, timing_slot, marks);
+    marks[2] = marks[1];  // extents ran inside the step
   } else {
     launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
-    mark(1, timing_slot);
+    mark(1, timing_slot, marks);
     launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+    mark(2, timing_slot, marks);
   }
-  mark(2, timing_slot);
 
   if (!keys_in_step) {
     DepthKeyArgs keys;
@@ -339,9 +350,14 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
     keys.mode = shape.mode;
     keys.bits = shape.bits;
     launch_depth_keys(keys, s);
+    mark(3, timing_slot, marks);
+  } else {
+    marks[3] = marks[2];
   }
-  mark(3, timing_slot);
 
+  // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
+  // every other path sorts order_ in place and copies it there.
+  const bool direct_to_target = shape.sort && !automatic && shape.algorithm == Algorithm::radix;
   if (shape.sort) {
     if (automatic) {
       // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
@@ -354,17 +370,23 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
       if (conditional) {
         record_auto_sort(shape.bits);
       } else {
-        sorter(SortAlgorithm::radix).sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
+        radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
       }
+    } else if (direct_to_target) {
+      radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s, nullptr, -1, &c->order);
     } else {
       sorter(sort_algorithm_of(shape.algorithm))
           .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
     }
   }
-  mark(4, timing_slot);
-  copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
-  PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
-  mark(5, timing_slot);
+  mark(4, timing_slot, marks);
+  if (direct_to_target) {
+    marks[5] = marks[4];
+  } else {
+    copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
+    PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
+    mark(5, timing_slot, marks);
+  }
 }
 
 // A switch node whose value a one-thread kernel computes from the probe's count: the decision
@@ -394,12 +416,17 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   CUDA_CHECK(
       cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
 
-  const SortAlgorithm bodies[kBodyCount] = {SortAlgorithm::oddeven, SortAlgorithm::radix};
+  static_assert(kBodyOddEven == 0 && kBodyRadix == 1);
   for (unsigned b = 0; b < kBodyCount; ++b) {
     CUDA_CHECK(cudaStreamBeginCaptureToGraph(side_.get(), params.conditional.phGraph_out[b],
                                              nullptr, nullptr, 0,
                                              cudaStreamCaptureModeThreadLocal));
-    sorter(bodies[b]).sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
+    if (b == kBodyRadix) {
+      radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
+    } else {
+      sorter(SortAlgorithm::oddeven)
+          .sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
+    }
     cudaGraph_t body = nullptr;
     CUDA_CHECK(cudaStreamEndCapture(side_.get(), &body));
   }
@@ -415,17 +442,17 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   if (targets.vertices == nullptr || targets.order == nullptr) {
     throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
   }
-  ensure_graph(shape);
+  const Graphs& graphs = ensure_graph(shape);
 
   const int slot = static_cast<int>(frame_ & 1u);
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
-  CUDA_CHECK(cudaGraphLaunch(graphs_[slot].get(), stream_.get()));
+  CUDA_CHECK(cudaGraphLaunch(graphs.execs[slot].get(), stream_.get()));
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {shape, shape.algorithm == Algorithm::automatic && conditional_ok_};
+  slot_info_[slot] = {shape, graphs.conditional, graphs.timed, graphs.marks};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;

@@ -9,6 +9,10 @@
 // FrameConstants block that a copy from pinned memory fills before each graph launch, so the
 // graph never has to change when they do, including when GL maps its buffers elsewhere.
 //
+// Switching algorithm or key mode costs no allocation: every sorter is made at reset(), and each
+// graph shape's executable graphs are kept once built, so going back to a shape is free and the
+// first visit costs one capture + instantiate (bench/switch_bench measures both).
+//
 // One frame of lag, on purpose: run_frame(f) enqueues frame f, then waits for frame f-1 to finish
 // (not f: the GPU stays busy) and returns frame f-1's FrameInfo (extents, path). The first frame
 // after reset() waits for itself. So the host never runs more than one frame ahead and never
@@ -28,11 +32,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/pipeline/device_memory.hpp"
+#include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda {
@@ -95,21 +101,35 @@ class DevicePipeline {
     bool fused = true;
     bool operator==(const GraphShape&) const = default;
   };
+  // Stage boundary k's timing event is recorded_mark[k]: a boundary with no work since the
+  // previous one (fused stages) reuses that one's event instead of adding a node, since each
+  // event-record node costs about a microsecond and a half of graph time.
+  using MarkMap = std::array<int, kStageCount + 1>;
+  struct Graphs {
+    GraphShape shape;
+    std::array<GraphExec, 2> execs;  // one per frame slot
+    bool timed = false;
+    bool conditional = false;
+    MarkMap marks{};
+  };
   struct SlotInfo {
     GraphShape shape;
     bool conditional = false;
+    bool timed = false;
+    MarkMap marks{};
   };
 
   static GraphShape shape_of(const FrameSettings& settings);
   Sorter& sorter(SortAlgorithm algorithm);
-  void prepare_sorters(const GraphShape& shape);
-  void ensure_graph(const GraphShape& shape);
+  RadixSortEngine& radix();
+  void make_sorters();
+  const Graphs& ensure_graph(const GraphShape& shape);
   // One executable graph per frame slot: they differ only in which timing events their marker
   // nodes record, so a slot's timings can be read while the other slot's frame runs.
-  std::array<GraphExec, 2> build_graphs(const GraphShape& shape, bool conditional, bool timed);
+  Graphs build_graphs(const GraphShape& shape, bool conditional, bool timed);
   // timing_slot: whose stage events the markers record; -1 for an untimed graph.
-  void record_frame(const GraphShape& shape, bool conditional, int timing_slot);
-  void mark(int boundary, int timing_slot);
+  void record_frame(const GraphShape& shape, bool conditional, int timing_slot, MarkMap& marks);
+  void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
   void record_auto_sort(int end_bit);
   FrameInfo info_of(int slot) const;
@@ -138,12 +158,11 @@ class DevicePipeline {
   // Stage boundaries: marks k and k+1 bracket Stage k; one set per slot.
   std::array<std::array<Event, kStageCount + 1>, 2> stage_marks_;
   bool timed_ok_ = true;
-  bool timed_graph_ = false;
   std::uint64_t frame_ = 0;
 
-  std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;
-  std::array<GraphExec, 2> graphs_;
-  GraphShape graph_shape_;
+  std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
+  std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
+  std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
   bool conditional_ok_ = true;
   std::uint64_t graphs_built_ = 0;
 };

@@ -31,8 +31,12 @@ class RadixSortEngine {
   // benchmark's tuning table and the tests force each one). d_enable: when not null, every kernel
   // first reads *d_enable and does nothing if it is 0 (lets a sort be a device-decided fallback
   // without host sync).
+  // final_values: when not null, a device word holding where the sorted values go, read when
+  // the last pass runs (a graph stays valid while that target moves, e.g. a GL buffer mapped
+  // anew each frame); `values` is then left holding scratch. Saves a copy of the values.
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream, const std::int32_t* d_enable = nullptr, int policy = -1);
+            cudaStream_t stream, const std::int32_t* d_enable = nullptr, int policy = -1,
+            std::uint32_t* const* final_values = nullptr);
 
   std::size_t capacity() const { return capacity_; }
 

@@ -93,6 +93,7 @@ struct OnesweepArgs {
   std::uint64_t* status;  // [tiles][256]
   const std::uint32_t* epoch;
   const std::int32_t* enable;
+  std::uint32_t* const* values_out_at;  // when set, values go to *values_out_at instead
 };
 
 template <int Threads, int Items, Multisplit Method>
@@ -117,6 +118,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   extern __shared__ uint4 shared_raw[];
   auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items, Method>*>(shared_raw);
   if (disabled(a.enable)) return;
+  std::uint32_t* const values_out = a.values_out_at != nullptr ? *a.values_out_at : a.values_out;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
   // look-back is already running: no deadlock whatever the scheduler does.
@@ -198,7 +200,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
-    if (j < valid) a.values_out[sh.global_base[sh.slot_digit[j]] + j] = sh.tile_buffer[j];
+    if (j < valid) values_out[sh.global_base[sh.slot_digit[j]] + j] = sh.tile_buffer[j];
   }
 }
 
@@ -275,8 +277,16 @@ __global__ void copy_pairs_kernel(const std::uint32_t* src_keys, const std::uint
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += gridDim.x * blockDim.x) {
     dst_keys[i] = src_keys[i];
-    dst_values[i] = src_values[i];
+    if (src_values != nullptr) dst_values[i] = src_values[i];
   }
+}
+
+__global__ void copy_values_to_kernel(const std::uint32_t* src, std::uint32_t* const* dst_at,
+                                      std::uint32_t n, const std::int32_t* enable) {
+  if (disabled(enable)) return;
+  std::uint32_t* dst = *dst_at;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    dst[i] = src[i];
 }
 
 std::unique_ptr<Sorter> make_radix_sorter(std::size_t capacity) {
@@ -309,9 +319,16 @@ RadixSortEngine::RadixSortEngine(std::size_t capacity)
 
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                            int end_bit, cudaStream_t stream, const std::int32_t* d_enable,
-                           int policy) {
+                           int policy, std::uint32_t* const* final_values) {
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
-  if (n < 2 || begin_bit == end_bit) return;
+  if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
+    if (final_values != nullptr && n > 0) {
+      detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(values, final_values,
+                                                           static_cast<std::uint32_t>(n), d_enable);
+      CUDA_CHECK_LAUNCH("copy_values_to_kernel");
+    }
+    return;
+  }
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   const std::size_t policy_index = detail::policy_index_for(n, policy);
   const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
@@ -349,7 +366,8 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         counters + pass,
         status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
         epoch,
-        d_enable};
+        d_enable,
+        pass == passes - 1 ? final_values : nullptr};
     detail::launch_policy(policy_index, args, tiles, stream, detail::kPolicyIndices);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
@@ -357,8 +375,9 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   if (src_k != keys) {  // odd number of passes: the result is in our buffers
     const unsigned blocks = static_cast<unsigned>(
         std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (n + 255) / 256));
-    detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(src_k, src_v, keys, values, n32,
-                                                          d_enable);
+    // With final_values the values are already where they belong; only the keys come back.
+    detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
+        src_k, final_values != nullptr ? nullptr : src_v, keys, values, n32, d_enable);
     CUDA_CHECK_LAUNCH("copy_pairs_kernel");
   }
 }

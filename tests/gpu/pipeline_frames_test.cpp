@@ -203,6 +203,44 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
 // Per-stage GPU timings: every frame after the first reports the frame before it, with all
 // five stages timed (non-negative, the sort of a million keys visibly non-zero), and draining
 // returns the newest frame's, which run_frame never returned.
+// Switching algorithms back and forth: each shape's graphs are built once and reused, the
+// sorters exist from reset() on, and every frame stays exactly sorted whichever graph ran.
+TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::uint32_t n = 5000;
+  cuda::DevicePipeline pipeline;
+  pipeline.reset(test::scene(Model::fountain), n);
+  cuda::DeviceArray<ParticleVertex> vertices(n);
+  cuda::DeviceArray<std::uint32_t> order(n);
+  const Algorithm cycle[] = {Algorithm::radix,     Algorithm::cub,       Algorithm::radix,
+                             Algorithm::automatic, Algorithm::oddeven,   Algorithm::radix,
+                             Algorithm::quicksort, Algorithm::automatic, Algorithm::cub};
+  std::vector<std::uint32_t> keys(n);
+  int frame = 0;
+  for (int round = 0; round < 2; ++round) {
+    for (Algorithm a : cycle) {
+      FrameSettings s;
+      s.view = test::orbit_view(frame++);
+      s.algorithm = a;
+      pipeline.run_frame(s, {vertices.data(), order.data()});
+      pipeline.synchronize();
+      const auto state = test::to_host(pipeline.device_state(), n);
+      const auto got = test::to_host(order.data(), n);
+      cpu_depth_keys(state, s.view, KeyMode::exact, 32, cpu_extents(state, s.view), keys);
+      std::vector<bool> seen(n, false);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        ASSERT_LT(got[i], n);
+        ASSERT_FALSE(seen[got[i]]) << to_string(a) << " frame " << frame;
+        seen[got[i]] = true;
+        if (i > 0) {
+          ASSERT_LE(keys[got[i - 1]], keys[got[i]]) << to_string(a) << " frame " << frame;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(pipeline.graphs_built(), 5u);  // radix, cub, auto, oddeven, quicksort: once each
+}
+
 TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
   REQUIRE_CUDA_DEVICE();
   const std::uint32_t n = 1u << 20;

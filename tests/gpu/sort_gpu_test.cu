@@ -238,6 +238,41 @@ TEST(SortRadixPolicies, mid_EveryPolicyMatchesStableSortAcrossRepeatedSorts) {
   CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+// final_values: the sorted values land in the target named by a device word (as the pipeline's
+// GL element buffer), for even and odd pass counts and the trivial sizes; keys come back in place.
+TEST(SortRadixFinalValues, small_ValuesGoToTheTargetKeysStayInPlace) {
+  SKIP_WITHOUT_DEVICE();
+  RadixSortEngine engine(1 << 16);
+  DeviceBuffer<std::uint32_t> d_keys(1 << 16), d_values(1 << 16), target(1 << 16);
+  DeviceBuffer<std::uint32_t*> target_at(1);
+  std::uint32_t* target_ptr = target.data();
+  CUDA_CHECK(cudaMemcpy(target_at.data(), &target_ptr, sizeof target_ptr, cudaMemcpyHostToDevice));
+  for (auto [n, begin_bit, end_bit] :
+       {std::tuple{std::size_t{40000}, 0, 32},  // 4 passes
+        std::tuple{std::size_t{40000}, 0, 24},  // 3 passes
+        std::tuple{std::size_t{3000}, 4, 12},   // 1 pass
+        std::tuple{std::size_t{1}, 0, 32}, std::tuple{std::size_t{7}, 9, 9}}) {
+    const KeyBits bits{begin_bit, end_bit};
+    const auto keys = testing::make_keys(Distribution::random, n, begin_bit, end_bit, 3 * n);
+    std::vector<std::uint32_t> values(n), order(n);
+    std::iota(values.begin(), values.end(), 0u);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return bits(keys[x]) < bits(keys[y]);
+    });
+    CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    engine.sort(d_keys.data(), d_values.data(), n, begin_bit, end_bit, nullptr, nullptr, -1,
+                target_at.data());
+    std::vector<std::uint32_t> got_keys(n), got_values(n);
+    CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_values.data(), target.data(), n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got_values, order) << "n=" << n << " bits " << begin_bit << ".." << end_bit;
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got_keys[i], keys[order[i]]) << "n=" << n << " position " << i;
+  }
+}
+
 OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
   auto s = make_odd_even_sorter(n);
   const auto keys = testing::make_keys(d, n, 0, 32, 5);
