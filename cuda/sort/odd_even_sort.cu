@@ -72,6 +72,14 @@ struct Shared {
 };
 constexpr std::size_t kSharedBytes = sizeof(Shared);
 
+// The block's dynamic shared memory. Functions reach it through this (inlined) rather than a
+// reference parameter: across an out-of-line call a reference is a generic pointer, and generic
+// loads, stores and atomics are slower than shared-memory ones.
+__device__ __forceinline__ Shared& shared_storage() {
+  extern __shared__ uint4 shared_raw[];
+  return *reinterpret_cast<Shared*>(shared_raw);
+}
+
 struct OddEvenArgs {
   std::uint32_t* keys;
   std::uint32_t* values;
@@ -84,7 +92,7 @@ struct OddEvenArgs {
 };
 
 // Block-wide minimum and maximum; every thread gets both.
-__device__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi, Shared& sh) {
+__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi, Shared& sh) {
   lo = __reduce_min_sync(kFullMask, lo);
   hi = __reduce_max_sync(kFullMask, hi);
   if (lane_id() == 0) {
@@ -100,7 +108,7 @@ __device__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi, Shared& sh) 
 }
 
 // Block-wide exclusive prefix sum in thread order.
-__device__ std::uint32_t block_exclusive_sum(std::uint32_t value, Shared& sh) {
+__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value, Shared& sh) {
   const std::uint32_t inclusive = warp_inclusive_sum(value);
   if (lane_id() == kWarpSize - 1) sh.scratch[0][warp_id()] = inclusive;
   __syncthreads();
@@ -114,10 +122,10 @@ __device__ std::uint32_t block_exclusive_sum(std::uint32_t value, Shared& sh) {
 // key, so radix-sort by the bits that vary instead (every key of the tile shares the bits above
 // the highest bit of differ = lo ^ hi). Kept out of line: its registers do not burden the
 // bucket path.
-__device__ __noinline__ void radix_sort_tile(const OddEvenArgs& a, std::uint32_t start, int len,
+__device__ __noinline__ void radix_sort_tile(OddEvenArgs a, std::uint32_t start, int len,
                                              std::uint32_t differ, std::uint32_t* out_keys,
-                                             std::uint32_t* out_values, TileEnds& ends,
-                                             Shared& sh) {
+                                             std::uint32_t* out_values, TileEnds& ends) {
+  Shared& sh = shared_storage();
   std::uint32_t keys[kItems], values[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {  // reloaded (L2): the caller's registers stay its own
@@ -143,9 +151,9 @@ __device__ __noinline__ void radix_sort_tile(const OddEvenArgs& a, std::uint32_t
 // its ends. Input index q is the warp-striped Rank::striped_index, as on the radix path.
 // The per-tile steps are out-of-line calls (a call per tile costs nothing): inlined into one
 // kernel body at 64 registers (2 blocks of 512 per SM) they spill.
-__device__ __noinline__ void sort_tile(const OddEvenArgs& a, std::uint32_t tile,
-                                       std::uint32_t* out_keys, std::uint32_t* out_values,
-                                       Shared& sh) {
+__device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::uint32_t* out_keys,
+                                       std::uint32_t* out_values) {
+  Shared& sh = shared_storage();
   const std::uint32_t start = tile * kTile;
   const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
   TileEnds& ends = a.ends[tile];
@@ -220,7 +228,7 @@ __device__ __noinline__ void sort_tile(const OddEvenArgs& a, std::uint32_t tile,
   if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
 
   if (__syncthreads_or(crowded)) {
-    radix_sort_tile(a, start, len, lo ^ hi, out_keys, out_values, ends, sh);
+    radix_sort_tile(a, start, len, lo ^ hi, out_keys, out_values, ends);
     return;
   }
 
@@ -271,8 +279,8 @@ __device__ bool one_round_everywhere(const OddEvenArgs& a, std::uint32_t tiles) 
 }
 
 // The one round for tile c: every pair of its sorted copy goes straight to its final place.
-__device__ __noinline__ void place_tile(const OddEvenArgs& a, std::uint32_t c, std::uint32_t tiles,
-                                        Shared& sh) {
+__device__ __noinline__ void place_tile(OddEvenArgs a, std::uint32_t c, std::uint32_t tiles) {
+  Shared& sh = shared_storage();
   const std::uint32_t start = c * kTile;
   const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
   std::uint32_t keys[kItems], values[kItems];
@@ -338,10 +346,11 @@ __device__ int warp_merge_path(KeyA a, int a_len, KeyB b, int b_len, int diag) {
 
 // Fallback round: output tile `tile` of the stable merge of neighbouring sorted runs of `run`
 // pairs in src into dst.
-__device__ __noinline__ void merge_tile(const OddEvenArgs& a, const std::uint32_t* src_keys,
+__device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_keys,
                                         const std::uint32_t* src_values, std::uint32_t* dst_keys,
                                         std::uint32_t* dst_values, std::uint32_t run,
-                                        std::uint32_t tile, Shared& sh) {
+                                        std::uint32_t tile) {
+  Shared& sh = shared_storage();
   const std::uint32_t out_begin = tile * kTile;
   const std::uint32_t out_end = min(out_begin + kTile, a.n);
   const std::uint32_t a_begin = static_cast<std::uint32_t>(
@@ -404,24 +413,22 @@ __device__ __noinline__ void merge_tile(const OddEvenArgs& a, const std::uint32_
 }
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
-  extern __shared__ uint4 shared_raw[];
-  Shared& sh = *reinterpret_cast<Shared*>(shared_raw);
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tiles = (a.n + kTile - 1) / kTile;
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
 
   if (tiles == 1) {  // one tile (the grid is one block): its sort is the result
-    sort_tile(a, 0, a.keys, a.values, sh);
+    sort_tile(a, 0, a.keys, a.values);
     if (first_thread) *a.status = OddEvenStatus{1, 0, 0, 0};
     return;
   }
 
   for (std::uint32_t t = blockIdx.x; t < tiles; t += gridDim.x)
-    sort_tile(a, t, a.scratch_keys, a.scratch_values, sh);
+    sort_tile(a, t, a.scratch_keys, a.scratch_values);
   grid.sync();
 
   if (one_round_everywhere(a, tiles)) {
-    for (std::uint32_t c = blockIdx.x; c < tiles; c += gridDim.x) place_tile(a, c, tiles, sh);
+    for (std::uint32_t c = blockIdx.x; c < tiles; c += gridDim.x) place_tile(a, c, tiles);
     // The round's even and odd merge-splits were done together: two phases, nothing left.
     if (first_thread) *a.status = OddEvenStatus{1, 2, 0, 0};
     return;
@@ -432,8 +439,7 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   std::uint32_t *dst_keys = a.keys, *dst_values = a.values;
   for (std::uint64_t run = kTile; run < a.n; run *= 2) {
     for (std::uint32_t t = blockIdx.x; t < tiles; t += gridDim.x)
-      merge_tile(a, src_keys, src_values, dst_keys, dst_values, static_cast<std::uint32_t>(run), t,
-                 sh);
+      merge_tile(a, src_keys, src_values, dst_keys, dst_values, static_cast<std::uint32_t>(run), t);
     grid.sync();
     std::uint32_t* const keys_written = dst_keys;
     std::uint32_t* const values_written = dst_values;
