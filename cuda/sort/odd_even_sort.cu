@@ -1,26 +1,26 @@
-// Odd-even merge-split sort: odd-even transposition generalised from elements to tiles.
-//   1. every tile of kBlockSortTile pairs is sorted in shared memory (stable block radix sort);
-//   2. phases alternate merge-splits of even pairs of neighbouring tiles (0|1, 2|3, ...) and odd
-//      pairs (1|2, 3|4, ...); a merge-split leaves the smaller half, stably, in the left tile;
-//   3. when a whole round (an even and an odd phase in a row) changes nothing, every tile is sorted
-//      and every boundary ordered: done.
-// All of it runs in one cooperative kernel whose blocks meet at grid barriers between phases, so
-// the convergence test happens on the device with no host round trip. After kOddEvenPhaseCap
-// phases without convergence the radix sort finishes (its kernels run only if the status says
-// so), which keeps the result exact on any input.
-//
-// A merge-split first checks A's last key against B's first (no change: nothing to do, the common
-// case once converged), then tries to merge only a window of kOddEvenWindow keys each side of the
-// boundary; the full tiles are merged only when the window cannot hold the exchange.
+// Odd-even merge-split sort for nearly sorted input, in one cooperative kernel (one launch per
+// sort, so nothing is paid for a fallback that does not run):
+//   1. every tile of kBlockSortTile pairs is sorted stably into a scratch copy: bucket sort over
+//      the tile's key range (one shared-memory atomic per key, then a rank inside the key's
+//      small bucket); tiles with crowded buckets (many equal keys) take the block radix sort;
+//   2. grid barrier; every block reads the tiles' first/last keys and decides, identically, whether
+//      one round of merge-splits finishes the sort (merge.hpp one_round_holds: true when every
+//      key lies within about half a tile of its place, exact either way). If so, the even and odd
+//      merge-splits of that round are done at once: each key of tile c finds its final place
+//      from its index in c and binary searches in the edge windows of tiles c-1 and c+1, and is
+//      written there, into the caller's arrays;
+//   3. otherwise the sorted tiles are merged pairwise (merge path, log2(tiles) rounds with grid
+//      barriers), which keeps the sort exact and stable on any input.
+// Reads and writes each pair twice on the nearly sorted path (input -> scratch -> output).
 #include <cooperative_groups.h>
 
 #include <algorithm>
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
-#include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorters_internal.hpp"
 
 namespace particles::cuda::detail {
@@ -31,176 +31,445 @@ namespace cg = cooperative_groups;
 constexpr int kThreads = kBlockSortThreads;
 constexpr int kItems = kBlockSortItems;
 constexpr int kTile = kBlockSortTile;
-constexpr int kMergeOutputsPerThread = 2 * kItems;  // a full merge has 2 tiles of outputs
+constexpr int kWarps = kThreads / kWarpSize;
+constexpr int kWindow = kOddEvenWindow;
+constexpr int kBucketBits = 12;  // one bucket per key of a tile
+static_assert((1 << kBucketBits) == kTile, "bucket count is the tile size");
+static_assert(kWindow < kTile && kItems % 4 == 0, "window inside a tile; uint4 bucket scans");
 
 using Rank = BlockRadixRank<kThreads, kItems>;
 
-struct TileSortShared {
+struct BucketShared {
+  std::uint32_t keys[kTile];  // in bucket order
+  std::uint32_t values[kTile];
+  std::uint32_t input_keys[kTile];  // in input order: parked here rather than in registers
+  std::uint32_t input_values[kTile];
+  std::uint32_t offset[kTile + 1];  // counts, then exclusive offsets, of the buckets
+  std::uint16_t position[kTile];    // index in the input tile: the tie-break that keeps it stable
+};
+struct RadixShared {
   Rank::Storage rank;
-  std::uint32_t warp_min[Rank::kWarps];
-  std::uint32_t warp_max[Rank::kWarps];
   std::uint32_t keys[kTile];
   std::uint32_t values[kTile];
 };
-struct MergeShared {
-  std::uint32_t keys[2 * kTile];
-  std::uint32_t values[2 * kTile];
+struct NeighbourShared {
+  std::uint32_t left[kTile];  // sort keys of the windows of tiles c-1 and c+1
+  std::uint32_t right[kTile];
 };
-constexpr std::size_t kSharedBytes = std::max(sizeof(TileSortShared), sizeof(MergeShared));
+struct MergeShared {
+  std::uint32_t keys[kTile];
+  std::uint32_t values[kTile];
+  int split[2];
+};
+struct Shared {
+  union {
+    BucketShared bucket;
+    RadixShared radix;
+    NeighbourShared neighbour;
+    MergeShared merge;
+  };
+  std::uint32_t scratch[2][kWarps];  // block reductions and scans
+};
+constexpr std::size_t kSharedBytes = sizeof(Shared);
+
+// The block's dynamic shared memory. Functions reach it through this (inlined) rather than a
+// reference parameter: across an out-of-line call a reference is a generic pointer, and generic
+// loads, stores and atomics are slower than shared-memory ones.
+__device__ __forceinline__ Shared& shared_storage() {
+  extern __shared__ uint4 shared_raw[];
+  return *reinterpret_cast<Shared*>(shared_raw);
+}
 
 struct OddEvenArgs {
   std::uint32_t* keys;
   std::uint32_t* values;
+  std::uint32_t* scratch_keys;  // the sorted tiles
+  std::uint32_t* scratch_values;
+  TileEnds* ends;  // [tiles]
   std::uint32_t n;
   KeyBits bits;
-  std::int32_t* phase_changed;  // [kOddEvenPhaseCap], zeroed before launch
   OddEvenStatus* status;
 };
 
-__device__ void sort_tile(const OddEvenArgs& a, std::uint32_t tile, TileSortShared& sh) {
-  const std::uint32_t start = tile * kTile;
-  std::uint32_t keys[kItems], values[kItems];
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const std::uint32_t idx = start + static_cast<std::uint32_t>(Rank::striped_index(i));
-    keys[i] = idx < a.n ? a.keys[idx] : 0xffffffffu;
-    values[i] = idx < a.n ? a.values[idx] : 0u;
-  }
-  // Sort only by the key bits that vary inside the tile: every key of the tile lies in
-  // [min, max], so all share the bits above the highest bit of min ^ max and the order is decided
-  // below it. Nearly sorted tiles span a narrow range (fewer 8-bit passes); a constant tile is
-  // already sorted (the sort is stable).
-  std::uint32_t lo = 0xffffffffu, hi = 0;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const std::uint32_t idx = start + static_cast<std::uint32_t>(Rank::striped_index(i));
-    if (idx < a.n) {
-      lo = min(lo, a.bits(keys[i]));
-      hi = max(hi, a.bits(keys[i]));
-    }
-  }
+// Block-wide minimum and maximum; every thread gets both.
+__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi, Shared& sh) {
   lo = __reduce_min_sync(kFullMask, lo);
   hi = __reduce_max_sync(kFullMask, hi);
   if (lane_id() == 0) {
-    sh.warp_min[warp_id()] = lo;
-    sh.warp_max[warp_id()] = hi;
+    sh.scratch[0][warp_id()] = lo;
+    sh.scratch[1][warp_id()] = hi;
   }
   __syncthreads();
-  for (int w = 0; w < Rank::kWarps; ++w) {
-    lo = min(lo, sh.warp_min[w]);
-    hi = max(hi, sh.warp_max[w]);
+  for (int w = 0; w < kWarps; ++w) {
+    lo = min(lo, sh.scratch[0][w]);
+    hi = max(hi, sh.scratch[1][w]);
   }
-  __syncthreads();  // the next tile of this block rewrites warp_min / warp_max
-  const std::uint32_t differ = lo ^ hi;
-  if (differ == 0) return;
-  const int width = 32 - __clz(static_cast<int>(differ));
-  const KeyBits tile_bits{a.bits.begin_bit, a.bits.begin_bit + width};
-  block_sort_pairs<kThreads, kItems>(keys, values, tile_bits, sh.rank, sh.keys, sh.values);
+  __syncthreads();  // scratch is reused
+}
+
+// Block-wide exclusive prefix sum in thread order.
+__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value, Shared& sh) {
+  const std::uint32_t inclusive = warp_inclusive_sum(value);
+  if (lane_id() == kWarpSize - 1) sh.scratch[0][warp_id()] = inclusive;
+  __syncthreads();
+  std::uint32_t before = 0;
+  for (unsigned w = 0; w < warp_id(); ++w) before += sh.scratch[0][w];
+  __syncthreads();  // scratch is reused
+  return before + inclusive - value;
+}
+
+// Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
+// key, so radix-sort by the bits that vary instead (every key of the tile shares the bits above
+// the highest bit of differ = lo ^ hi). Kept out of line: its registers do not burden the
+// bucket path.
+__device__ __noinline__ void radix_sort_tile(OddEvenArgs a, std::uint32_t start, int len,
+                                             std::uint32_t differ, std::uint32_t* out_keys,
+                                             std::uint32_t* out_values, TileEnds& ends) {
+  Shared& sh = shared_storage();
+  std::uint32_t keys[kItems], values[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {  // reloaded (L2): the caller's registers stay its own
+    const int q = Rank::striped_index(i);
+    keys[i] = q < len ? a.keys[start + q] : 0xffffffffu;  // padding sorts last
+    values[i] = q < len ? a.values[start + q] : 0u;
+  }
+  const KeyBits tile_bits{a.bits.begin_bit, a.bits.begin_bit + bit_width(differ)};
+  block_sort_pairs<kThreads, kItems>(keys, values, tile_bits, sh.radix.rank, sh.radix.keys,
+                                     sh.radix.values);
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
-    const std::uint32_t idx = start + static_cast<std::uint32_t>(Rank::striped_index(i));
-    if (idx < a.n) {
-      a.keys[idx] = keys[i];
-      a.values[idx] = values[i];
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      out_keys[start + q] = keys[i];
+      out_values[start + q] = values[i];
+      note_tile_end(ends, q, len, kWindow, a.bits(keys[i]));
     }
   }
 }
 
-// Merge-split of tile `left` with tile left + 1. Returns whether anything moved. Block-uniform.
-__device__ bool merge_split(const OddEvenArgs& a, std::uint32_t left, MergeShared& sh) {
-  const std::uint32_t a_start = left * kTile;
-  const std::uint32_t b_start = a_start + kTile;
-  const int a_len = kTile;
-  const int b_len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - b_start));
-  const KeyBits bits = a.bits;
-  auto global_a = [&](int i) { return bits(a.keys[a_start + static_cast<std::uint32_t>(i)]); };
-  auto global_b = [&](int j) { return bits(a.keys[b_start + static_cast<std::uint32_t>(j)]); };
-  if (global_a(a_len - 1) <= global_b(0)) return false;
-  const MergeWindow w = merge_split_window(global_a, a_len, global_b, b_len, kOddEvenWindow);
-  const int total = w.a_count + w.b_count;
-  // A immediately precedes B, so the window is one contiguous range.
-  const std::uint32_t first = b_start - static_cast<std::uint32_t>(w.a_count);
-  for (int i = static_cast<int>(threadIdx.x); i < total; i += kThreads) {
-    sh.keys[i] = a.keys[first + static_cast<std::uint32_t>(i)];
-    sh.values[i] = a.values[first + static_cast<std::uint32_t>(i)];
+// Stable sort of tile `tile` of the input into out_keys / out_values (same positions), recording
+// its ends. Input index q is the warp-striped Rank::striped_index, as on the radix path.
+// The per-tile steps are out-of-line calls (a call per tile costs nothing): inlined into one
+// kernel body at 64 registers (2 blocks of 512 per SM) they spill.
+__device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::uint32_t* out_keys,
+                                       std::uint32_t* out_values) {
+  Shared& sh = shared_storage();
+  const std::uint32_t start = tile * kTile;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
+  TileEnds& ends = a.ends[tile];
+  std::uint32_t lo = 0xffffffffu, hi = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {  // each thread reads back only its own q until the scatter's barrier
+      const std::uint32_t key = a.keys[start + q];
+      sh.bucket.input_keys[q] = key;
+      sh.bucket.input_values[q] = a.values[start + q];
+      lo = min(lo, a.bits(key));
+      hi = max(hi, a.bits(key));
+    }
+  }
+  for (int b = static_cast<int>(threadIdx.x); b < kTile; b += kThreads) sh.bucket.offset[b] = 0;
+  block_min_max(lo, hi, sh);  // its barriers also order the zeroing before the counting
+
+  if (lo == hi) {  // all keys equal: the tile is its own stable sort
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const int q = Rank::striped_index(i);
+      if (q < len) {
+        out_keys[start + q] = sh.bucket.input_keys[q];
+        out_values[start + q] = sh.bucket.input_values[q];
+        note_tile_end(ends, q, len, kWindow, lo);
+      }
+    }
+    return;
+  }
+
+  const TileBuckets bucket(lo, hi, kBucketBits);
+  std::uint32_t ticket[kItems];  // bucket << 16 | place in the bucket (both < 2^12)
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      const std::uint32_t b = bucket(a.bits(sh.bucket.input_keys[q]));
+      ticket[i] = b << 16 | atomicAdd(&sh.bucket.offset[b], 1u);
+    }
   }
   __syncthreads();
-  const int per = (total + kThreads - 1) / kThreads;
-  const int diag = min(static_cast<int>(threadIdx.x) * per, total);
-  const int end = min(diag + per, total);
-  auto shared_a = [&](int i) { return bits(sh.keys[i]); };
-  auto shared_b = [&](int j) { return bits(sh.keys[w.a_count + j]); };
-  int i = merge_path(shared_a, w.a_count, shared_b, w.b_count, diag);
-  int j = diag - i;
-  std::uint32_t out_keys[kMergeOutputsPerThread], out_values[kMergeOutputsPerThread];
+
+  // Counts -> exclusive offsets. Thread t owns buckets [t * kItems, (t + 1) * kItems).
+  auto* own = reinterpret_cast<uint4*>(&sh.bucket.offset[threadIdx.x * kItems]);
+  std::uint32_t count[kItems];
+  std::uint32_t sum = 0;
+  bool crowded = false;
 #pragma unroll
-  for (int o = 0; o < kMergeOutputsPerThread; ++o) {
+  for (int v = 0; v < kItems / 4; ++v) {
+    const uint4 c = own[v];
+    count[4 * v] = c.x;
+    count[4 * v + 1] = c.y;
+    count[4 * v + 2] = c.z;
+    count[4 * v + 3] = c.w;
+  }
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    sum += count[j];
+    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
+  }
+  std::uint32_t running = block_exclusive_sum(sum, sh);
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const std::uint32_t c = count[j];
+    count[j] = running;
+    running += c;
+  }
+#pragma unroll
+  for (int v = 0; v < kItems / 4; ++v)
+    own[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
+
+  if (__syncthreads_or(crowded)) {
+    radix_sort_tile(a, start, len, lo ^ hi, out_keys, out_values, ends);
+    return;
+  }
+
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      const std::uint32_t to = sh.bucket.offset[ticket[i] >> 16] + (ticket[i] & 0xffffu);
+      sh.bucket.keys[to] = sh.bucket.input_keys[q];
+      sh.bucket.values[to] = sh.bucket.input_values[q];
+      sh.bucket.position[to] = static_cast<std::uint16_t>(q);
+    }
+  }
+  __syncthreads();
+  // Bucket order is sorted order up to the order inside each bucket: a key's place is its
+  // bucket's offset plus the bucket's keys before it by (sort key, input position).
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < len) {
+      const std::uint32_t key = sh.bucket.keys[p];
+      const std::uint32_t sort_key = a.bits(key);
+      const std::uint32_t position = sh.bucket.position[p];
+      const std::uint32_t b = bucket(sort_key);
+      const int first = static_cast<int>(sh.bucket.offset[b]);
+      const int end = static_cast<int>(sh.bucket.offset[b + 1]);
+      int f = first;
+      for (int m = first; m < end; ++m) {
+        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
+        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
+      }
+      out_keys[start + f] = key;
+      out_values[start + f] = sh.bucket.values[p];
+      note_tile_end(ends, f, len, kWindow, sort_key);
+    }
+  }
+  __syncthreads();  // shared memory is reused by the next tile
+}
+
+// True in every thread of every block when one round of merge-splits finishes the sort (each
+// block reads all the tiles' ends, so all decide alike without another grid barrier).
+__device__ bool one_round_everywhere(const OddEvenArgs& a, std::uint32_t tiles) {
+  auto ends = [&](int i) { return a.ends[i]; };
+  bool holds = true;
+  for (std::uint32_t c = 1 + threadIdx.x; c < tiles; c += kThreads)
+    holds = holds && one_round_holds(ends, static_cast<int>(c), static_cast<int>(tiles));
+  return __syncthreads_and(holds) != 0;
+}
+
+// The one round for tile c: every pair of its sorted copy goes straight to its final place.
+__device__ __noinline__ void place_tile(OddEvenArgs a, std::uint32_t c, std::uint32_t tiles) {
+  Shared& sh = shared_storage();
+  const std::uint32_t start = c * kTile;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
+  std::uint32_t keys[kItems], values[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {  // issued before the window loads: the latencies overlap
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < len) {
+      keys[i] = a.scratch_keys[start + p];
+      values[i] = a.scratch_values[start + p];
+    }
+  }
+  const TileEnds cur = a.ends[c];
+  int left_len = 0, right_len = 0;
+  if (c > 0) left_len = left_window(a.ends[c - 1], cur, kTile, kWindow);
+  if (c + 1 < tiles) {
+    const int next_len =
+        static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start - kTile));
+    right_len = right_window(cur, a.ends[c + 1], next_len, kWindow);
+  }
+  for (int i = static_cast<int>(threadIdx.x); i < left_len; i += kThreads)
+    sh.neighbour.left[i] = a.bits(a.scratch_keys[start - static_cast<std::uint32_t>(left_len - i)]);
+  for (int i = static_cast<int>(threadIdx.x); i < right_len; i += kThreads)
+    sh.neighbour.right[i] = a.bits(a.scratch_keys[start + kTile + static_cast<std::uint32_t>(i)]);
+  __syncthreads();
+  auto left = [&](int i) { return sh.neighbour.left[i]; };
+  auto right = [&](int j) { return sh.neighbour.right[j]; };
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < len) {
+      const std::uint32_t rank =
+          one_round_rank(c, kTile, p, a.bits(keys[i]), left, left_len, right, right_len);
+      a.keys[rank] = keys[i];
+      a.values[rank] = values[i];
+    }
+  }
+  __syncthreads();  // the windows are reloaded for the next tile
+}
+
+// Stable merge path of A and B (global memory) by one warp: each step probes 32 evenly spaced
+// places of the search range at once, so it takes log32 rather than log2 memory round trips.
+template <typename KeyA, typename KeyB>
+__device__ int warp_merge_path(KeyA a, int a_len, KeyB b, int b_len, int diag) {
+  int lo = max(0, diag - b_len), hi = min(diag, a_len);  // the answer lies in [lo, hi]
+  while (lo < hi) {
+    const int probe =
+        lo + static_cast<int>(static_cast<long long>(hi - lo) * static_cast<int>(lane_id()) / 32);
+    // The merge-path predicate is true below the answer and false from it on, and probes grow
+    // with the lane, so the votes are a prefix of the lanes.
+    const unsigned vote = __ballot_sync(kFullMask, a(probe) <= b(diag - 1 - probe));
+    const int taken = __popc(vote);
+    const int last_true = __shfl_sync(kFullMask, probe, max(taken - 1, 0));
+    const int first_false = __shfl_sync(kFullMask, probe, min(taken, kWarpSize - 1));
+    if (taken == 0) {
+      hi = lo;
+    } else {
+      lo = last_true + 1;
+      if (taken < kWarpSize) hi = first_false;
+    }
+  }
+  return lo;
+}
+
+// Fallback round: output tile `tile` of the stable merge of neighbouring sorted runs of `run`
+// pairs in src into dst.
+__device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_keys,
+                                        const std::uint32_t* src_values, std::uint32_t* dst_keys,
+                                        std::uint32_t* dst_values, std::uint32_t run,
+                                        std::uint32_t tile) {
+  Shared& sh = shared_storage();
+  const std::uint32_t out_begin = tile * kTile;
+  const std::uint32_t out_end = min(out_begin + kTile, a.n);
+  const std::uint32_t a_begin = static_cast<std::uint32_t>(
+      out_begin / (2ull * run) * (2ull * run));  // the pair of runs this tile falls in
+  const int a_len = static_cast<int>(min(run, a.n - a_begin));
+  const std::uint32_t b_begin = a_begin + static_cast<std::uint32_t>(a_len);
+  const int b_len = static_cast<int>(min(run, a.n - b_begin));
+  const int diag0 = static_cast<int>(out_begin - a_begin);
+  const int diag1 = static_cast<int>(out_end - a_begin);
+  const KeyBits bits = a.bits;
+  if (warp_id() < 2) {
+    auto global_a = [&](int i) { return bits(src_keys[a_begin + static_cast<std::uint32_t>(i)]); };
+    auto global_b = [&](int j) { return bits(src_keys[b_begin + static_cast<std::uint32_t>(j)]); };
+    const int split =
+        warp_merge_path(global_a, a_len, global_b, b_len, warp_id() == 0 ? diag0 : diag1);
+    if (lane_id() == 0) sh.merge.split[warp_id()] = split;
+  }
+  __syncthreads();
+  const int i0 = sh.merge.split[0], i1 = sh.merge.split[1];
+  const int a_count = i1 - i0, b_count = (diag1 - i1) - (diag0 - i0);
+  const int total = a_count + b_count;
+  for (int k = static_cast<int>(threadIdx.x); k < total; k += kThreads) {
+    const std::uint32_t from = k < a_count
+                                   ? a_begin + static_cast<std::uint32_t>(i0 + k)
+                                   : b_begin + static_cast<std::uint32_t>(diag0 - i0 + k - a_count);
+    sh.merge.keys[k] = src_keys[from];
+    sh.merge.values[k] = src_values[from];
+  }
+  __syncthreads();
+  auto shared_a = [&](int i) { return bits(sh.merge.keys[i]); };
+  auto shared_b = [&](int j) { return bits(sh.merge.keys[a_count + j]); };
+  const int diag = min(static_cast<int>(threadIdx.x) * kItems, total);
+  const int end = min(diag + kItems, total);
+  int i = merge_path(shared_a, a_count, shared_b, b_count, diag);
+  int j = diag - i;
+  std::uint32_t out_keys[kItems], out_values[kItems];
+#pragma unroll
+  for (int o = 0; o < kItems; ++o) {
     if (diag + o < end) {
       const int from =
-          merge_takes_a(shared_a, w.a_count, shared_b, w.b_count, i, j) ? i++ : w.a_count + j++;
-      out_keys[o] = sh.keys[from];
-      out_values[o] = sh.values[from];
+          merge_takes_a(shared_a, a_count, shared_b, b_count, i, j) ? i++ : a_count + j++;
+      out_keys[o] = sh.merge.keys[from];
+      out_values[o] = sh.merge.values[from];
     }
   }
   __syncthreads();
 #pragma unroll
-  for (int o = 0; o < kMergeOutputsPerThread; ++o) {
+  for (int o = 0; o < kItems; ++o) {
     if (diag + o < end) {
-      sh.keys[diag + o] = out_keys[o];
-      sh.values[diag + o] = out_values[o];
+      sh.merge.keys[diag + o] = out_keys[o];
+      sh.merge.values[diag + o] = out_values[o];
     }
   }
   __syncthreads();
-  for (int k = static_cast<int>(threadIdx.x); k < total; k += kThreads) {
-    a.keys[first + static_cast<std::uint32_t>(k)] = sh.keys[k];
-    a.values[first + static_cast<std::uint32_t>(k)] = sh.values[k];
+  for (int k = static_cast<int>(threadIdx.x); k < total; k += kThreads) {  // coalesced
+    dst_keys[out_begin + static_cast<std::uint32_t>(k)] = sh.merge.keys[k];
+    dst_values[out_begin + static_cast<std::uint32_t>(k)] = sh.merge.values[k];
   }
-  __syncthreads();  // shared memory is reused by the next merge of this block
-  return true;
+  __syncthreads();  // shared memory is reused by the next tile
 }
 
-__global__ void __launch_bounds__(kThreads) odd_even_kernel(OddEvenArgs a) {
-  extern __shared__ uint4 shared_raw[];
+__global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tiles = (a.n + kTile - 1) / kTile;
+  const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+
+  if (tiles == 1) {  // one tile (the grid is one block): its sort is the result
+    sort_tile(a, 0, a.keys, a.values);
+    if (first_thread) *a.status = OddEvenStatus{1, 0, 0, 0};
+    return;
+  }
 
   for (std::uint32_t t = blockIdx.x; t < tiles; t += gridDim.x)
-    sort_tile(a, t, *reinterpret_cast<TileSortShared*>(shared_raw));
+    sort_tile(a, t, a.scratch_keys, a.scratch_values);
   grid.sync();
 
-  auto& merge_shared = *reinterpret_cast<MergeShared*>(shared_raw);
-  bool converged = tiles <= 1;
-  int phases = 0;
-  std::int32_t previous_changed = 1;
-  for (int phase = 0; !converged && phase < kOddEvenPhaseCap; ++phase) {
-    const std::uint32_t parity = static_cast<std::uint32_t>(phase & 1);
-    bool changed = false;
-    for (std::uint32_t left = 2 * blockIdx.x + parity; left + 1 < tiles; left += 2 * gridDim.x)
-      changed |= merge_split(a, left, merge_shared);
-    if (changed && threadIdx.x == 0) atomicOr(&a.phase_changed[phase], 1);
-    grid.sync();  // also orders every block's writes of this phase before the next phase's reads
-    const std::int32_t now_changed = *static_cast<volatile std::int32_t*>(&a.phase_changed[phase]);
-    phases = phase + 1;
-    // Every block reads the same flags after the barrier, so all leave the loop together.
-    if (phase >= 1 && now_changed == 0 && previous_changed == 0) converged = true;
-    previous_changed = now_changed;
+  if (one_round_everywhere(a, tiles)) {
+    for (std::uint32_t c = blockIdx.x; c < tiles; c += gridDim.x) place_tile(a, c, tiles);
+    // The round's even and odd merge-splits were done together: two phases, nothing left.
+    if (first_thread) *a.status = OddEvenStatus{1, 2, 0, 0};
+    return;
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    a.status->converged = converged ? 1 : 0;
-    a.status->phases = phases;
-    a.status->fell_back = converged ? 0 : 1;
-    a.status->reserved = 0;
+
+  // Far from sorted: merge the sorted tiles pairwise, ping-ponging with the scratch copy.
+  std::uint32_t *src_keys = a.scratch_keys, *src_values = a.scratch_values;
+  std::uint32_t *dst_keys = a.keys, *dst_values = a.values;
+  for (std::uint64_t run = kTile; run < a.n; run *= 2) {
+    for (std::uint32_t t = blockIdx.x; t < tiles; t += gridDim.x)
+      merge_tile(a, src_keys, src_values, dst_keys, dst_values, static_cast<std::uint32_t>(run), t);
+    grid.sync();
+    std::uint32_t* const keys_written = dst_keys;
+    std::uint32_t* const values_written = dst_values;
+    dst_keys = src_keys;
+    dst_values = src_values;
+    src_keys = keys_written;
+    src_values = values_written;
   }
+  if (src_keys != a.keys) {
+    for (std::uint32_t i = blockIdx.x * kThreads + threadIdx.x; i < a.n;
+         i += gridDim.x * kThreads) {
+      a.keys[i] = src_keys[i];
+      a.values[i] = src_values[i];
+    }
+  }
+  if (first_thread) *a.status = OddEvenStatus{0, 0, 1, 0};
 }
 
 __global__ void mark_converged_kernel(OddEvenStatus* status) {
-  status->converged = 1;
+  *status = OddEvenStatus{1, 0, 0, 0};
 }
 
 class OddEvenSorterImpl final : public OddEvenSorter {
  public:
   explicit OddEvenSorterImpl(std::size_t capacity)
-      : capacity_(capacity), fallback_(capacity), state_(4 + kOddEvenPhaseCap) {
+      : capacity_(capacity),
+        scratch_keys_(std::max<std::size_t>(capacity, 1)),
+        scratch_values_(std::max<std::size_t>(capacity, 1)),
+        ends_(std::max<std::size_t>((capacity + kTile - 1) / kTile, 1)),
+        status_(1) {
     CUDA_CHECK(cudaFuncSetAttribute(odd_even_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(kSharedBytes)));
     int device = 0, sms = 0, per_sm = 0;
@@ -210,35 +479,33 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                                                              kSharedBytes));
     if (per_sm < 1) throw std::runtime_error("odd-even kernel cannot be resident on this device");
     max_resident_blocks_ = static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms);
+    // Valid before the first sort, for callers that read it early.
+    CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size_bytes()));
   }
   SortAlgorithm algorithm() const override { return SortAlgorithm::oddeven; }
   std::size_t capacity() const override { return capacity_; }
-  const OddEvenStatus* device_status() const override {
-    return reinterpret_cast<const OddEvenStatus*>(state_.data());
-  }
+  const OddEvenStatus* device_status() const override { return status_.data(); }
 
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream) override {
     check_sort_arguments(n, capacity_, begin_bit, end_bit);
-    // status (converged, phases, fell_back) and the per-phase change flags start at zero
-    CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, state_.size_bytes(), stream));
-    auto* status = reinterpret_cast<OddEvenStatus*>(state_.data());
     if (n < 2 || begin_bit == end_bit) {
-      mark_converged_kernel<<<1, 1, 0, stream>>>(status);  // nothing to sort: 0 phases
+      mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());  // nothing to sort: 0 phases
       CUDA_CHECK_LAUNCH("mark_converged_kernel");
       return;
     }
     const std::size_t tiles = (n + kTile - 1) / kTile;
-    // One block per tile is the most the tile sort can use (the merge phases use half); the
-    // grid must also be resident all at once for the grid barrier (the cooperative launch
-    // enforces it).
-    const std::size_t blocks = std::max<std::size_t>(1, std::min(max_resident_blocks_, tiles));
+    // One block per tile is the most the tile sort can use; the grid must also be resident all at
+    // once for the grid barrier (the cooperative launch enforces it).
+    const std::size_t blocks = std::min(max_resident_blocks_, tiles);
     OddEvenArgs args{keys,
                      values,
+                     scratch_keys_.data(),
+                     scratch_values_.data(),
+                     ends_.data(),
                      static_cast<std::uint32_t>(n),
                      KeyBits{begin_bit, end_bit},
-                     state_.data() + 4,
-                     status};
+                     status_.data()};
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(blocks));
     config.blockDim = dim3(kThreads);
@@ -251,14 +518,14 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     config.numAttrs = 1;
     CUDA_CHECK(cudaLaunchKernelEx(&config, odd_even_kernel, args));
     CUDA_CHECK_LAUNCH("odd_even_kernel");
-    // Exact on any input: the radix sort runs only where the status says the cap was reached.
-    fallback_.sort(keys, values, n, begin_bit, end_bit, stream, &status->fell_back);
   }
 
  private:
   std::size_t capacity_;
-  RadixSortEngine fallback_;
-  DeviceBuffer<std::int32_t> state_;  // OddEvenStatus (4 ints) | phase flags
+  DeviceBuffer<std::uint32_t> scratch_keys_;
+  DeviceBuffer<std::uint32_t> scratch_values_;
+  DeviceBuffer<TileEnds> ends_;
+  DeviceBuffer<OddEvenStatus> status_;
   std::size_t max_resident_blocks_ = 0;
 };
 

@@ -50,13 +50,15 @@ inline constexpr int kBlockSortThreads = 512;
 inline constexpr int kBlockSortItems = 8;
 inline constexpr int kBlockSortTile = kBlockSortThreads * kBlockSortItems;
 
-// Odd-even merge-split: a merge first tries a window of this many keys on each side of the
-// boundary; with displacement <= 256 after the tile sort every exchange fits in it.
+// Odd-even merge-split (tiles of kBlockSortTile). After the tile sort, a tile is merged with the
+// window of this many keys at each neighbour's edge (whole neighbours when the window cannot hold
+// the exchange): with displacement <= 256 every key that crosses a tile boundary lies in it
+// (at most 2 x 256 keys of a neighbour can cross).
 inline constexpr int kOddEvenWindow = 512;
-// Phases (half rounds) before giving up and finishing with the radix sort. Nearly sorted input
-// (displacement < tile) converges in about 3; a random input never would, and each phase
-// costs up to one pass over the data, so the cap stays small.
-inline constexpr int kOddEvenPhaseCap = 8;
+// Tile sort: a tile whose fullest key bucket (of kBlockSortTile buckets over its key range) holds
+// more keys than this is radix-sorted instead, since ranking inside a bucket costs its size per
+// key. Evenly spread keys fill about one or two per bucket; a few repeated keys fill hundreds.
+inline constexpr int kOddEvenBucketLimit = 16;
 
 // Quicksort: chunk of one partition block (512 threads x 8 keys), segments at or below the
 // block-sort tile are finished in shared memory, and levels beyond log2(n / tile) + this slack

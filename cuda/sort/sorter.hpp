@@ -37,9 +37,10 @@ std::unique_ptr<Sorter> make_sorter(SortAlgorithm algorithm, std::size_t capacit
 // What the odd-even merge-split sort did in its last call, written on the device at the end of
 // each sort() (read it after the stream reached that point, e.g. with cudaMemcpyAsync + sync).
 struct OddEvenStatus {
-  std::int32_t converged;  // 1: a whole round (even + odd phase) changed nothing
-  std::int32_t phases;     // merge-split phases run (a round is two phases)
-  std::int32_t fell_back;  // 1: the phase cap was reached and the radix sort finished the job
+  std::int32_t converged;  // 1: sorted tiles plus one round of merge-splits finished the sort
+  std::int32_t phases;     // merge-split phases run: 2 (one even + odd round) or 0
+  std::int32_t fell_back;  // 1: one round could not be proved enough; a merge sort of the
+                           // sorted tiles, in the same kernel, finished the job
   std::int32_t reserved;
 };
 

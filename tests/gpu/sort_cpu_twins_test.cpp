@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 
 #include "cuda/sort/cpu_reference.hpp"
 #include "sort_test_data.hpp"
@@ -56,30 +57,76 @@ TEST(SortCpuTwins, MergePathSplitsStably) {
   EXPECT_EQ(merge_path(ka, 4, kb, 2, 6), 4);
 }
 
-TEST(SortCpuTwins, MergeSplitWindowAndFullAgreeWithStableSort) {
-  std::mt19937 rng(3);
-  for (int trial = 0; trial < 200; ++trial) {
-    const int len_a = 64, len_b = 1 + trial % 64;
-    const int spread = trial % 3 == 0 ? 1000 : 20;  // overlap small (window) or large (full)
-    std::vector<std::uint32_t> ka(len_a), kb(len_b), va(len_a), vb(len_b);
-    for (auto& k : ka) k = static_cast<std::uint32_t>(rng() % 1000);
-    for (auto& k : kb)
-      k = 1000 - static_cast<std::uint32_t>(spread) + static_cast<std::uint32_t>(rng() % 1000);
-    std::sort(ka.begin(), ka.end());
-    std::sort(kb.begin(), kb.end());
-    std::iota(va.begin(), va.end(), 0u);
-    std::iota(vb.begin(), vb.end(), 1000u);
-    std::vector<std::uint32_t> all_k = ka, all_v = va;
-    all_k.insert(all_k.end(), kb.begin(), kb.end());
-    all_v.insert(all_v.end(), vb.begin(), vb.end());
-    stable_reference(all_k, all_v, KeyBits{0, 32});
-    cpu_merge_split(ka, va, kb, vb, KeyBits{0, 32}, 8);
-    std::vector<std::uint32_t> got_k = ka, got_v = va;
-    got_k.insert(got_k.end(), kb.begin(), kb.end());
-    got_v.insert(got_v.end(), vb.begin(), vb.end());
-    ASSERT_EQ(got_k, all_k) << "trial " << trial;
-    ASSERT_EQ(got_v, all_v) << "trial " << trial;
+TEST(SortCpuTwins, BucketTileSortMatchesStableSort) {
+  for (auto d : {Distribution::random, Distribution::nearly_sorted, Distribution::few_unique,
+                 Distribution::all_equal, Distribution::reversed}) {
+    for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}, std::pair{5, 17}}) {
+      for (std::size_t n : {1u, 2u, 100u, 4096u}) {
+        auto keys = testing::make_keys(d, n, b, e, n + 11);
+        std::vector<std::uint32_t> values(n);
+        std::iota(values.begin(), values.end(), 0u);
+        auto ref_k = keys, ref_v = values;
+        stable_reference(ref_k, ref_v, KeyBits{b, e});
+        const bool buckets = cpu_bucket_tile_sort(keys, values, KeyBits{b, e}, 12, 16);
+        ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " bits " << b << ".." << e;
+        ASSERT_EQ(values, ref_v);
+        // Evenly spread keys fill about one per bucket; 7 repeated keys crowd them.
+        if (n == 4096 && e - b == 32 && d == Distribution::nearly_sorted) {
+          EXPECT_TRUE(buckets);
+        }
+        if (n == 4096 && d == Distribution::few_unique) {
+          EXPECT_FALSE(buckets);
+        }
+      }
+    }
   }
+}
+
+TEST(SortCpuTwins, OddEvenMatchesStableSort) {
+  struct Shape {
+    int tile, window, bucket_bits, bucket_limit;
+  };
+  // The kernel's shape (4096 / 512 / 12 / 16), and small tiles that stress windows and merges.
+  for (Shape s : {Shape{4096, 512, 12, 16}, Shape{64, 8, 6, 4}, Shape{1024, 512, 10, 16}}) {
+    for (auto d : {Distribution::random, Distribution::nearly_sorted, Distribution::sorted,
+                   Distribution::reversed, Distribution::few_unique}) {
+      for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}}) {
+        for (std::size_t n : {2u, 1000u, 4097u, 20000u}) {
+          auto keys = testing::make_keys(d, n, b, e, n + 3);
+          std::vector<std::uint32_t> values(n);
+          std::iota(values.begin(), values.end(), 0u);
+          auto ref_k = keys, ref_v = values;
+          stable_reference(ref_k, ref_v, KeyBits{b, e});
+          const bool one_round = cpu_odd_even_sort(keys, values, b, e, s.tile, s.window,
+                                                   s.bucket_bits, s.bucket_limit);
+          ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " tile " << s.tile;
+          ASSERT_EQ(values, ref_v);
+          // Displacement <= 256 is within half a tile of 1024 or more: one round suffices.
+          if (s.tile >= 1024 && (d == Distribution::nearly_sorted || d == Distribution::sorted)) {
+            EXPECT_TRUE(one_round) << testing::name(d) << " n=" << n << " tile " << s.tile;
+          }
+          if (n == 20000 && (d == Distribution::random || d == Distribution::reversed)) {
+            EXPECT_FALSE(one_round) << testing::name(d) << " tile " << s.tile;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(SortCpuTwins, OddEvenOneRoundWithWholeNeighbours) {
+  // Displacement <= 10 in tiles of 64 (one round suffices) with windows of 8 keys, too small for
+  // the exchange at some boundaries: those merges search the whole neighbouring tiles.
+  std::mt19937 rng(5);
+  const std::size_t n = 5000;
+  std::vector<std::uint32_t> keys(n), values(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(4 * i + rng() % 40);
+  std::iota(values.begin(), values.end(), 0u);
+  auto ref_k = keys, ref_v = values;
+  stable_reference(ref_k, ref_v, KeyBits{0, 32});
+  EXPECT_TRUE(cpu_odd_even_sort(keys, values, 0, 32, 64, 8, 6, 4));
+  EXPECT_EQ(keys, ref_k);
+  EXPECT_EQ(values, ref_v);
 }
 
 TEST(SortCpuTwins, Partition3IsStable) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <random>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -273,9 +274,9 @@ TEST(SortRadixFinalValues, small_ValuesGoToTheTargetKeysStayInPlace) {
   }
 }
 
-OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
+OddEvenStatus run_odd_even(const std::vector<std::uint32_t>& keys) {
+  const std::size_t n = keys.size();
   auto s = make_odd_even_sorter(n);
-  const auto keys = testing::make_keys(d, n, 0, 32, 5);
   std::vector<std::uint32_t> values(n), expected = keys, got(n);
   std::stable_sort(expected.begin(), expected.end());
   DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
@@ -289,6 +290,10 @@ OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
   return status;
 }
 
+OddEvenStatus run_odd_even(Distribution d, std::size_t n) {
+  return run_odd_even(testing::make_keys(d, n, 0, 32, 5));
+}
+
 TEST(SortOddEven, mid_NearlySortedConvergesWithoutFallback) {
   SKIP_WITHOUT_DEVICE();
   const OddEvenStatus s = run_odd_even(Distribution::nearly_sorted, 1u << 18);
@@ -296,6 +301,19 @@ TEST(SortOddEven, mid_NearlySortedConvergesWithoutFallback) {
   EXPECT_EQ(s.fell_back, 0);
   EXPECT_GE(s.phases, 2);
   EXPECT_LE(s.phases, 6);
+}
+
+TEST(SortOddEven, mid_WideDisplacementStillOneRound) {
+  // Keys 4i + U[0, 4000): displacement up to ~1000, beyond the 512-key windows but within half
+  // a tile, so the round merges with whole neighbouring tiles. A short last tile (n % 4096 = 5).
+  SKIP_WITHOUT_DEVICE();
+  std::mt19937 rng(8);
+  std::vector<std::uint32_t> keys((1u << 18) + 5);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = static_cast<std::uint32_t>(4 * i + rng() % 4000);
+  const OddEvenStatus s = run_odd_even(keys);
+  EXPECT_EQ(s.converged, 1);
+  EXPECT_EQ(s.fell_back, 0);
 }
 
 TEST(SortOddEven, mid_RandomInputReportsItsPath) {
