@@ -46,8 +46,8 @@ inline constexpr int kOddEvenWindow = 512;
 // costs up to one pass over the data, so the cap stays small.
 inline constexpr int kOddEvenPhaseCap = 8;
 
-// Quicksort: chunk of one partition block (512 x 8 keys, the block-sort tile, so the finish and
-// the sample sort share its layout). A level splits each segment around kQuicksortPivots sampled
+// Quicksort: chunk of one partition block (512 x 8 keys, the block-sort tile, so the finish shares
+// its layout). A level splits each segment around kQuicksortPivots sampled
 // pivots into 2 * pivots + 1 buckets (< p0, == p0, (p0, p1), == p1, ...): 255 buckets plus one
 // padding bucket fill the 256 digits of the block ranking, and one level divides a segment by
 // about 128, so 2^20 and 2^24 keys need 2 levels. Levels beyond the ones n needs plus this slack

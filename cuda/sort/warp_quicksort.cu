@@ -2,18 +2,19 @@
 // device-side work list.
 //
 // A level partitions every "big" segment (> kBlockSortTile pairs) around P = kQuicksortPivots
-// pivots, quantiles of 4096 sorted samples, into 2P + 1 buckets: < p0 | == p0 | (p0, p1) | == p1
+// pivots, quantiles of 2048 sorted samples, into 2P + 1 buckets: < p0 | == p0 | (p0, p1) | == p1
 // | ... | > p(P-1). This is the three-way split of a quicksort with P pivots at once: a bucket of
 // equal keys is finished at once, so duplicates cannot degrade it, and one level divides a
 // segment by about P + 1, so 2^20 and 2^24 keys need 2 levels instead of ~log2(n / tile).
 // Each key's bucket is a binary search over the pivots; its slot inside a chunk comes from warp
 // ballots (one per bucket bit: the lanes with the same bucket find each other, popc(lanemask_lt)
 // orders them), so the partition is stable: every chunk and warp writes at offsets fixed by index
-// order. Per level, four kernels read the work list on the device (no host sync):
-//   pivot   - per segment: sorts 4096 stratified samples in shared memory, keeps P quantiles;
+// order. Per level, three kernels read the work list on the device (no host sync):
+//   pivot   - per segment: sorts 2048 stratified samples in shared memory, keeps P quantiles;
 //   count   - per chunk of kQuicksortChunk pairs, in ticket order: bucket counts, then per-bucket
-//             chunk prefixes within the segment by decoupled look-back (no single-block scan);
-//   plan    - per segment: bucket offsets; big buckets become the next level's segments, small
+//             chunk prefixes within the segment by decoupled look-back (no single-block scan).
+//             The block that counted a segment's last chunk then holds its bucket totals and
+//             plans it: bucket offsets; big buckets become the next level's segments, small
 //             ones are packed, in order, into finish jobs of at most one tile;
 //   scatter - ranks each chunk by bucket, writes both arrays once to the other ping-pong buffer.
 // Then one kernel runs every finish job: it reads the job's pairs from the buffer the level wrote,
@@ -50,11 +51,13 @@ constexpr int kBucketBits = 8;
 // Pairs that only need copying (equal keys, or left for the radix fallback) go in pieces this
 // long: few jobs to write, and still a few per SM at 2^24.
 constexpr std::uint32_t kCopyPiece = 8 * kTile;
-constexpr int kSamples = kBlockSortTile;
-constexpr int kPlanThreads = 256;
+// Pivots come from a smaller block than the partition's: level 0 waits on one block sorting them,
+// and 16 samples per pivot still leave every 2^24-key level-1 bucket below one tile (host model).
+constexpr int kSampleThreads = 256;
+constexpr int kSamples = kSampleThreads * kItems;
 constexpr int kMaxLevels = 8;
 static_assert(kQuicksortThreads == kBlockSortThreads && kQuicksortItems == kBlockSortItems,
-              "partition chunks, samples and finish jobs share the warp-striped tile layout");
+              "partition chunks and finish jobs share the warp-striped tile layout");
 static_assert(kBuckets + 1 == kRadixBuckets && kRadixBuckets == 1 << kBucketBits,
               "buckets and the padding bucket are the 256 digits of the block ranking");
 static_assert((kPivotStride & (kPivotStride - 1)) == 0, "branch-free binary search");
@@ -69,6 +72,7 @@ constexpr std::uint32_t kCountMask = (1u << 30) - 1u;
 using StatusRef = ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device>;
 
 using Rank = BlockRadixRank<kBlockSortThreads, kBlockSortItems>;
+using SampleRank = BlockRadixRank<kSampleThreads, kItems>;
 
 struct Segment {
   std::uint32_t start;
@@ -149,10 +153,15 @@ __device__ __forceinline__ std::uint32_t mix(std::uint32_t x) {
   return x ^ (x >> 16);
 }
 
-struct SortShared {  // block sort of one tile: the sample sort and the finish
+struct SortShared {  // block sort of one tile (the finish)
   Rank::Storage rank;
   std::uint32_t keys[kBlockSortTile];
   std::uint32_t values[kBlockSortTile];
+};
+struct SampleShared {
+  SampleRank::Storage rank;
+  std::uint32_t keys[kSamples];
+  std::uint32_t values[kSamples];
 };
 
 __global__ void init_kernel(Control* ctrl, Segment* first, std::uint32_t n, std::uint32_t mask) {
@@ -164,11 +173,10 @@ __global__ void init_kernel(Control* ctrl, Segment* first, std::uint32_t n, std:
   *first = Segment{0, n, 0, 0, mask};
 }
 
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kSampleThreads)
     pivot_kernel(const std::uint32_t* keys, const Segment* segs, Control* ctrl, int side,
                  std::uint32_t* pivots, KeyBits bits) {
-  extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<SortShared*>(shared_raw);
+  __shared__ SampleShared sh;
   // The plan kernel of this level appends the next level's work here; the previous level that
   // used this side is done.
   if (blockIdx.x == 0 && threadIdx.x == 0) ctrl->work[side ^ 1] = 0;
@@ -180,7 +188,7 @@ __global__ void __launch_bounds__(kThreads)
     std::uint32_t k[kItems], v[kItems];
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const auto j = static_cast<std::uint32_t>(Rank::striped_index(i));
+      const auto j = static_cast<std::uint32_t>(SampleRank::striped_index(i));
       const unsigned long long pos =
           (static_cast<unsigned long long>(j) * seg.len + mix(j ^ s) % seg.len) / kSamples;
       k[i] = bits(keys[seg.start + static_cast<std::uint32_t>(pos)]);
@@ -188,13 +196,12 @@ __global__ void __launch_bounds__(kThreads)
     }
     // Sort keys lie in [lo, hi], so only the bits below their highest difference need sorting.
     const KeyBits sample_bits{0, static_cast<int>(differing_bits(seg.lo, seg.hi))};
-    block_sort_pairs<kBlockSortThreads, kBlockSortItems>(k, v, sample_bits, sh.rank, sh.keys,
-                                                         sh.values);
-    // Pivot m is sample rank 32m + 31: quantiles m + 1 of kPivotStride.
+    block_sort_pairs<kSampleThreads, kItems>(k, v, sample_bits, sh.rank, sh.keys, sh.values);
+    // Pivot m is sample rank 16m + 15: quantiles m + 1 of kPivotStride.
     constexpr std::uint32_t kStep = kSamples / kPivotStride;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const auto j = static_cast<std::uint32_t>(Rank::striped_index(i));
+      const auto j = static_cast<std::uint32_t>(SampleRank::striped_index(i));
       if (j % kStep == kStep - 1 && j / kStep < kPivots)
         pivots[s * kPivotStride + j / kStep] = k[i];
     }
@@ -202,50 +209,159 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-__global__ void __launch_bounds__(kThreads)
-    count_kernel(const std::uint32_t* keys, const Segment* segs, const std::uint32_t* chunk_segment,
-                 Control* ctrl, int side, int level, const std::uint32_t* pivots,
-                 std::uint32_t* status, KeyBits bits) {
+struct PlanArgs {
+  Segment* next_segs;
+  std::uint32_t* next_chunk_segment;
+  Control* ctrl;
+  int side;
+  std::uint32_t* bucket_base;  // [segment][256]: first index of each bucket within its segment
+  Job* jobs;
+  int last_level;
+};
+
+struct PlanShared {
+  std::uint32_t size[kRadixBuckets], base[kRadixBuckets];
+  std::uint32_t lo[kRadixBuckets], hi[kRadixBuckets];
+  bool groupable[kRadixBuckets];
+  std::uint8_t group_first[kRadixBuckets], group_last[kRadixBuckets];
+  std::uint32_t scan_scratch[8], scan_total[3], group_count, job_base;
+  unsigned long long next_base;
+};
+
+// Plans segment s from its bucket totals (thread b holds n_b, the count of bucket b; 0 for
+// b >= kBuckets): bucket offsets for the scatter, big buckets to the next level, small ones packed
+// into finish jobs. Every thread of the block calls it (it holds barriers).
+__device__ void plan_segment(const PlanArgs& a, std::uint32_t s, const Segment& seg,
+                             std::uint32_t n_b, const std::uint32_t* pivots, PlanShared& sh) {
+  const std::uint32_t b = threadIdx.x;
+  const bool mine = b < kRadixBuckets;
+  const std::uint32_t base_b = block_exclusive_sum_256(n_b, sh.scan_scratch, &sh.scan_total[0]);
+  if (mine) a.bucket_base[static_cast<std::size_t>(s) * kRadixBuckets + b] = base_b;
+  const uint2 bounds = bucket_bounds(mine ? b : 0u, pivots, seg);
+  const std::uint32_t width = n_b > 0 ? differing_bits(bounds.x, bounds.y) : 0u;
+  // A big bucket of distinct keys is split again, or on the last level copied for the radix
+  // fallback; a big bucket of equal keys is done and only copied, in pieces.
+  const bool big = n_b > kTile;
+  const bool split = big && width > 0 && !a.last_level;
+  if (big && width > 0 && a.last_level) a.ctrl->run_fallback = 1;
+  const std::uint32_t copies = big && !split ? (n_b + kCopyPiece - 1) / kCopyPiece : 0u;
+  if (mine) {
+    sh.size[b] = n_b;
+    sh.base[b] = base_b;
+    sh.lo[b] = bounds.x;
+    sh.hi[b] = bounds.y;
+    sh.groupable[b] = n_b > 0 && !big;
+  }
+  const std::uint32_t chunks_b = split ? chunks_of(n_b) : 0u;
+  // (segments << 24 | chunks): at most 255 segments and < 2^24 chunks per block.
+  const std::uint32_t next_offset = block_exclusive_sum_256((split ? 1u << 24 : 0u) | chunks_b,
+                                                            sh.scan_scratch, &sh.scan_total[1]);
+  const std::uint32_t copy_offset =
+      block_exclusive_sum_256(copies, sh.scan_scratch, &sh.scan_total[2]);
+  // (size, groupable and the scan totals are visible here: the scans end with barriers.)
+  if (b == 0) {
+    // Small buckets packed in order, greedily, into jobs of at most one tile; a big bucket ends a
+    // run (empty buckets take no room and do not).
+    std::uint32_t groups = 0, run = 0;
+    bool open = false;
+    for (std::uint32_t q = 0; q < kBuckets; ++q) {
+      if (sh.size[q] == 0) continue;
+      if (!sh.groupable[q]) {
+        open = false;
+      } else if (open && run + sh.size[q] <= kTile) {
+        run += sh.size[q];
+        sh.group_last[groups - 1] = static_cast<std::uint8_t>(q);
+      } else {
+        sh.group_first[groups] = sh.group_last[groups] = static_cast<std::uint8_t>(q);
+        ++groups;
+        run = sh.size[q];
+        open = true;
+      }
+    }
+    sh.group_count = groups;
+    sh.job_base = atomicAdd(&a.ctrl->jobs, groups + sh.scan_total[2]);
+    const std::uint32_t t = sh.scan_total[1];
+    if (t != 0)
+      sh.next_base = atomicAdd(&a.ctrl->work[a.side ^ 1],
+                               (static_cast<unsigned long long>(t >> 24) << 32) | (t & 0xffffffu));
+  }
+  __syncthreads();
+  const auto job_side = static_cast<std::uint32_t>(a.side);
+  if (b < sh.group_count) {
+    const std::uint32_t f = sh.group_first[b], l = sh.group_last[b];
+    a.jobs[sh.job_base + b] = Job{seg.start + sh.base[f], sh.base[l] + sh.size[l] - sh.base[f],
+                                  differing_bits(sh.lo[f], sh.hi[l]), job_side};
+  }
+  for (std::uint32_t j = 0; j < copies; ++j)
+    a.jobs[sh.job_base + sh.group_count + copy_offset + j] = Job{
+        seg.start + base_b + j * kCopyPiece, min(kCopyPiece, n_b - j * kCopyPiece), 0u, job_side};
+  if (split) {
+    const std::uint32_t index = hi32(sh.next_base) + (next_offset >> 24);
+    const std::uint32_t chunk = lo32(sh.next_base) + (next_offset & 0xffffffu);
+    a.next_segs[index] = Segment{seg.start + base_b, n_b, chunk, bounds.x, bounds.y};
+    for (std::uint32_t j = 0; j < chunks_b; ++j) a.next_chunk_segment[chunk + j] = index;
+  }
+}
+
+struct CountArgs {
+  const std::uint32_t* keys;
+  const Segment* segs;
+  const std::uint32_t* chunk_segment;
+  int level;
+  const std::uint32_t* pivots;
+  std::uint32_t* status;
+  KeyBits bits;
+  PlanArgs plan;
+};
+
+// 4 blocks per SM (32 registers, no spills), as many as the SM holds: blocks waiting in the
+// look-back leave others to run.
+__global__ void __launch_bounds__(kThreads, 4) count_kernel(CountArgs a) {
   __shared__ std::uint32_t pivots_sh[kPivotStride];
   __shared__ std::uint32_t hist[kRadixBuckets];
   __shared__ std::uint32_t ticket;
-  const unsigned long long work = ctrl->work[side];
+  __shared__ PlanShared plan_sh;
+  Control* ctrl = a.plan.ctrl;
+  const unsigned long long work = ctrl->work[a.plan.side];
   const std::uint32_t seg_count = hi32(work), chunks = lo32(work);
   for (;;) {
     // Chunks are numbered in the order blocks take them, so every chunk this one waits for in the
     // look-back is already running: no deadlock whatever the scheduler does.
-    if (threadIdx.x == 0) ticket = atomicAdd(&ctrl->ticket[level], 1u);
+    if (threadIdx.x == 0) ticket = atomicAdd(&ctrl->ticket[a.level], 1u);
     if (threadIdx.x < kRadixBuckets) hist[threadIdx.x] = 0;
     __syncthreads();
     const std::uint32_t c = ticket;
     if (c >= chunks) break;
-    const std::uint32_t s = find_segment(chunk_segment, seg_count, c);
-    const Segment seg = segs[s];
-    if (threadIdx.x < kPivotStride) pivots_sh[threadIdx.x] = pivots[s * kPivotStride + threadIdx.x];
+    const std::uint32_t s = find_segment(a.chunk_segment, seg_count, c);
+    const Segment seg = a.segs[s];
+    if (threadIdx.x < kPivotStride)
+      pivots_sh[threadIdx.x] = a.pivots[s * kPivotStride + threadIdx.x];
     const std::uint32_t offset = (c - seg.chunk_begin) * kChunk;
     const std::uint32_t len = min(kChunk, seg.len - offset);
     std::uint32_t k[kItems];
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const auto idx = static_cast<std::uint32_t>(Rank::striped_index(i));
-      k[i] = idx < len ? keys[seg.start + offset + idx] : 0u;
+      k[i] = idx < len ? a.keys[seg.start + offset + idx] : 0u;
     }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const bool valid = static_cast<std::uint32_t>(Rank::striped_index(i)) < len;
-      const std::uint32_t b = valid ? bucket_of(bits(k[i]), pivots_sh) : kPadBucket;
+      const std::uint32_t b = valid ? bucket_of(a.bits(k[i]), pivots_sh) : kPadBucket;
       // One shared atomic per group of equal buckets: sorted input puts a whole warp in one.
       const unsigned peers = same_bucket_lanes(b);
       if (valid && static_cast<int>(lane_id()) == __ffs(peers) - 1)
         atomicAdd(&hist[b], static_cast<std::uint32_t>(__popc(peers)));
     }
     __syncthreads();
+    std::uint32_t inclusive = 0;  // of bucket threadIdx.x, over the segment's chunks up to c
     if (threadIdx.x < kBuckets) {
       const std::uint32_t count = hist[threadIdx.x];
       const std::size_t row = static_cast<std::size_t>(c) * kRadixBuckets;
-      StatusRef mine(status[row + threadIdx.x]);
+      StatusRef mine(a.status[row + threadIdx.x]);
       if (c == seg.chunk_begin) {
+        inclusive = count;
         mine.store(kFlagInclusive | count, ::cuda::memory_order_relaxed);
       } else {
         mine.store(kFlagAggregate | count, ::cuda::memory_order_relaxed);
@@ -254,113 +370,21 @@ __global__ void __launch_bounds__(kThreads)
         std::uint32_t exclusive = 0;
         for (std::size_t p = row - kRadixBuckets;;) {
           const std::uint32_t word =
-              StatusRef(status[p + threadIdx.x]).load(::cuda::memory_order_relaxed);
+              StatusRef(a.status[p + threadIdx.x]).load(::cuda::memory_order_relaxed);
           if ((word & ~kCountMask) == 0) continue;  // not published yet: spin
           exclusive += word & kCountMask;
           if (word & kFlagInclusive) break;
           p -= kRadixBuckets;
         }
-        mine.store(kFlagInclusive | (exclusive + count), ::cuda::memory_order_relaxed);
+        inclusive = exclusive + count;
+        mine.store(kFlagInclusive | inclusive, ::cuda::memory_order_relaxed);
       }
     }
-    __syncthreads();  // hist, pivots_sh and ticket are reused by the next chunk
-  }
-}
-
-struct PlanArgs {
-  const Segment* segs;
-  Segment* next_segs;
-  std::uint32_t* next_chunk_segment;
-  Control* ctrl;
-  int side;
-  const std::uint32_t* pivots;
-  const std::uint32_t* status;
-  std::uint32_t* bucket_base;  // [segment][256]: first index of each bucket within its segment
-  Job* jobs;
-  int last_level;
-};
-
-__global__ void __launch_bounds__(kPlanThreads) plan_kernel(PlanArgs a) {
-  __shared__ std::uint32_t pivots_sh[kPivotStride];
-  __shared__ std::uint32_t size[kRadixBuckets], base[kRadixBuckets];
-  __shared__ std::uint32_t lo[kRadixBuckets], hi[kRadixBuckets];
-  __shared__ bool groupable[kRadixBuckets];
-  __shared__ std::uint8_t group_first[kRadixBuckets], group_last[kRadixBuckets];
-  __shared__ std::uint32_t scan_scratch[8], scan_total[3], group_count, job_base;
-  __shared__ unsigned long long next_base;
-  const std::uint32_t seg_count = hi32(a.ctrl->work[a.side]);
-  const std::uint32_t b = threadIdx.x;
-  for (std::uint32_t s = blockIdx.x; s < seg_count; s += gridDim.x) {
-    const Segment seg = a.segs[s];
-    if (b < kPivotStride) pivots_sh[b] = a.pivots[s * kPivotStride + b];
-    // Bucket totals: the inclusive look-back counts of the segment's last chunk.
-    const std::size_t last_row =
-        static_cast<std::size_t>(seg.chunk_begin + chunks_of(seg.len) - 1) * kRadixBuckets;
-    const std::uint32_t n_b = b < kBuckets ? a.status[last_row + b] & kCountMask : 0u;
-    const std::uint32_t base_b = block_exclusive_sum_256(n_b, scan_scratch, &scan_total[0]);
-    a.bucket_base[static_cast<std::size_t>(s) * kRadixBuckets + b] = base_b;
-    const uint2 bounds = bucket_bounds(b, pivots_sh, seg);  // pivots_sh: the scan's barriers
-    const std::uint32_t width = n_b > 0 ? differing_bits(bounds.x, bounds.y) : 0u;
-    // A big bucket of distinct keys is split again, or on the last level copied for the radix
-    // fallback; a big bucket of equal keys is done and only copied, in pieces.
-    const bool big = n_b > kTile;
-    const bool split = big && width > 0 && !a.last_level;
-    if (big && width > 0 && a.last_level) a.ctrl->run_fallback = 1;
-    const std::uint32_t copies = big && !split ? (n_b + kCopyPiece - 1) / kCopyPiece : 0u;
-    size[b] = n_b;
-    base[b] = base_b;
-    lo[b] = bounds.x;
-    hi[b] = bounds.y;
-    groupable[b] = n_b > 0 && !big;
-    const std::uint32_t chunks_b = split ? chunks_of(n_b) : 0u;
-    // (segments << 24 | chunks): at most 255 segments and < 2^24 chunks per block.
-    const std::uint32_t next_offset =
-        block_exclusive_sum_256((split ? 1u << 24 : 0u) | chunks_b, scan_scratch, &scan_total[1]);
-    const std::uint32_t copy_offset = block_exclusive_sum_256(copies, scan_scratch, &scan_total[2]);
-    // (size, groupable and the scan totals are visible here: the scans end with barriers.)
-    if (b == 0) {
-      // Small buckets packed in order, greedily, into jobs of at most one tile; a big bucket
-      // ends a run (empty buckets take no room and do not).
-      std::uint32_t groups = 0, run = 0;
-      bool open = false;
-      for (std::uint32_t q = 0; q < kBuckets; ++q) {
-        if (size[q] == 0) continue;
-        if (!groupable[q]) {
-          open = false;
-        } else if (open && run + size[q] <= kTile) {
-          run += size[q];
-          group_last[groups - 1] = static_cast<std::uint8_t>(q);
-        } else {
-          group_first[groups] = group_last[groups] = static_cast<std::uint8_t>(q);
-          ++groups;
-          run = size[q];
-          open = true;
-        }
-      }
-      group_count = groups;
-      job_base = atomicAdd(&a.ctrl->jobs, groups + scan_total[2]);
-      const std::uint32_t t = scan_total[1];
-      if (t != 0)
-        next_base = atomicAdd(&a.ctrl->work[a.side ^ 1],
-                              (static_cast<unsigned long long>(t >> 24) << 32) | (t & 0xffffffu));
-    }
-    __syncthreads();
-    const auto job_side = static_cast<std::uint32_t>(a.side);
-    if (b < group_count) {
-      const std::uint32_t f = group_first[b], l = group_last[b];
-      a.jobs[job_base + b] = Job{seg.start + base[f], base[l] + size[l] - base[f],
-                                 differing_bits(lo[f], hi[l]), job_side};
-    }
-    for (std::uint32_t j = 0; j < copies; ++j)
-      a.jobs[job_base + group_count + copy_offset + j] = Job{
-          seg.start + base_b + j * kCopyPiece, min(kCopyPiece, n_b - j * kCopyPiece), 0u, job_side};
-    if (split) {
-      const std::uint32_t index = hi32(next_base) + (next_offset >> 24);
-      const std::uint32_t chunk = lo32(next_base) + (next_offset & 0xffffffu);
-      a.next_segs[index] = Segment{seg.start + base_b, n_b, chunk, bounds.x, bounds.y};
-      for (std::uint32_t j = 0; j < chunks_b; ++j) a.next_chunk_segment[chunk + j] = index;
-    }
-    __syncthreads();  // shared tables are reused by the next segment
+    // The block that counted a segment's last chunk now holds its bucket totals: it plans it (no
+    // separate launch, and no single block that waits for the whole level).
+    if (c == seg.chunk_begin + chunks_of(seg.len) - 1)
+      plan_segment(a.plan, s, seg, inclusive, pivots_sh, plan_sh);
+    __syncthreads();  // hist, pivots_sh, ticket and plan_sh are reused by the next chunk
   }
 }
 
@@ -388,7 +412,9 @@ struct ScatterShared {
   std::uint32_t pivots[kPivotStride];
 };
 
-__global__ void __launch_bounds__(kThreads, 2) scatter_kernel(ScatterArgs a) {
+// 3 blocks per SM (40 registers, a few bytes spilled) rather than 2: the kernel waits on memory
+// and barriers more than it computes.
+__global__ void __launch_bounds__(kThreads, 3) scatter_kernel(ScatterArgs a) {
   extern __shared__ uint4 shared_raw[];
   auto& sh = *reinterpret_cast<ScatterShared*>(shared_raw);
   const unsigned long long work = a.ctrl->work[a.side];
@@ -458,7 +484,8 @@ struct FinishArgs {
 
 // Runs every finish job: sorts it in shared memory by the bits that differ inside it (a copy when
 // none do) and writes it to the caller's arrays.
-__global__ void __launch_bounds__(kThreads) finish_kernel(FinishArgs a) {
+// 3 blocks per SM, as the scatter.
+__global__ void __launch_bounds__(kThreads, 3) finish_kernel(FinishArgs a) {
   extern __shared__ uint4 shared_raw[];
   auto& sh = *reinterpret_cast<SortShared*>(shared_raw);
   const std::uint32_t count = a.jobs != nullptr ? a.ctrl->jobs : 1u;
@@ -467,10 +494,25 @@ __global__ void __launch_bounds__(kThreads) finish_kernel(FinishArgs a) {
     // A select, not a[job.side]: indexing a kernel parameter array puts it on the stack.
     const std::uint32_t* src_keys = (job.side ? a.src_keys[1] : a.src_keys[0]) + job.start;
     const std::uint32_t* src_values = (job.side ? a.src_values[1] : a.src_values[0]) + job.start;
-    if (job.width == 0) {  // equal keys (or unsorted for the fallback): a copy of any length
-      for (std::uint32_t i = threadIdx.x; i < job.len; i += kThreads) {
-        a.dst_keys[job.start + i] = src_keys[i];
-        a.dst_values[job.start + i] = src_values[i];
+    if (job.width == 0) {
+      // Equal keys (or unsorted for the fallback): a copy of any length, a tile at a time with
+      // all of its loads issued before the first store (a load-store loop waits on each load).
+      for (std::uint32_t t = 0; t < job.len; t += kTile) {
+        std::uint32_t k[kItems], v[kItems];
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          const std::uint32_t idx = t + threadIdx.x + static_cast<std::uint32_t>(i * kThreads);
+          k[i] = idx < job.len ? src_keys[idx] : 0u;
+          v[i] = idx < job.len ? src_values[idx] : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          const std::uint32_t idx = t + threadIdx.x + static_cast<std::uint32_t>(i * kThreads);
+          if (idx < job.len) {
+            a.dst_keys[job.start + idx] = k[i];
+            a.dst_values[job.start + idx] = v[i];
+          }
+        }
       }
       continue;
     }
@@ -526,8 +568,6 @@ class QuicksortSorter final : public Sorter {
         control_(1) {
     if (capacity > kCountMask) throw std::invalid_argument("quicksort capacity above 2^30 - 1");
     CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size_bytes()));
-    CUDA_CHECK(cudaFuncSetAttribute(pivot_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(sizeof(SortShared))));
     CUDA_CHECK(cudaFuncSetAttribute(finish_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(sizeof(SortShared))));
     CUDA_CHECK(cudaFuncSetAttribute(scatter_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -536,9 +576,8 @@ class QuicksortSorter final : public Sorter {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     // Every per-level kernel loops over the level's work, so one resident wave of each suffices.
-    pivot_grid_ = resident_grid(pivot_kernel, kThreads, sizeof(SortShared), sm_count);
+    pivot_grid_ = resident_grid(pivot_kernel, kSampleThreads, 0, sm_count);
     count_grid_ = resident_grid(count_kernel, kThreads, 0, sm_count);
-    plan_grid_ = resident_grid(plan_kernel, kPlanThreads, 0, sm_count);
     scatter_grid_ = resident_grid(scatter_kernel, kThreads, sizeof(ScatterShared), sm_count);
     finish_grid_ = resident_grid(finish_kernel, kThreads, sizeof(SortShared), sm_count);
   }
@@ -579,18 +618,15 @@ class QuicksortSorter final : public Sorter {
       const int side = level & 1;
       const std::uint32_t* src_keys = level == 0 ? keys : buffer_keys_[side ^ 1].data();
       const std::uint32_t* src_values = level == 0 ? values : buffer_values_[side ^ 1].data();
-      pivot_kernel<<<pivot_grid_, kThreads, sizeof(SortShared), stream>>>(
+      pivot_kernel<<<pivot_grid_, kSampleThreads, 0, stream>>>(
           src_keys, segments_[side].data(), control_.data(), side, pivots_.data(), bits);
       CUDA_CHECK_LAUNCH("quicksort pivot_kernel");
-      count_kernel<<<count_grid_, kThreads, 0, stream>>>(
-          src_keys, segments_[side].data(), chunk_segment_[side].data(), control_.data(), side,
-          level, pivots_.data(), status_.data(), bits);
+      count_kernel<<<count_grid_, kThreads, 0, stream>>>(CountArgs{
+          src_keys, segments_[side].data(), chunk_segment_[side].data(), level, pivots_.data(),
+          status_.data(), bits,
+          PlanArgs{segments_[side ^ 1].data(), chunk_segment_[side ^ 1].data(), control_.data(),
+                   side, bucket_base_.data(), jobs_.data(), level == levels - 1 ? 1 : 0}});
       CUDA_CHECK_LAUNCH("quicksort count_kernel");
-      plan_kernel<<<plan_grid_, kPlanThreads, 0, stream>>>(
-          PlanArgs{segments_[side].data(), segments_[side ^ 1].data(),
-                   chunk_segment_[side ^ 1].data(), control_.data(), side, pivots_.data(),
-                   status_.data(), bucket_base_.data(), jobs_.data(), level == levels - 1 ? 1 : 0});
-      CUDA_CHECK_LAUNCH("quicksort plan_kernel");
       scatter_kernel<<<scatter_grid_, kThreads, sizeof(ScatterShared), stream>>>(
           ScatterArgs{src_keys, src_values, buffer_keys_[side].data(), buffer_values_[side].data(),
                       segments_[side].data(), chunk_segment_[side].data(), control_.data(), side,
@@ -621,7 +657,7 @@ class QuicksortSorter final : public Sorter {
   DeviceBuffer<std::uint32_t> status_;
   DeviceBuffer<Job> jobs_;
   DeviceBuffer<Control> control_;
-  unsigned pivot_grid_ = 1, count_grid_ = 1, plan_grid_ = 1, scatter_grid_ = 1, finish_grid_ = 1;
+  unsigned pivot_grid_ = 1, count_grid_ = 1, scatter_grid_ = 1, finish_grid_ = 1;
 };
 
 }  // namespace
