@@ -5,7 +5,8 @@
 // Method: each sort call is captured once into a CUDA graph; a second graph restores the input
 // (device-to-device copy from a pristine buffer). Per repetition: replay the restore, record an
 // event, replay the sort, record an event; times are medians over the repetitions after warm-up
-// replays. Every algorithm's output is checked against CUB's in the same run.
+// replays. Every algorithm's output is checked against CUB's in the same run. A last table times
+// quicksort against CUB on all six input distributions.
 // Usage: sort_bench [--reps R] [--min-log2 K] [--max-log2 K] [--only radix|oddeven|quicksort]
 //                   [--no-tuning]
 // --only times that algorithm and CUB (the reference) alone, for profiler runs.
@@ -227,6 +228,49 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, " us\n");
           }
         }
+      }
+    }
+    // Quicksort's target holds on every input: its time against CUB's on all six distributions
+    // (even powers of two, to keep the run short).
+    if (only.empty() || only == "quicksort") {
+      std::printf("\n### quicksort vs cub, every distribution, 32-bit keys\n\n");
+      std::printf(
+          "| N | input | quicksort us | cub us | quick / cub time |\n|---|---|---|---|---|\n");
+    }
+    Sorter& quick = *sorters[2];
+    Sorter& cub = *sorters[3];
+    for (int lg = min_log2; lg <= max_log2 && (only.empty() || only == "quicksort"); ++lg) {
+      if (lg % 2 != 0) continue;
+      const std::size_t n = std::size_t{1} << lg;
+      for (auto dist :
+           {Distribution::random, Distribution::nearly_sorted, Distribution::sorted,
+            Distribution::reversed, Distribution::few_unique, Distribution::all_equal}) {
+        const auto keys = testing::make_keys(dist, n, 0, 32, 177 + static_cast<unsigned>(lg));
+        std::vector<std::uint32_t> values(n);
+        std::iota(values.begin(), values.end(), 0u);
+        CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+        Graph restore;
+        capture(restore, stream, [&] {
+          CUDA_CHECK(
+              cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+          CUDA_CHECK(
+              cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+        });
+        const double cub_us =
+            time_sort(stream, restore, [&] { cub.sort(k.data(), v.data(), n, 0, 32, stream); });
+        CUDA_CHECK(cudaMemcpy(ref_k.data(), k.data(), n * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(ref_v.data(), v.data(), n * 4, cudaMemcpyDeviceToHost));
+        const double quick_us =
+            time_sort(stream, restore, [&] { quick.sort(k.data(), v.data(), n, 0, 32, stream); });
+        CUDA_CHECK(cudaMemcpy(got_k.data(), k.data(), n * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(got_v.data(), v.data(), n * 4, cudaMemcpyDeviceToHost));
+        const bool ok =
+            std::equal(got_k.begin(), got_k.begin() + static_cast<long>(n), ref_k.begin()) &&
+            std::equal(got_v.begin(), got_v.begin() + static_cast<long>(n), ref_v.begin());
+        std::printf("| 2^%d | %s | %.1f%s | %.1f | %.2f |\n", lg, testing::name(dist).c_str(),
+                    quick_us, ok ? "" : " WRONG", cub_us, quick_us / cub_us);
+        std::fflush(stdout);
       }
     }
     CUDA_CHECK(cudaStreamDestroy(stream));

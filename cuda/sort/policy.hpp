@@ -60,13 +60,17 @@ inline constexpr int kOddEvenWindow = 512;
 // key. Evenly spread keys fill about one or two per bucket; a few repeated keys fill hundreds.
 inline constexpr int kOddEvenBucketLimit = 16;
 
-// Quicksort: chunk of one partition block (512 threads x 8 keys), segments at or below the
-// block-sort tile are finished in shared memory, and levels beyond log2(n / tile) + this slack
-// hand over to the radix sort (exactness on adversarial pivots).
+// Quicksort: chunk of one partition block (512 x 8 keys, the block-sort tile, so the finish shares
+// its layout). A level splits each segment around kQuicksortPivots sampled
+// pivots into 2 * pivots + 1 buckets (< p0, == p0, (p0, p1), == p1, ...): 255 buckets plus one
+// padding bucket fill the 256 digits of the block ranking, and one level divides a segment by
+// about 128, so 2^20 and 2^24 keys need 2 levels. Levels beyond the ones n needs plus this slack
+// hand over to the radix sort (exactness on adversarial pivots); an unused level costs only 4
+// empty launches.
 inline constexpr int kQuicksortThreads = 512;
 inline constexpr int kQuicksortItems = 8;
 inline constexpr int kQuicksortChunk = kQuicksortThreads * kQuicksortItems;
-inline constexpr int kQuicksortLevelSlack = 3;
-inline constexpr int kQuicksortBlocksPerSm = 4;
+inline constexpr int kQuicksortPivots = 127;
+inline constexpr int kQuicksortLevelSlack = 1;
 
 }  // namespace particles::cuda
