@@ -30,6 +30,8 @@ inline constexpr RadixPolicy kRadixPolicies[] = {
     {256, 15, 4, 1},  // 2: tile 3840, 64 registers
     {256, 15, 4, 0},  // 3: as 2 with ballot multisplit
     {512, 15, 2, 0},  // 4: the seed's 7680-key tile with ballot multisplit, for reference
+    {512, 15, 2, 1},  // 5: as 4, atomic_or multisplit
+    {256, 23, 3, 1},  // 6: tile 5888, 85 registers, atomic_or multisplit
 };
 struct RadixSizeRule {
   std::size_t from;  // smallest n the rule applies to

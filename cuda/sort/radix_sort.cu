@@ -118,7 +118,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   extern __shared__ uint4 shared_raw[];
   auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items, Method>*>(shared_raw);
   if (disabled(a.enable)) return;
-  std::uint32_t* const values_out = a.values_out_at != nullptr ? *a.values_out_at : a.values_out;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
   // look-back is already running: no deadlock whatever the scheduler does.
@@ -197,6 +196,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
 #pragma unroll
   for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = sh.value_stage[Rank::striped_index(i)];
   __syncthreads();
+  // Read only now: a register held across the ranking would push the kernel into spills.
+  std::uint32_t* const values_out = a.values_out_at != nullptr ? *a.values_out_at : a.values_out;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
