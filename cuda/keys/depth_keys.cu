@@ -5,6 +5,7 @@
 
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 
 namespace particles::cuda {
@@ -41,14 +42,6 @@ __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
   }
 }
 
-unsigned grid_for(std::uint32_t count) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::uint32_t needed = (count + kThreads - 1) / kThreads;
-  return std::max(1u, std::min(needed, static_cast<std::uint32_t>(sms) * 8u));
-}
-
 }  // namespace
 
 void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
@@ -57,7 +50,8 @@ void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
                                 std::to_string(args.bits));
   }
   if (args.count == 0) return;
-  depth_keys_kernel<<<grid_for(args.count), kThreads, 0, stream>>>(args);
+  depth_keys_kernel<<<detail::grid_stride_blocks(args.count, kThreads, 8), kThreads, 0, stream>>>(
+      args);
   PARTICLES_CHECK_LAUNCH("depth_keys_kernel", stream);
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/auto_policy.hpp"
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/keys/depth_keys.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
@@ -28,7 +29,7 @@ static_assert(2 * kAutoProbeStride == kBlockSortTile,
               "the strided probe must match the odd-even tile it predicts convergence for");
 
 unsigned grid_for(std::uint32_t count) {
-  return std::max(1u, std::min((count + kThreads - 1) / kThreads, 4096u));
+  return detail::grid_stride_blocks(count, kThreads, 32);
 }
 
 __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
@@ -94,10 +95,7 @@ __global__ void sortedness_probes_kernel(const std::uint32_t* __restrict__ keys,
 
 // A few blocks per SM are enough to stream the keys once.
 unsigned probe_grid_for(std::uint32_t count) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return std::max(1u, std::min(grid_for(count), static_cast<unsigned>(sms) * 4u));
+  return detail::grid_stride_blocks(count, kThreads, 4);
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {

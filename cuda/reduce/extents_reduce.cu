@@ -4,6 +4,7 @@
 
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 
@@ -50,16 +51,6 @@ __global__ void __launch_bounds__(kThreads)
   detail::grid_combine_extents<kThreads>(e, ws, out);
 }
 
-unsigned grid_for(std::uint32_t count) {
-  int device = 0, sms = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, extents_kernel, kThreads, 0));
-  const unsigned resident = static_cast<unsigned>(std::max(1, sms * std::max(1, per_sm)));
-  const unsigned needed = (count + kThreads - 1) / kThreads;
-  return std::clamp(needed, 1u, std::min(resident, detail::kExtentsMaxBlocks));
-}
-
 }  // namespace
 
 std::size_t extents_workspace_bytes() {
@@ -73,8 +64,10 @@ void init_extents_workspace(void* workspace, cudaStream_t stream) {
 void launch_extents(const ParticleState* state, std::uint32_t count, const DepthFrame* view,
                     Extents* out, void* workspace, cudaStream_t stream) {
   // Even with no particles one block runs, so *out is always written (the empty Extents).
-  extents_kernel<<<grid_for(count), kThreads, 0, stream>>>(
-      state, count, view, out, detail::split_extents_workspace(workspace));
+  extents_kernel<<<detail::resident_grid_blocks(extents_kernel, count, kThreads,
+                                                detail::kExtentsMaxBlocks),
+                   kThreads, 0, stream>>>(state, count, view, out,
+                                          detail::split_extents_workspace(workspace));
   PARTICLES_CHECK_LAUNCH("extents_kernel", stream);
 }
 

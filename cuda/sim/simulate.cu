@@ -4,22 +4,13 @@
 
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 
 namespace particles::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-
-// Grid-stride kernels launched with at most a few waves of blocks: the per-particle work is
-// small, so fewer, longer-lived blocks keep launch overhead off the critical path.
-unsigned grid_for(std::uint32_t count) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::uint32_t needed = (count + kThreads - 1) / kThreads;
-  return std::max(1u, std::min(needed, static_cast<std::uint32_t>(sms) * 8u));
-}
 
 __global__ void init_kernel(ModelParams params, ParticleState* state, std::uint32_t count) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
@@ -48,14 +39,16 @@ __global__ void step_kernel(ModelParams params, ParticleState* state, std::uint3
 void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t count,
                  cudaStream_t stream) {
   if (count == 0) return;
-  init_kernel<<<grid_for(count), kThreads, 0, stream>>>(params, state, count);
+  init_kernel<<<detail::grid_stride_blocks(count, kThreads, 8), kThreads, 0, stream>>>(
+      params, state, count);
   PARTICLES_CHECK_LAUNCH("init_kernel", stream);
 }
 
 void launch_step(const ModelParams& params, ParticleState* state, std::uint32_t count,
                  const float* dt, ParticleVertex* const* vertices, cudaStream_t stream) {
   if (count == 0) return;
-  step_kernel<<<grid_for(count), kThreads, 0, stream>>>(params, state, count, dt, vertices);
+  step_kernel<<<detail::grid_stride_blocks(count, kThreads, 8), kThreads, 0, stream>>>(
+      params, state, count, dt, vertices);
   PARTICLES_CHECK_LAUNCH("step_kernel", stream);
 }
 

@@ -5,6 +5,7 @@
 #include "core/depth_keys.hpp"
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 
@@ -40,22 +41,13 @@ __global__ void __launch_bounds__(kThreads)
   detail::grid_combine_extents<kThreads>(e, ws, a.extents);
 }
 
-unsigned grid_for(std::uint32_t count) {
-  int device = 0, sms = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_fused_kernel, kThreads, 0));
-  const unsigned resident = static_cast<unsigned>(std::max(1, sms * std::max(1, per_sm)));
-  const unsigned needed = (count + kThreads - 1) / kThreads;
-  return std::clamp(needed, 1u, std::min(resident, detail::kExtentsMaxBlocks));
-}
-
 }  // namespace
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
   // Even with no particles one block runs, so the extents are always written (empty).
-  step_fused_kernel<<<grid_for(args.count), kThreads, 0, stream>>>(
+  step_fused_kernel<<<detail::resident_grid_blocks(step_fused_kernel, args.count, kThreads,
+                                                   detail::kExtentsMaxBlocks),
+                      kThreads, 0, stream>>>(
       args, detail::split_extents_workspace(args.extents_workspace));
   PARTICLES_CHECK_LAUNCH("step_fused_kernel", stream);
 }

@@ -38,9 +38,14 @@ struct RadixSizeRule {
   int policy;        // index into kRadixPolicies
 };
 // Ascending by `from`; the last rule whose `from` <= n wins.
+// H200, 2026-11-29, 32-bit random (sort_bench tuning lines in docs/performance.md): 256x8 up to
+// 2^18 (42.9 us at 2^18), 384x15 at 2^19-2^20 (79.1 us at 2^20), 256x23 at 2^21 (117.8 against
+// 125-152), 512x15 atomic_or from 2^22 (690.8 against 716.8 at 2^24; within 0.5% at 2^22).
 inline constexpr RadixSizeRule kRadixPolicyRules[] = {
     {0, 0},
     {std::size_t{1} << 19, 1},
+    {std::size_t{1} << 21, 6},
+    {std::size_t{1} << 22, 5},
 };
 
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.

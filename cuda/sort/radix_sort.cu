@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/radix_engine.hpp"
@@ -300,9 +301,7 @@ RadixSortEngine::RadixSortEngine(std::size_t capacity)
     : capacity_(capacity), alt_keys_(capacity), alt_values_(capacity) {
   if (capacity > detail::kMaxPairs)
     throw std::invalid_argument("radix sort capacity above 2^30 - 1 pairs");
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  sm_count_ = static_cast<int>(detail::sm_count());
   detail::prepare_all(detail::kPolicyIndices);
   int smallest_tile = kRadixPolicies[0].tile();
   for (const RadixPolicy& p : kRadixPolicies) smallest_tile = std::min(smallest_tile, p.tile());

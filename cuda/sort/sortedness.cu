@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "cuda/check.hpp"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/sortedness.hpp"
@@ -41,16 +42,8 @@ void count_descents(const std::uint32_t* keys, std::size_t n, int begin_bit, int
   if (n > 0xffffffffu) throw std::invalid_argument("count_descents: n above 2^32 - 1");
   CUDA_CHECK(cudaMemsetAsync(d_count_out, 0, sizeof(std::uint32_t), stream));
   if (n < 2 || begin_bit == end_bit) return;
-  static int sm_count = [] {
-    int device = 0, count = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  const std::size_t blocks =
-      std::min<std::size_t>(static_cast<std::size_t>(sm_count) * kDescentBlocksPerSm,
-                            (n + kDescentThreads - 1) / kDescentThreads);
-  count_descents_kernel<<<static_cast<unsigned>(blocks), kDescentThreads, 0, stream>>>(
+  const unsigned blocks = detail::grid_stride_blocks(n, kDescentThreads, kDescentBlocksPerSm);
+  count_descents_kernel<<<blocks, kDescentThreads, 0, stream>>>(
       keys, static_cast<std::uint32_t>(n), KeyBits{begin_bit, end_bit}, d_count_out);
   CUDA_CHECK_LAUNCH("count_descents_kernel");
 }
