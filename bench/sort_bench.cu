@@ -110,6 +110,22 @@ double time_sort(cudaStream_t stream, Graph& restore, F&& sort) {
   return us[us.size() / 2];
 }
 
+// Uploads `keys` (values: their input index) as the pristine input, and captures into `restore`
+// the copies that put it back into the working buffers k, v before each timed call.
+void stage_input(const std::vector<std::uint32_t>& keys, DeviceBuffer<std::uint32_t>& src_k,
+                 DeviceBuffer<std::uint32_t>& src_v, DeviceBuffer<std::uint32_t>& k,
+                 DeviceBuffer<std::uint32_t>& v, cudaStream_t stream, Graph& restore) {
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  capture(restore, stream, [&] {
+    CUDA_CHECK(cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+    CUDA_CHECK(cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
+  });
+}
+
 double copy_bandwidth(cudaStream_t stream) {
   const std::size_t bytes = std::size_t{1} << 30;
   DeviceBuffer<unsigned char> a(bytes), b(bytes);
@@ -173,19 +189,9 @@ int main(int argc, char** argv) {
         std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (int lg = min_log2; lg <= max_log2; ++lg) {
           const std::size_t n = std::size_t{1} << lg;
-          const auto keys =
-              testing::make_keys(dist, n, 0, key_bits, 77 + static_cast<unsigned>(lg));
-          std::vector<std::uint32_t> values(n);
-          std::iota(values.begin(), values.end(), 0u);
-          CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-          CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
           Graph restore;
-          capture(restore, stream, [&] {
-            CUDA_CHECK(
-                cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
-            CUDA_CHECK(
-                cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
-          });
+          stage_input(testing::make_keys(dist, n, 0, key_bits, 77 + static_cast<unsigned>(lg)),
+                      src_k, src_v, k, v, stream, restore);
           double us[4] = {};
           bool ok[4] = {true, true, true, true};
           for (int a = 3; a >= 0; --a) {  // CUB first: its output is the reference
@@ -245,18 +251,9 @@ int main(int argc, char** argv) {
       for (auto dist :
            {Distribution::random, Distribution::nearly_sorted, Distribution::sorted,
             Distribution::reversed, Distribution::few_unique, Distribution::all_equal}) {
-        const auto keys = testing::make_keys(dist, n, 0, 32, 177 + static_cast<unsigned>(lg));
-        std::vector<std::uint32_t> values(n);
-        std::iota(values.begin(), values.end(), 0u);
-        CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
         Graph restore;
-        capture(restore, stream, [&] {
-          CUDA_CHECK(
-              cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
-          CUDA_CHECK(
-              cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
-        });
+        stage_input(testing::make_keys(dist, n, 0, 32, 177 + static_cast<unsigned>(lg)), src_k,
+                    src_v, k, v, stream, restore);
         const double cub_us =
             time_sort(stream, restore, [&] { cub.sort(k.data(), v.data(), n, 0, 32, stream); });
         CUDA_CHECK(cudaMemcpy(ref_k.data(), k.data(), n * 4, cudaMemcpyDeviceToHost));

@@ -28,16 +28,27 @@ void stable_reference(std::vector<std::uint32_t>& keys, std::vector<std::uint32_
   values.swap(v);
 }
 
+// A test input (values = input index) and its stable sort by `bits`, the expected output.
+struct PairsCase {
+  std::vector<std::uint32_t> keys, values, expected_keys, expected_values;
+};
+PairsCase make_pairs_case(Distribution d, std::size_t n, int b, int e, std::uint64_t seed) {
+  PairsCase c;
+  c.keys = testing::make_keys(d, n, b, e, seed);
+  c.values.resize(n);
+  std::iota(c.values.begin(), c.values.end(), 0u);
+  c.expected_keys = c.keys;
+  c.expected_values = c.values;
+  stable_reference(c.expected_keys, c.expected_values, KeyBits{b, e});
+  return c;
+}
+
 TEST(SortCpuTwins, RadixMatchesStableSort) {
   for (auto d : {Distribution::random, Distribution::few_unique, Distribution::nearly_sorted,
                  Distribution::reversed}) {
     for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}, std::pair{8, 24}, std::pair{3, 14}}) {
       for (std::size_t n : {0u, 1u, 2u, 33u, 1000u, 65537u}) {
-        auto keys = testing::make_keys(d, n, b, e, n + 7);
-        std::vector<std::uint32_t> values(n);
-        std::iota(values.begin(), values.end(), 0u);
-        auto ref_k = keys, ref_v = values;
-        stable_reference(ref_k, ref_v, KeyBits{b, e});
+        auto [keys, values, ref_k, ref_v] = make_pairs_case(d, n, b, e, n + 7);
         cpu_radix_sort_pairs(keys, values, b, e);
         ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " bits " << b << ".." << e;
         ASSERT_EQ(values, ref_v);
@@ -62,11 +73,7 @@ TEST(SortCpuTwins, BucketTileSortMatchesStableSort) {
                  Distribution::all_equal, Distribution::reversed}) {
     for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}, std::pair{5, 17}}) {
       for (std::size_t n : {1u, 2u, 100u, 4096u}) {
-        auto keys = testing::make_keys(d, n, b, e, n + 11);
-        std::vector<std::uint32_t> values(n);
-        std::iota(values.begin(), values.end(), 0u);
-        auto ref_k = keys, ref_v = values;
-        stable_reference(ref_k, ref_v, KeyBits{b, e});
+        auto [keys, values, ref_k, ref_v] = make_pairs_case(d, n, b, e, n + 11);
         const bool buckets = cpu_bucket_tile_sort(keys, values, KeyBits{b, e}, 12, 16);
         ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " bits " << b << ".." << e;
         ASSERT_EQ(values, ref_v);
@@ -92,11 +99,7 @@ TEST(SortCpuTwins, OddEvenMatchesStableSort) {
                    Distribution::reversed, Distribution::few_unique}) {
       for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}}) {
         for (std::size_t n : {2u, 1000u, 4097u, 20000u}) {
-          auto keys = testing::make_keys(d, n, b, e, n + 3);
-          std::vector<std::uint32_t> values(n);
-          std::iota(values.begin(), values.end(), 0u);
-          auto ref_k = keys, ref_v = values;
-          stable_reference(ref_k, ref_v, KeyBits{b, e});
+          auto [keys, values, ref_k, ref_v] = make_pairs_case(d, n, b, e, n + 3);
           const bool one_round = cpu_odd_even_sort(keys, values, b, e, s.tile, s.window,
                                                    s.bucket_bits, s.bucket_limit);
           ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " tile " << s.tile;
