@@ -32,8 +32,18 @@ class CudaPipeline {
 
   const DevicePipeline& device() const noexcept { return device_; }
 
+  // Host time of the last run_frame's three steps, for bench/interop_bench.
+  struct HostTimes {
+    double map_ms = 0.0, run_ms = 0.0, unmap_ms = 0.0;
+  };
+  const HostTimes& last_host_times() const noexcept { return host_times_; }
+  // When set, run_frame waits for the frame's GPU work before unmapping (see interop_bench).
+  void set_finish_before_unmap(bool on) noexcept { finish_before_unmap_ = on; }
+
  private:
   DevicePipeline device_;
+  HostTimes host_times_;
+  bool finish_before_unmap_ = false;
   InteropBuffer vertices_;
   InteropBuffer order_;
 };

@@ -1,0 +1,83 @@
+// interop_bench: where the host time of a CUDA backend frame goes (GL buffer map, the frame's
+// enqueue and wait, unmap), per algorithm, on a headless GL context: no draw, only CUDA-GL
+// interop around DevicePipeline, as the app runs it. "finish" waits for the frame's GPU work
+// before unmapping, to tell whether a slow unmap is waiting for that work.
+// Usage: interop_bench [scene.toml] [--count N] [--frames F]
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/scene/scene_loader.hpp"
+#include "core/camera.hpp"
+#include "cuda/pipeline/cuda_pipeline.hpp"
+
+using namespace particles;
+
+namespace {
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string scene_file = "scenes/galaxy.toml";
+  std::uint32_t count = 0;
+  int frames = 300;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--count") && i + 1 < argc) {
+      count = static_cast<std::uint32_t>(std::atol(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) {
+      frames = std::max(10, std::atoi(argv[++i]));
+    } else {
+      scene_file = argv[i];
+    }
+  }
+  try {
+    const SceneDesc scene = load_scene(scene_file);
+    if (count == 0) count = scene.count;
+    const auto context = gl::make_headless_context(64, 64);
+    gl::ParticleBuffers buffers(count);
+    cuda::CudaPipeline pipeline;
+    pipeline.reset(scene.params, count, buffers.vertex_buffer(), buffers.index_buffer());
+    std::printf("# interop_bench: %s, %u particles, %d frames per row, median host ms\n\n",
+                scene_file.c_str(), count, frames);
+    std::printf(
+        "| algorithm | before unmap | frame | map | enqueue + wait | unmap |\n"
+        "|---|---|---|---|---|---|\n");
+    float t = 0.0f;
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
+      for (bool finish : {false, true}) {
+        pipeline.set_finish_before_unmap(finish);
+        std::vector<double> total, map, run, unmap;
+        for (int f = 0; f < frames + 20; ++f) {
+          CameraPose pose = scene.camera;
+          if (!scene.camera_path.empty()) pose = camera_on_path(pose, scene.camera_path, t);
+          FrameSettings s;
+          s.dt = scene.time_step;
+          s.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.05f, 2000.0f));
+          s.algorithm = a;
+          pipeline.run_frame(s);
+          t += scene.time_step;
+          if (f < 20) continue;  // warm-up (graph build)
+          const auto& h = pipeline.last_host_times();
+          map.push_back(h.map_ms);
+          run.push_back(h.run_ms);
+          unmap.push_back(h.unmap_ms);
+          total.push_back(h.map_ms + h.run_ms + h.unmap_ms);
+        }
+        std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f |\n", std::string(to_string(a)).c_str(),
+                    finish ? "finish" : "-", median(total), median(map), median(run),
+                    median(unmap));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "interop_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
