@@ -1,9 +1,11 @@
 // interop_bench: where the host time of a CUDA backend frame goes (GL buffer map, the frame's
 // enqueue and wait, unmap), per algorithm, on a headless GL context: no draw, only CUDA-GL
-// interop around DevicePipeline, as the app runs it. "finish" waits for the frame's GPU work
-// before unmapping, to tell whether a slow unmap is waiting for that work.
+// interop around DevicePipeline, as the app runs it. Wait "-": cudaEventSynchronize on the
+// previous frame (the default); "finish": also wait for this frame's GPU work before unmapping;
+// "poll": cudaEventQuery in a loop instead of cudaEventSynchronize.
 // Usage: interop_bench [scene.toml] [--count N] [--frames F]
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -13,6 +15,7 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
+#include "cuda/detail/device_buffer.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
 using namespace particles;
@@ -50,19 +53,24 @@ int main(int argc, char** argv) {
         "| algorithm | before unmap | frame | map | enqueue + wait | unmap |\n"
         "|---|---|---|---|---|---|\n");
     float t = 0.0f;
+    auto settings = [&](Algorithm a) {
+      CameraPose pose = scene.camera;
+      if (!scene.camera_path.empty()) pose = camera_on_path(pose, scene.camera_path, t);
+      FrameSettings s;
+      s.dt = scene.time_step;
+      s.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.05f, 2000.0f));
+      s.algorithm = a;
+      t += scene.time_step;
+      return s;
+    };
+    enum class Wait { sync, finish, poll };
     for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
-      for (bool finish : {false, true}) {
-        pipeline.set_finish_before_unmap(finish);
+      for (Wait w : {Wait::sync, Wait::finish, Wait::poll}) {
+        pipeline.set_finish_before_unmap(w == Wait::finish);
+        pipeline.set_poll_wait(w == Wait::poll);
         std::vector<double> total, map, run, unmap;
         for (int f = 0; f < frames + 20; ++f) {
-          CameraPose pose = scene.camera;
-          if (!scene.camera_path.empty()) pose = camera_on_path(pose, scene.camera_path, t);
-          FrameSettings s;
-          s.dt = scene.time_step;
-          s.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.05f, 2000.0f));
-          s.algorithm = a;
-          pipeline.run_frame(s);
-          t += scene.time_step;
+          pipeline.run_frame(settings(a));
           if (f < 20) continue;  // warm-up (graph build)
           const auto& h = pipeline.last_host_times();
           map.push_back(h.map_ms);
@@ -70,10 +78,30 @@ int main(int argc, char** argv) {
           unmap.push_back(h.unmap_ms);
           total.push_back(h.map_ms + h.run_ms + h.unmap_ms);
         }
+        const char* wait = w == Wait::sync ? "-" : w == Wait::finish ? "finish" : "poll";
         std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f |\n", std::string(to_string(a)).c_str(),
-                    finish ? "finish" : "-", median(total), median(map), median(run),
-                    median(unmap));
+                    wait, median(total), median(map), median(run), median(unmap));
       }
+    }
+    // The same frames into plain device buffers (no map/unmap), the GL context still current:
+    // tells interop apart from the mere presence of a GL context.
+    pipeline.set_poll_wait(false);
+    cuda::DevicePipeline plain;
+    plain.reset(scene.params, count);
+    cuda::DeviceBuffer<ParticleVertex> vertices(count);
+    cuda::DeviceBuffer<std::uint32_t> order(count);
+    std::printf("\n| algorithm | no interop, GL context current: frame ms |\n|---|---|\n");
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
+      std::vector<double> total;
+      for (int f = 0; f < frames + 20; ++f) {
+        const auto start = std::chrono::steady_clock::now();
+        plain.run_frame(settings(a), {vertices.data(), order.data()});
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        if (f >= 20) total.push_back(ms);
+      }
+      std::printf("| %s | %.3f |\n", std::string(to_string(a)).c_str(), median(total));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "interop_bench: %s\n", e.what());

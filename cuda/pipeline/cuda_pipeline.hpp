@@ -39,6 +39,7 @@ class CudaPipeline {
   const HostTimes& last_host_times() const noexcept { return host_times_; }
   // When set, run_frame waits for the frame's GPU work before unmapping (see interop_bench).
   void set_finish_before_unmap(bool on) noexcept { finish_before_unmap_ = on; }
+  void set_poll_wait(bool on) noexcept { device_.set_poll_wait(on); }
 
  private:
   DevicePipeline device_;

@@ -455,7 +455,14 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
   ++frame_;
-  CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
+  if (poll_wait_) {  // see set_poll_wait
+    cudaError_t e;
+    while ((e = cudaEventQuery(done_[report_slot].get())) == cudaErrorNotReady) {
+    }
+    CUDA_CHECK(e);
+  } else {
+    CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
+  }
   FrameInfo info = info_of(report_slot);
   info.stages = stage_times_of(report_slot);
   return info;

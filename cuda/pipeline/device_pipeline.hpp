@@ -84,6 +84,9 @@ class DevicePipeline {
   cudaStream_t stream() const noexcept { return stream_.get(); }
   std::uint32_t count() const noexcept { return count_; }
   bool uses_conditional_nodes() const noexcept { return conditional_ok_; }
+  // Wait for the previous frame by polling its event instead of cudaEventSynchronize
+  // (bench/interop_bench compares the two).
+  void set_poll_wait(bool on) noexcept { poll_wait_ = on; }
   std::uint64_t graphs_built() const noexcept { return graphs_built_; }
 
   // Device views of the last enqueued frame, for tests (read after synchronize()).
@@ -164,6 +167,7 @@ class DevicePipeline {
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
   bool conditional_ok_ = true;
+  bool poll_wait_ = false;
   std::uint64_t graphs_built_ = 0;
 };
 
