@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     std::printf("# interop_bench: %s, %u particles, %d frames per row, median host ms\n\n",
                 scene_file.c_str(), count, frames);
     std::printf(
-        "| algorithm | before unmap | frame | map | enqueue + wait | unmap |\n"
+        "| algorithm | wait | frame | map | enqueue + wait | unmap |\n"
         "|---|---|---|---|---|---|\n");
     float t = 0.0f;
     auto settings = [&](Algorithm a) {
