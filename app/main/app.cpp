@@ -57,6 +57,7 @@ class Session {
     if (headless_ && !options.headless) {
       std::cerr << "note: no display found, running headless\n";
     }
+    if (!headless_ && options.report.empty()) history_.set_keep(std::size_t{1} << 17);
     context_ = headless_
                    ? gl::make_headless_context(options.width, options.height)
                    : gl::make_window_context(options.width, options.height,
@@ -154,11 +155,12 @@ class Session {
     record.backend_ms = backend_ms;
     record.path = state_.last_info.path;
     record.frame_ms = ms_since(frame_start);
-    records_.push_back(record);
+    history_.push(record);
     // GPU timings arrive a few frames late; each belongs to the frame that issued it.
     while (auto late = draw_timer_->poll()) {
-      const std::uint64_t issued = state_.frame - late->frames_ago;
-      if (issued < records_.size()) records_[issued].draw_ms = late->milliseconds;
+      if (FrameRecord* r = history_.find(state_.frame - late->frames_ago)) {
+        r->draw_ms = late->milliseconds;
+      }
       state_.draw_ms.push(static_cast<float>(late->milliseconds));
     }
     record_stages(state_.last_info.stages);
@@ -170,11 +172,11 @@ class Session {
   // Stage timings name the backend frame they measured (counted from the backend's reset,
   // which happens once per session, so it is this session's frame number).
   void record_stages(const StageTimes& t) {
-    if (t.frame < 0 || static_cast<std::size_t>(t.frame) >= records_.size()) return;
-    FrameRecord& r = records_[static_cast<std::size_t>(t.frame)];
-    if (r.stage_ms[0] >= 0.0f) return;  // already recorded (a backend may repeat a report)
+    if (t.frame < 0) return;
+    FrameRecord* r = history_.find(static_cast<std::uint64_t>(t.frame));
+    if (r == nullptr || r->stage_ms[0] >= 0.0f) return;  // gone, or already recorded
     for (int s = 0; s < kStageCount; ++s) {
-      r.stage_ms[s] = t.ms[s];
+      r->stage_ms[s] = t.ms[s];
       state_.stage_ms[s].push(t.ms[s]);
     }
   }
@@ -192,8 +194,9 @@ class Session {
       std::cout << "screenshot: " << screenshot.string() << '\n';
     }
     if (!report.empty()) {
-      write_frame_report(report.string(), records_, std::string(to_string(state_.algorithm)),
-                         state_.backend_name, state_.count);
+      write_frame_report(report.string(), history_.records(),
+                         std::string(to_string(state_.algorithm)), state_.backend_name,
+                         state_.count);
       std::cout << "frame-time report: " << report.string() << '\n';
     }
     print_summary();
@@ -202,15 +205,17 @@ class Session {
   void print_summary() const {
     // Skip the first frames: shader compilation and first-touch allocation are not the steady
     // state a user watches.
-    const std::size_t warmup = std::min<std::size_t>(records_.size() / 10, 30);
+    const std::vector<FrameRecord>& records = history_.records();
+    const std::size_t warmup =
+        history_.first_frame() > 0 ? 0 : std::min<std::size_t>(records.size() / 10, 30);
     std::vector<double> frame, backend, draw;
     std::array<std::vector<double>, kStageCount> stages;
-    for (std::size_t i = warmup; i < records_.size(); ++i) {
-      frame.push_back(records_[i].frame_ms);
-      backend.push_back(records_[i].backend_ms);
-      if (records_[i].draw_ms >= 0.0) draw.push_back(records_[i].draw_ms);
+    for (std::size_t i = warmup; i < records.size(); ++i) {
+      frame.push_back(records[i].frame_ms);
+      backend.push_back(records[i].backend_ms);
+      if (records[i].draw_ms >= 0.0) draw.push_back(records[i].draw_ms);
       for (int s = 0; s < kStageCount; ++s) {
-        if (records_[i].stage_ms[s] >= 0.0f) stages[s].push_back(records_[i].stage_ms[s]);
+        if (records[i].stage_ms[s] >= 0.0f) stages[s].push_back(records[i].stage_ms[s]);
       }
     }
     auto row = [](const char* name, const Summary& s) {
@@ -237,7 +242,9 @@ class Session {
   std::unique_ptr<gl::RenderTarget> target_;
   std::unique_ptr<Hud> hud_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
-  std::vector<FrameRecord> records_;
+  // Every frame when a report will be written (--report, or headless); otherwise the newest
+  // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
+  FrameHistory history_;
 };
 
 }  // namespace

@@ -106,9 +106,13 @@ class BenchSession {
     for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
 
     double sim_time = 0.0;
+    // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
+    // once, and a camera path then moves from that framed pose.
+    CameraPose base_pose = spec.scene.camera;
+    bool frame_pending = spec.scene.camera_auto_frame;
     for (int frame = 0; frame < total; ++frame) {
       const auto start = Clock::now();
-      CameraPose pose = spec.scene.camera;
+      CameraPose pose = base_pose;
       if (!spec.scene.camera_path.empty()) {
         pose = camera_on_path(pose, spec.scene.camera_path, static_cast<float>(sim_time));
       }
@@ -123,6 +127,10 @@ class BenchSession {
       settings.fuse_stages = config_.fuse_stages;
       const FrameInfo info = backend_->run_frame(settings);
       sim_time += spec.scene.time_step;
+      if (frame_pending && !info.extents.empty()) {
+        base_pose = frame_extents(base_pose, info.extents);
+        frame_pending = false;
+      }
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
       record_stages(info.stages, info.stages.frame - first_stage_frame);
 

@@ -6,6 +6,19 @@
 
 namespace particles {
 
+void FrameHistory::push(const FrameRecord& record) {
+  records_.push_back(record);
+  if (keep_ > 0 && records_.size() >= 2 * keep_) {
+    records_.erase(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(keep_));
+    first_ += keep_;
+  }
+}
+
+FrameRecord* FrameHistory::find(std::uint64_t frame) {
+  if (frame < first_ || frame - first_ >= records_.size()) return nullptr;
+  return &records_[static_cast<std::size_t>(frame - first_)];
+}
+
 void write_frame_report(const std::string& path, const std::vector<FrameRecord>& frames,
                         const std::string& algorithm, const std::string& backend,
                         std::uint32_t count) {

@@ -1,6 +1,7 @@
 #pragma once
 // One frame's measurements, as the HUD shows them and the report writes them.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,26 @@ struct FrameRecord {
   double draw_ms = -1.0;    // GL timer query of the particle draw; -1 until it is read back
   std::array<float, kStageCount> stage_ms{-1.0f, -1.0f, -1.0f, -1.0f, -1.0f};  // -1: not timed
   SortPath path = SortPath::full;
+};
+
+// Records by frame number, in frame order. With a bound `keep` > 0 only the newest keep to
+// 2 * keep frames are held (the oldest keep are dropped at once, so a push costs O(1) amortised):
+// memory stays bounded however long an interactive session runs. keep == 0 holds every frame.
+class FrameHistory {
+ public:
+  explicit FrameHistory(std::size_t keep = 0) : keep_(keep) {}
+  // The record of frame first_frame() + records().size(), the next one.
+  void push(const FrameRecord& record);
+  // The record of `frame`, or nullptr when it was never pushed or has been dropped.
+  FrameRecord* find(std::uint64_t frame);
+  const std::vector<FrameRecord>& records() const { return records_; }
+  std::uint64_t first_frame() const { return first_; }
+  void set_keep(std::size_t keep) { keep_ = keep; }
+
+ private:
+  std::size_t keep_;
+  std::vector<FrameRecord> records_;
+  std::uint64_t first_ = 0;
 };
 
 // Writes the per-frame CSV report; throws with the path on I/O failure.
