@@ -71,7 +71,8 @@ struct SceneDesc {
   Color background{0.02f, 0.02f, 0.04f, 1.0f};
   CameraPose camera;
   // Re-centre the camera on the particles' extents after the first frame (yaw, pitch and field
-  // of view kept), for scenes whose size is not known in advance.
+  // of view kept), for scenes whose size is not known in advance. The loader sets it for scenes
+  // that do not place their camera (docs/scenes.md).
   bool camera_auto_frame = false;
   std::vector<CameraKey> camera_path;  // empty: the camera stays where the user puts it
 };

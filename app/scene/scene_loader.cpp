@@ -244,6 +244,9 @@ SceneDesc SceneReader::read(const toml::table& root) const {
   if (const toml::table* t = table(root, "", "particles")) read_particles(*t, d);
   read_model(root, table(root, "", "model"), d.params);
   if (const toml::table* t = table(root, "", "colors")) read_colors(*t, d);
+  // A scene that does not place its camera is framed on its particles once the first frame's
+  // extents are known; one that does keeps its pose unless it asks (camera.auto_frame).
+  d.camera_auto_frame = true;
   if (const toml::table* t = table(root, "", "camera")) read_camera(*t, d);
   return d;
 }
@@ -313,6 +316,7 @@ void SceneReader::read_camera(const toml::table& t, SceneDesc& d) const {
   constexpr std::string_view s = "camera";
   check_keys(t, s, {"target", "distance", "yaw", "pitch", "fov", "auto_frame", "path"});
   CameraPose& c = d.camera;
+  d.camera_auto_frame = !t.contains("target") && !t.contains("distance") && !t.contains("path");
   if (const toml::node* n = t.get("target")) c.target = vec3(*n, "camera.target");
   get(t, s, "distance", kPositive, c.distance);
   get(t, s, "yaw", kAny, c.yaw_deg);

@@ -189,7 +189,17 @@ TEST(SceneLoaderErrors, MissingModelType) {
 }
 
 TEST(SceneLoader, CameraAutoFrame) {
-  EXPECT_FALSE(parse_scene("[model]\ntype='galaxy'\n", "a.toml").camera_auto_frame);
+  // Framed on load unless the scene places its camera (target, distance or a path).
+  EXPECT_TRUE(parse_scene("[model]\ntype='galaxy'\n", "a.toml").camera_auto_frame);
+  EXPECT_TRUE(
+      parse_scene("[model]\ntype='galaxy'\n[camera]\nyaw = 40\n", "a.toml").camera_auto_frame);
+  EXPECT_FALSE(
+      parse_scene("[model]\ntype='galaxy'\n[camera]\ndistance = 40\n", "a.toml").camera_auto_frame);
+  EXPECT_FALSE(parse_scene("[model]\ntype='galaxy'\n[camera]\ntarget = [0, 1, 0]\n", "a.toml")
+                   .camera_auto_frame);
+  EXPECT_FALSE(
+      parse_scene("[model]\ntype='galaxy'\n[camera]\ndistance = 40\nauto_frame = false\n", "a.toml")
+          .camera_auto_frame);
   EXPECT_TRUE(parse_scene("[model]\ntype='galaxy'\n[camera]\nauto_frame = true\n", "a.toml")
                   .camera_auto_frame);
   const std::string e = parse_error("[model]\ntype='galaxy'\n[camera]\nauto_frame = 1\n");
