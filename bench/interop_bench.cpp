@@ -3,46 +3,31 @@
 // interop around DevicePipeline, as the app runs it. Wait "-": cudaEventSynchronize on the
 // previous frame (the default); "finish": also wait for this frame's GPU work before unmapping;
 // "poll": cudaEventQuery in a loop instead of cudaEventSynchronize.
-// Usage: interop_bench [scene.toml] [--count N] [--frames F]
-#include <algorithm>
+// Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "app/gl/gl_context.hpp"
 #include "app/gl/particle_buffers.hpp"
 #include "app/scene/scene_loader.hpp"
-#include "core/camera.hpp"
+#include "bench/scene_bench_args.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
 using namespace particles;
 
-namespace {
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-}  // namespace
+using bench::median;
 
 int main(int argc, char** argv) {
-  std::string scene_file = "scenes/galaxy.toml";
-  std::uint32_t count = 0;
-  int frames = 300;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--count") && i + 1 < argc) {
-      count = static_cast<std::uint32_t>(std::atol(argv[++i]));
-    } else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) {
-      frames = std::max(10, std::atoi(argv[++i]));
-    } else {
-      scene_file = argv[i];
-    }
-  }
   try {
+    const bench::SceneBenchArgs args =
+        bench::parse_scene_bench_args(argc, argv, "--frames", 300, 10);
+    const std::string& scene_file = args.scene_file;
+    const int frames = args.frames;
     const SceneDesc scene = load_scene(scene_file);
-    if (count == 0) count = scene.count;
+    const std::uint32_t count = args.count != 0 ? args.count : scene.count;
     const auto context = gl::make_headless_context(64, 64);
     gl::ParticleBuffers buffers(count);
     cuda::CudaPipeline pipeline;
@@ -54,12 +39,7 @@ int main(int argc, char** argv) {
         "|---|---|---|---|---|---|\n");
     float t = 0.0f;
     auto settings = [&](Algorithm a) {
-      CameraPose pose = scene.camera;
-      if (!scene.camera_path.empty()) pose = camera_on_path(pose, scene.camera_path, t);
-      FrameSettings s;
-      s.dt = scene.time_step;
-      s.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.05f, 2000.0f));
-      s.algorithm = a;
+      const FrameSettings s = bench::scene_frame_settings(scene, t, a);
       t += scene.time_step;
       return s;
     };

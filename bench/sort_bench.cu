@@ -159,6 +159,11 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--min-log2")) min_log2 = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--max-log2")) max_log2 = std::atoi(argv[i + 1]);
   }
+  if (!only.empty() && only != "radix" && only != "oddeven" && only != "quicksort") {
+    std::fprintf(stderr, "sort_bench: --only takes radix, oddeven or quicksort, not '%s'\n",
+                 only.c_str());
+    return 2;
+  }
   try {
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));

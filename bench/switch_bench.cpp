@@ -5,16 +5,14 @@
 //
 // Two cycles over the same list of settings: the first visits every graph shape for the first
 // time (capture + instantiate), the second comes back to shapes already built (cached graphs).
-// Usage: switch_bench [scene.toml] [--count N] [--frames-per-setting F]
-#include <algorithm>
+// Usage: switch_bench [scene.toml] [--count N] [--frames-per-setting F]   (malformed: exit 1)
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "app/scene/scene_loader.hpp"
-#include "core/camera.hpp"
+#include "bench/scene_bench_args.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
@@ -23,11 +21,6 @@ using namespace particles;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 struct Setting {
   Algorithm algorithm;
@@ -40,21 +33,13 @@ struct Setting {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string scene_file = "scenes/galaxy.toml";
-  std::uint32_t count = 0;
-  int per_setting = 30;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--count") && i + 1 < argc) {
-      count = static_cast<std::uint32_t>(std::atol(argv[++i]));
-    } else if (!std::strcmp(argv[i], "--frames-per-setting") && i + 1 < argc) {
-      per_setting = std::max(2, std::atoi(argv[++i]));
-    } else {
-      scene_file = argv[i];
-    }
-  }
   try {
+    const bench::SceneBenchArgs args =
+        bench::parse_scene_bench_args(argc, argv, "--frames-per-setting", 30, 2);
+    const std::string& scene_file = args.scene_file;
+    const int per_setting = args.frames;
     const SceneDesc scene = load_scene(scene_file);
-    if (count == 0) count = scene.count;
+    const std::uint32_t count = args.count != 0 ? args.count : scene.count;
     cuda::DevicePipeline pipeline;
     const auto reset_start = Clock::now();
     pipeline.reset(scene.params, count);
@@ -70,13 +55,7 @@ int main(int argc, char** argv) {
     };
     float sim_time = 0.0f;
     auto frame = [&](const Setting& s) {
-      CameraPose pose = scene.camera;
-      if (!scene.camera_path.empty()) pose = camera_on_path(pose, scene.camera_path, sim_time);
-      FrameSettings f;
-      f.dt = scene.time_step;
-      f.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.05f, 2000.0f));
-      f.algorithm = s.algorithm;
-      f.key_mode = s.mode;
+      const FrameSettings f = bench::scene_frame_settings(scene, sim_time, s.algorithm, s.mode);
       const auto start = Clock::now();
       pipeline.run_frame(f, {vertices.data(), order.data()});
       pipeline.synchronize();
@@ -102,7 +81,7 @@ int main(int argc, char** argv) {
     }
     for (std::size_t s = 0; s < settings.size(); ++s) {
       std::printf("| %s | %.3f | %.3f | %.3f |\n", settings[s].name().c_str(), switch_ms[s][0],
-                  switch_ms[s][1], median(steady[s]));
+                  switch_ms[s][1], bench::median(steady[s]));
     }
     std::printf("\ngraphs built in all: %llu\n",
                 static_cast<unsigned long long>(pipeline.graphs_built()));

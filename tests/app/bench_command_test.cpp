@@ -93,6 +93,17 @@ TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
   EXPECT_NE(r.output.find("unknown algorithm"), std::string::npos) << r.output;
 }
 
+TEST(BenchCommand, NonBooleanFuseStagesNamesLineAndColumn) {
+  const auto dir = fresh_dir("particles-bench-fuse");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "fuse.toml") << "frames = 10\nfuse_stages = \"yes\"\n";
+  const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
+                       (dir / "fuse.toml").string() + " --out " + (dir / "out").string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("fuse.toml:2:15"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fuse_stages must be true or false"), std::string::npos) << r.output;
+}
+
 TEST(BenchCommand, UnknownAlgorithmFlagIsAUsageError) {
   const Result r = run(std::string(PARTICLES_BINARY) + " bench --algorithms radix,bogo");
   EXPECT_EQ(r.status, 2) << r.output;

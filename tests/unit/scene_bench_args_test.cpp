@@ -1,0 +1,64 @@
+// The command line of switch_bench and interop_bench: defaults, values, and a clear error for
+// every malformed argument.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "bench/scene_bench_args.hpp"
+
+namespace particles::bench {
+namespace {
+
+SceneBenchArgs parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"bench"};
+  argv.insert(argv.end(), args);
+  return parse_scene_bench_args(static_cast<int>(argv.size()), argv.data(), "--frames", 300, 10);
+}
+
+std::string error_of(std::initializer_list<const char*> args) {
+  try {
+    parse(args);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SceneBenchArgs, DefaultsAndValues) {
+  const SceneBenchArgs d = parse({});
+  EXPECT_EQ(d.scene_file, "scenes/galaxy.toml");
+  EXPECT_EQ(d.count, 0u);
+  EXPECT_EQ(d.frames, 300);
+  const SceneBenchArgs a = parse({"scenes/fountain.toml", "--count", "4096", "--frames", "20"});
+  EXPECT_EQ(a.scene_file, "scenes/fountain.toml");
+  EXPECT_EQ(a.count, 4096u);
+  EXPECT_EQ(a.frames, 20);
+}
+
+TEST(SceneBenchArgs, MalformedArgumentsAreNamed) {
+  EXPECT_EQ(error_of({"--count", "abc"}),
+            "--count: 'abc' is not a whole number in [1, 1073741824]");
+  EXPECT_EQ(error_of({"--count", "12x"}),
+            "--count: '12x' is not a whole number in [1, 1073741824]");
+  EXPECT_EQ(error_of({"--count", "0"}), "--count: '0' is not a whole number in [1, 1073741824]");
+  EXPECT_EQ(error_of({"--frames", "5"}), "--frames: '5' is not a whole number in [10, 1000000]");
+  EXPECT_EQ(error_of({"--frames"}), "--frames needs a value");
+  EXPECT_EQ(error_of({"--frame", "20"}), "unknown option --frame");
+  EXPECT_EQ(error_of({"a.toml", "b.toml"}), "more than one scene file: b.toml");
+}
+
+TEST(SceneBenchArgs, FrameSettingsFollowTheCameraPath) {
+  SceneDesc scene;
+  scene.time_step = 0.02f;
+  const FrameSettings still = scene_frame_settings(scene, 5.0f, Algorithm::cub);
+  EXPECT_EQ(still.algorithm, Algorithm::cub);
+  EXPECT_EQ(still.dt, 0.02f);
+  scene.camera_path = {CameraKey{0.0f, 0.0f, 20.0f, 25.0f}, CameraKey{10.0f, 90.0f, 20.0f, 25.0f}};
+  const FrameSettings moved = scene_frame_settings(scene, 5.0f, Algorithm::cub);
+  EXPECT_NE(moved.view.eye.x, scene_frame_settings(scene, 0.0f, Algorithm::cub).view.eye.x);
+}
+
+}  // namespace
+}  // namespace particles::bench
