@@ -15,11 +15,11 @@
 namespace particles::cuda::detail {
 
 // How a warp finds the lanes holding the same digit (the multisplit at the heart of ranking).
-// All three are exact; bench/sort_bench's tuning table times them against each other.
+// Both are exact; bench/sort_bench's tuning table times them against each other.
+// (__match_any_sync, a third way, was measured slowest on the H200 and removed: policy.hpp.)
 enum class Multisplit {
   ballot,     // one __ballot_sync per digit bit: 8 votes, ~40 instructions per item row
   atomic_or,  // each lane ORs its bit into a shared mask of its digit, then reads the mask back
-  match_any,  // __match_any_sync: one instruction, but a multi-cycle one
 };
 
 template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
@@ -78,13 +78,11 @@ struct BlockRadixRank {
           const unsigned vote = __ballot_sync(kFullMask, set);
           peers &= set ? vote : ~vote;
         }
-      } else if constexpr (Method == Multisplit::atomic_or) {
+      } else {
         atomicOr(&s.warp_match[warp_id()][d], 1u << lane_id());
         __syncwarp();
         peers = s.warp_match[warp_id()][d];
         __syncwarp();  // every lane has its mask before the leader clears it below
-      } else {
-        peers = __match_any_sync(kFullMask, d);
       }
       const int leader = __ffs(peers) - 1;
       std::uint32_t base = 0;

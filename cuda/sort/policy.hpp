@@ -17,7 +17,7 @@ struct RadixPolicy {
   int threads;
   int items_per_thread;
   int min_blocks_per_sm;
-  int multisplit;  // detail::Multisplit: 0 ballot, 1 atomic_or, 2 match_any (block_radix.cuh)
+  int multisplit;  // detail::Multisplit: 0 ballot, 1 atomic_or (block_radix.cuh)
   constexpr int tile() const { return threads * items_per_thread; }
 };
 // The candidates; every one is compiled, tested (forced) and timed by bench/sort_bench's tuning
