@@ -225,8 +225,9 @@ int main(int argc, char** argv) {
               gks(us[1]), us[2], ok[2] ? "" : " WRONG", gks(us[2]), us[3], gks(us[3]), floor_us,
               us[3] / us[0], us[3] / us[1], us[2] / us[3]);
           std::fflush(stdout);
-          if (tuning_table && dist == Distribution::random) {  // radix policy tuning, on stderr
-            std::fprintf(stderr, "tuning %d-bit 2^%d:", key_bits, lg);
+          if (tuning_table) {  // radix policy tuning, on stderr
+            std::fprintf(stderr, "tuning %s %d-bit 2^%d:", testing::name(dist).c_str(), key_bits,
+                         lg);
             for (std::size_t p = 0; p < std::size(kRadixPolicies); ++p) {
               const double t = time_sort(stream, restore, [&] {
                 tuning.sort(k.data(), v.data(), n, 0, key_bits, stream, nullptr,
@@ -236,6 +237,26 @@ int main(int argc, char** argv) {
                            kRadixPolicies[p].items_per_thread, kRadixPolicies[p].min_blocks_per_sm,
                            t);
             }
+            // The MSD-first shortcut's share: the default policy with the shortcut off.
+            tuning.set_shortcut(RadixShortcut::never);
+            const double lsd_only = time_sort(
+                stream, restore, [&] { tuning.sort(k.data(), v.data(), n, 0, key_bits, stream); });
+            tuning.set_shortcut(RadixShortcut::by_size);
+            std::fprintf(stderr, "  lsd-only %.1f", lsd_only);
+            // Each bucket-sort policy of the shortcut, forced (where its block cannot hold the
+            // fullest bucket the sort is plain LSD, which the time then shows).
+            for (std::size_t b = 0; b < std::size(kRadixBucketPolicies); ++b) {
+              tuning.set_shortcut(RadixShortcut::always);
+              tuning.set_bucket_policy(static_cast<int>(b));
+              const double t = time_sort(stream, restore, [&] {
+                tuning.sort(k.data(), v.data(), n, 0, key_bits, stream);
+              });
+              std::fprintf(stderr, "  bucket %dx%d %.1f%s", kRadixBucketPolicies[b].threads,
+                           kRadixBucketPolicies[b].items_per_thread, t,
+                           tuning.last_sort_took_shortcut() ? "" : " (lsd)");
+            }
+            tuning.set_shortcut(RadixShortcut::by_size);
+            tuning.set_bucket_policy(-1);
             std::fprintf(stderr, " us\n");
           }
         }

@@ -56,6 +56,16 @@ struct BlockRadixRank {
   // when it fits 64 registers a thread).
   template <typename DigitOf>
   __device__ static void rank_by(DigitOf digit_of, std::uint32_t (&rank)[Items], Storage& s) {
+    rank_rows(digit_of, rank, s, Items);
+  }
+
+  // The same over the first live_items items of every thread only (block-uniform): the others
+  // are neither counted nor ranked. Callers whose tile is mostly empty lay their elements out
+  // with live_items per thread (warp w owning [w * live_items * 32, (w + 1) * live_items * 32))
+  // and skip the empty rows' work; the order ranked is still (warp, item, lane).
+  template <typename DigitOf>
+  __device__ static void rank_rows(DigitOf digit_of, std::uint32_t (&rank)[Items], Storage& s,
+                                   int live_items) {
     for (int i = static_cast<int>(threadIdx.x); i < kWarps * kRadixBuckets; i += Threads) {
       (&s.warp_hist[0][0])[i] = 0;
       if constexpr (Method == Multisplit::atomic_or) (&s.warp_match[0][0])[i] = 0;
@@ -68,6 +78,7 @@ struct BlockRadixRank {
     const unsigned below = lanemask_lt();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
+      if (i >= live_items) break;
       const std::uint32_t d = digit_of(i);
       unsigned peers;
       if constexpr (Method == Multisplit::ballot) {
@@ -114,6 +125,7 @@ struct BlockRadixRank {
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
+      if (i >= live_items) break;
       const std::uint32_t d = rank[i] >> 16;
       rank[i] = (rank[i] & 0xffffu) + s.bucket_offset[d] + hist[d];
     }

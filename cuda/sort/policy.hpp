@@ -48,6 +48,32 @@ inline constexpr RadixSizeRule kRadixPolicyRules[] = {
     {std::size_t{1} << 22, 5},
 };
 
+// MSD-first shortcut of the radix sort (radix_engine.hpp): the last LSD pass (the most significant
+// digit) runs first and partitions the keys into 256 buckets; when every bucket fits one block,
+// each bucket is then sorted by the remaining bits in shared memory, replacing the other passes
+// (2 passes over memory instead of 4 for 32-bit keys). Whether every bucket fits is decided on the
+// device from the up-front histogram, so skewed keys (float depths share their top bits) take the
+// plain LSD passes instead, exactly as without the shortcut.
+struct RadixBucketPolicy {
+  int threads;
+  int items_per_thread;
+  int min_blocks_per_sm;
+  constexpr int capacity() const { return threads * items_per_thread; }
+};
+// Registers hold one word and its rank per item, shared memory one word per pair: 512 x 12 runs 2
+// blocks per SM, 1024 x 20 one (64 registers a thread either way). H200, 2026-11-29, 32-bit random
+// (sort_bench tuning lines): 512x12 54.3 against 1024x20 62.8 us at 2^20; at 2^21 1024x20 91.0
+// against 93.7 for a 512x24 block, which was dropped.
+inline constexpr RadixBucketPolicy kRadixBucketPolicies[] = {
+    {512, 12, 2},   // 0: 6144 pairs: 2^20 keys make buckets of ~4096
+    {1024, 20, 1},  // 1: 20480 pairs: 2^21 and 2^22 keys, buckets of ~8192 and ~16384
+};
+// Planned only when the average bucket (n / 256) leaves this much headroom in the block, so a
+// uniform input almost surely fits (the 2^20 random case: mean 4096, largest about 4300), and
+// only from this size (below it the LSD passes are short anyway).
+inline constexpr double kRadixBucketHeadroom = 1.25;
+inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 17;
+
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.
 inline constexpr int kHistogramThreads = 512;
 inline constexpr int kHistogramBlocksPerSm = 2;

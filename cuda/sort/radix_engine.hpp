@@ -13,6 +13,14 @@
 //      (single-pass chained scan, no separate scan kernel), and scatters through shared memory.
 //   Keys/values ping-pong between the caller's arrays and the engine's buffers; an odd pass
 //   count ends with a copy back.
+// MSD-first shortcut (policy.hpp, kRadixBucketPolicies), planned by size. The histogram kernel
+// finds the highest digit whose keys differ (the digits above it are shared by every key, as the
+// sign and exponent bits of float depths often are); when every bucket of that digit fits one
+// block, only that digit's pass runs, partitioning the pairs, and one block per bucket sorts it by
+// the lower bits in shared memory (radix_bucket_sort.cuh): two sweeps over memory instead of up
+// to four. Otherwise every pass runs as plain LSD. All kernels of both paths are launched (a
+// graph stays fixed); those of the path not taken return at once. Both paths are exact and
+// stable.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -22,6 +30,10 @@
 #include "cuda/sort/policy.hpp"
 
 namespace particles::cuda {
+
+// When the MSD-first shortcut is planned: by size (the default), never, or always (tests cover
+// both of its device-side outcomes with it).
+enum class RadixShortcut { by_size, never, always };
 
 class RadixSortEngine {
  public:
@@ -40,6 +52,14 @@ class RadixSortEngine {
 
   std::size_t capacity() const { return capacity_; }
 
+  void set_shortcut(RadixShortcut mode) { shortcut_ = mode; }
+  // -1: the bucket-sort policy by size; otherwise an index into kRadixBucketPolicies (tuning).
+  void set_bucket_policy(int index) { bucket_policy_ = index; }
+  // The pass whose digit partitioned the last sort when it took the shortcut, else -1 (not
+  // planned, or a bucket too full). Synchronises with the device: tests and diagnostics only.
+  int last_partition_pass() const;
+  bool last_sort_took_shortcut() const { return last_partition_pass() >= 0; }
+
  private:
   std::size_t capacity_;
   int sm_count_ = 0;
@@ -48,6 +68,9 @@ class RadixSortEngine {
   DeviceBuffer<std::uint32_t> control_;  // histograms, tile counters, epoch (radix_sort.cu)
   DeviceBuffer<std::uint64_t> status_;   // [passes][max tiles][256] look-back words
   std::size_t max_tiles_ = 0;
+  RadixShortcut shortcut_ = RadixShortcut::by_size;
+  int bucket_policy_ = -1;
+  bool shortcut_planned_ = false;  // by the last sort
 };
 
 }  // namespace particles::cuda

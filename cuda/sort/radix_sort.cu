@@ -13,6 +13,7 @@
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/copy_kernels.cuh"
+#include "cuda/sort/radix_bucket_sort.cuh"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorters_internal.hpp"
 
@@ -37,10 +38,26 @@ __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
   return enable != nullptr && *enable == 0;
 }
 
+// What the histogram kernel decides for the MSD-first shortcut (radix_engine.hpp) when it is
+// planned (bucket_capacity > 0); the last block to finish writes both words.
+struct ShortcutDecision {
+  std::uint32_t bucket_capacity;  // pairs one bucket-sort block holds; 0: shortcut not planned
+  std::uint32_t* blocks_done;     // cleared per sort
+  std::int32_t* partition_pass;   // the pass that partitions, or -1: plain LSD
+  std::int32_t* lsd_on;           // 1 when plain LSD (the odd-pass copy back runs)
+};
+
 __global__ void __launch_bounds__(kHistogramThreads)
     radix_histogram_kernel(const std::uint32_t* keys, std::uint32_t n, int begin_bit, int end_bit,
-                           std::uint32_t* hist, std::uint32_t* epoch, const std::int32_t* enable) {
-  if (disabled(enable)) return;
+                           std::uint32_t* hist, std::uint32_t* epoch, const std::int32_t* enable,
+                           ShortcutDecision decide) {
+  if (disabled(enable)) {  // neither path may run on words left by an earlier sort
+    if (decide.bucket_capacity != 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+      *decide.partition_pass = -1;
+      *decide.lsd_on = 0;
+    }
+    return;
+  }
   if (blockIdx.x == 0 && threadIdx.x == 0) ++*epoch;  // read by the passes, which start after us
   __shared__ std::uint32_t local[kMaxPasses][kRadixBuckets];
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
@@ -79,11 +96,44 @@ __global__ void __launch_bounds__(kHistogramThreads)
     const std::uint32_t c = (&local[0][0])[i];
     if (c != 0) atomicAdd(&hist[i], c);
   }
+  if (decide.bucket_capacity == 0) return;
+
+  // The last block to finish sees every count. Digits above the highest one whose keys differ
+  // are shared by every key (float depths share sign and exponent bits), so that digit
+  // partitions; the shortcut is taken when its fullest bucket fits one bucket-sort block.
+  __shared__ bool last_block;
+  __shared__ std::uint32_t fullest_of[kMaxPasses];
+  __shared__ std::uint32_t used_of[kMaxPasses];
+  __threadfence();  // this thread's counts are visible before the block reports done
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(decide.blocks_done, 1u) == gridDim.x - 1;
+  if (threadIdx.x < kMaxPasses) {
+    fullest_of[threadIdx.x] = 0;
+    used_of[threadIdx.x] = 0;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  for (int i = static_cast<int>(threadIdx.x); i < passes * kRadixBuckets; i += kHistogramThreads) {
+    const std::uint32_t c = __ldcg(&hist[i]);
+    if (c != 0) {
+      atomicMax(&fullest_of[i / kRadixBuckets], c);
+      atomicAdd(&used_of[i / kRadixBuckets], 1u);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int pass = passes - 1;
+    while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
+    const bool fits = fullest_of[pass] <= decide.bucket_capacity;
+    *decide.partition_pass = fits ? pass : -1;
+    *decide.lsd_on = fits ? 0 : 1;
+  }
 }
 
 struct OnesweepArgs {
-  const std::uint32_t* keys_in;
-  const std::uint32_t* values_in;
+  std::uint32_t* keys_in;  // not const: a partition pass may turn input and output around
+  std::uint32_t* values_in;
   std::uint32_t* keys_out;
   std::uint32_t* values_out;
   std::uint32_t n;
@@ -95,6 +145,13 @@ struct OnesweepArgs {
   const std::uint32_t* epoch;
   const std::int32_t* enable;
   std::uint32_t* const* values_out_at;  // when set, values go to *values_out_at instead
+  // Set when the MSD-first shortcut is planned: *partition_pass (from the histogram kernel) is -1
+  // for plain LSD; otherwise only that pass runs, as the shortcut's partition step: it reads the
+  // caller's arrays (in and out swapped when swap_on_partition, an odd pass) and leaves the final
+  // write to the bucket sort (values_out_at unused).
+  const std::int32_t* partition_pass;
+  int pass;
+  bool swap_on_partition;
 };
 
 template <int Threads, int Items, Multisplit Method>
@@ -119,6 +176,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   extern __shared__ uint4 shared_raw[];
   auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items, Method>*>(shared_raw);
   if (disabled(a.enable)) return;
+  if (a.partition_pass != nullptr && *a.partition_pass >= 0 && *a.partition_pass != a.pass) return;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
   // look-back is already running: no deadlock whatever the scheduler does.
@@ -126,20 +184,24 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   __syncthreads();
   const std::uint32_t tile = sh.tile;
   const std::uint32_t tile_start = tile * kTile;
+  const bool swap =
+      a.swap_on_partition && a.partition_pass != nullptr && *a.partition_pass == a.pass;
+  const std::uint32_t* const keys_in = swap ? a.keys_out : a.keys_in;
+  const std::uint32_t* const values_in = swap ? a.values_out : a.values_in;
   const std::uint32_t valid = min(static_cast<std::uint32_t>(kTile), a.n - tile_start);
   const KeyBits digit_bits{a.shift, a.shift + a.bits};
 
 #pragma unroll
   for (int k = 0; k < Items; ++k) {  // values: in flight until the scatter needs them
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
-    if (j < valid) __pipeline_memcpy_async(&sh.value_stage[j], &a.values_in[tile_start + j], 4);
+    if (j < valid) __pipeline_memcpy_async(&sh.value_stage[j], &values_in[tile_start + j], 4);
   }
   __pipeline_commit();
   std::uint32_t keys[Items], rank[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     const std::uint32_t j = static_cast<std::uint32_t>(Rank::striped_index(i));
-    keys[i] = j < valid ? a.keys_in[tile_start + j] : 0xffffffffu;  // padding sorts last
+    keys[i] = j < valid ? keys_in[tile_start + j] : 0xffffffffu;  // padding sorts last
   }
 
   const std::uint32_t global_count = threadIdx.x < kRadixBuckets ? a.pass_hist[threadIdx.x] : 0u;
@@ -190,7 +252,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
       const std::uint32_t key = sh.tile_buffer[j];
       const std::uint32_t d = digit_bits(key);
       sh.slot_digit[j] = static_cast<std::uint8_t>(d);
-      a.keys_out[sh.global_base[d] + j] = key;
+      (swap ? a.keys_in : a.keys_out)[sh.global_base[d] + j] = key;
     }
   }
   __syncthreads();
@@ -198,7 +260,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = sh.value_stage[Rank::striped_index(i)];
   __syncthreads();
   // Read only now: a register held across the ranking would push the kernel into spills.
-  std::uint32_t* const values_out = a.values_out_at != nullptr ? *a.values_out_at : a.values_out;
+  const bool partition = a.partition_pass != nullptr && *a.partition_pass == a.pass;
+  std::uint32_t* const values_out = partition ? (a.swap_on_partition ? a.values_in : a.values_out)
+                                    : a.values_out_at != nullptr ? *a.values_out_at
+                                                                 : a.values_out;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
@@ -243,6 +308,53 @@ void launch_policy(std::size_t index, const OnesweepArgs& args, std::size_t tile
   ((index == I ? launch_onesweep<kRadixPolicies[I]>(args, tiles, stream) : void()), ...);
 }
 constexpr auto kPolicyIndices = std::make_index_sequence<std::size(kRadixPolicies)>();
+
+template <RadixBucketPolicy P>
+constexpr auto bucket_kernel_of() {
+  return radix_bucket_sort_kernel<P.threads, P.items_per_thread, P.min_blocks_per_sm>;
+}
+template <RadixBucketPolicy P>
+constexpr std::size_t bucket_shared_bytes() {
+  return sizeof(BucketSortShared<P.threads, P.items_per_thread>);
+}
+template <std::size_t... I>
+void prepare_bucket_sorts(std::index_sequence<I...>) {
+  (CUDA_CHECK(cudaFuncSetAttribute(
+       bucket_kernel_of<kRadixBucketPolicies[I]>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+       static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
+   ...);
+}
+template <RadixBucketPolicy P>
+void launch_bucket_sort(const BucketSortArgs& args, unsigned buckets, cudaStream_t stream) {
+  bucket_kernel_of<P>()<<<buckets, P.threads, bucket_shared_bytes<P>(), stream>>>(args);
+  CUDA_CHECK_LAUNCH("radix_bucket_sort_kernel");
+}
+template <std::size_t... I>
+void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigned buckets,
+                          cudaStream_t stream, std::index_sequence<I...>) {
+  ((index == I ? launch_bucket_sort<kRadixBucketPolicies[I]>(args, buckets, stream) : void()), ...);
+}
+constexpr auto kBucketPolicyIndices = std::make_index_sequence<std::size(kRadixBucketPolicies)>();
+
+// The bucket-sort policy the MSD-first shortcut would use for n pairs sorted in `passes` passes,
+// or -1 when it is not planned. With 2 passes the shortcut saves no pass, only the cost of a
+// small bucket sort against a onesweep pass, which wins up to 2^20 pairs only (H200).
+int bucket_policy_for(std::size_t n, int passes, RadixShortcut mode, int forced) {
+  if (mode == RadixShortcut::never || passes < 2) return -1;
+  if (forced >= 0) {
+    if (static_cast<std::size_t>(forced) >= std::size(kRadixBucketPolicies))
+      throw std::invalid_argument("radix bucket policy index out of range");
+    return forced;
+  }
+  const double mean = static_cast<double>(n) / kRadixBuckets;
+  const std::size_t candidates = passes == 2 ? 1 : std::size(kRadixBucketPolicies);
+  for (std::size_t i = 0; i < candidates; ++i)
+    if (mean * kRadixBucketHeadroom <= kRadixBucketPolicies[i].capacity())
+      return mode == RadixShortcut::always || n >= kRadixBucketMinPairs ? static_cast<int>(i) : -1;
+  // Too large to fit on average: only a forced shortcut is planned (the device then finds that
+  // the buckets do not fit and takes the LSD passes; the tests use this to cover that path).
+  return mode == RadixShortcut::always ? static_cast<int>(std::size(kRadixBucketPolicies)) - 1 : -1;
+}
 
 std::size_t policy_index_for(std::size_t n, int forced) {
   if (forced >= 0) {
@@ -303,24 +415,36 @@ RadixSortEngine::RadixSortEngine(std::size_t capacity)
     throw std::invalid_argument("radix sort capacity above 2^30 - 1 pairs");
   sm_count_ = static_cast<int>(detail::sm_count());
   detail::prepare_all(detail::kPolicyIndices);
+  detail::prepare_bucket_sorts(detail::kBucketPolicyIndices);
   int smallest_tile = kRadixPolicies[0].tile();
   for (const RadixPolicy& p : kRadixPolicies) smallest_tile = std::min(smallest_tile, p.tile());
   max_tiles_ = std::max<std::size_t>(
       1, (capacity + static_cast<std::size_t>(smallest_tile) - 1) / smallest_tile);
-  // control_: [passes][256] histograms | [passes] tile counters | epoch. Only the first two are
-  // cleared per sort; the epoch and the status words start at zero once.
+  // control_: [passes][256] histograms | [passes] tile counters | histogram blocks done | epoch |
+  // partition_pass | lsd_on. Only the first three are cleared per sort; the epoch and the status
+  // words start at zero once.
   control_ = DeviceBuffer<std::uint32_t>(
-      static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 1);
+      static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 4);
   status_ = DeviceBuffer<std::uint64_t>(static_cast<std::size_t>(detail::kMaxPasses) * max_tiles_ *
                                         kRadixBuckets);
   CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size() * sizeof(std::uint32_t)));
   CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size() * sizeof(std::uint64_t)));
 }
 
+int RadixSortEngine::last_partition_pass() const {
+  if (!shortcut_planned_) return -1;
+  std::int32_t pass = -1;
+  const std::uint32_t* partition_pass =
+      control_.data() + static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 2;
+  CUDA_CHECK(cudaMemcpy(&pass, partition_pass, sizeof pass, cudaMemcpyDeviceToHost));
+  return pass;
+}
+
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                            int end_bit, cudaStream_t stream, const std::int32_t* d_enable,
                            int policy, std::uint32_t* const* final_values) {
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
+  shortcut_planned_ = false;
   if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
     if (final_values != nullptr && n > 0) {
       detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(values, final_values,
@@ -330,6 +454,9 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     return;
   }
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const int bucket_policy = detail::bucket_policy_for(n, passes, shortcut_, bucket_policy_);
+  const bool shortcut_planned = bucket_policy >= 0;
+  shortcut_planned_ = shortcut_planned;
   const std::size_t policy_index = detail::policy_index_for(n, policy);
   const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
   const std::size_t tiles = (n + tile - 1) / tile;
@@ -337,23 +464,34 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
 
   std::uint32_t* hist = control_.data();
   std::uint32_t* counters = hist + static_cast<std::size_t>(detail::kMaxPasses) * kRadixBuckets;
-  std::uint32_t* epoch = counters + detail::kMaxPasses;
+  std::uint32_t* blocks_done = counters + detail::kMaxPasses;
+  std::uint32_t* epoch = blocks_done + 1;
+  auto* partition_pass = reinterpret_cast<std::int32_t*>(epoch + 1);
+  auto* lsd_on = partition_pass + 1;
   CUDA_CHECK(cudaMemsetAsync(hist, 0, static_cast<std::size_t>(epoch - hist) * 4, stream));
+  const detail::ShortcutDecision decide{
+      shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
+                       : 0u,
+      blocks_done, partition_pass, lsd_on};
 
   const std::size_t hist_blocks =
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
                             (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads));
   detail::
       radix_histogram_kernel<<<static_cast<unsigned>(hist_blocks), kHistogramThreads, 0, stream>>>(
-          keys, n32, begin_bit, end_bit, hist, epoch, d_enable);
+          keys, n32, begin_bit, end_bit, hist, epoch, d_enable, decide);
   CUDA_CHECK_LAUNCH("radix_histogram_kernel");
 
   std::uint32_t* src_k = keys;
   std::uint32_t* src_v = values;
   std::uint32_t* dst_k = alt_keys_.data();
   std::uint32_t* dst_v = alt_values_.data();
+  // With the shortcut planned every pass is launched; on the device all run (plain LSD) or only
+  // the partition pass, reading the caller's arrays.
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
+    const bool top = pass == passes - 1;
+    const bool odd = pass % 2 == 1;
     const detail::OnesweepArgs args{
         src_k,
         src_v,
@@ -367,17 +505,28 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
         epoch,
         d_enable,
-        pass == passes - 1 ? final_values : nullptr};
+        top ? final_values : nullptr,
+        shortcut_planned ? partition_pass : nullptr,
+        pass,
+        shortcut_planned && odd};  // odd passes read our buffers; a partition, the caller's
     detail::launch_policy(policy_index, args, tiles, stream, detail::kPolicyIndices);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
+  }
+  if (shortcut_planned) {
+    const detail::BucketSortArgs args{alt_keys_.data(), alt_values_.data(), keys,
+                                      values,           final_values,       hist,
+                                      begin_bit,        partition_pass};
+    detail::launch_bucket_policy(static_cast<std::size_t>(bucket_policy), args, kRadixBuckets,
+                                 stream, detail::kBucketPolicyIndices);
   }
   if (src_k != keys) {  // odd number of passes: the result is in our buffers
     const unsigned blocks = static_cast<unsigned>(
         std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (n + 255) / 256));
     // With final_values the values are already where they belong; only the keys come back.
     detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
-        src_k, final_values != nullptr ? nullptr : src_v, keys, values, n32, d_enable);
+        src_k, final_values != nullptr ? nullptr : src_v, keys, values, n32,
+        shortcut_planned ? lsd_on : d_enable);
     CUDA_CHECK_LAUNCH("copy_pairs_kernel");
   }
 }

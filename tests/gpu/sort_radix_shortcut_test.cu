@@ -1,0 +1,184 @@
+// The radix sort's MSD-first shortcut (radix_engine.hpp): both of its device-side outcomes (every
+// top-digit bucket fits a block, or one does not and the LSD passes run) against
+// std::stable_sort, with full and partial bit ranges, odd and even pass counts, the values
+// written to a separate target, and a disabled sort that must leave everything untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/key_bits.hpp"
+#include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_engine.hpp"
+#include "sort_test_data.hpp"
+
+namespace particles::cuda {
+namespace {
+
+using testing::Distribution;
+
+bool device_present() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+#define SKIP_WITHOUT_DEVICE() \
+  if (!device_present()) GTEST_SKIP() << "no CUDA device present"
+
+std::vector<std::uint32_t> stable_order(const std::vector<std::uint32_t>& keys, KeyBits bits) {
+  std::vector<std::uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return bits(keys[x]) < bits(keys[y]); });
+  return order;
+}
+
+struct Outcome {
+  bool exact;
+  int partition_pass;  // -1: plain LSD
+  bool took_shortcut() const { return partition_pass >= 0; }
+};
+
+// Sorts (keys, index) on the device and compares keys and values with the stable order.
+// final_target: when set, the values are expected there instead of in place.
+Outcome sort_and_check(RadixSortEngine& engine, const std::vector<std::uint32_t>& keys,
+                       KeyBits bits, DeviceBuffer<std::uint32_t>& d_keys,
+                       DeviceBuffer<std::uint32_t>& d_values,
+                       DeviceBuffer<std::uint32_t*>* final_target = nullptr,
+                       DeviceBuffer<std::uint32_t>* target = nullptr) {
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> values(n), got_keys(n), got_values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  engine.sort(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit, nullptr, nullptr, -1,
+              final_target != nullptr ? final_target->data() : nullptr);
+  CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+  const std::uint32_t* values_at = target != nullptr ? target->data() : d_values.data();
+  CUDA_CHECK(cudaMemcpy(got_values.data(), values_at, n * 4, cudaMemcpyDeviceToHost));
+  const auto order = stable_order(keys, bits);
+  bool exact = got_values == order;
+  for (std::size_t i = 0; i < n && exact; ++i) exact = got_keys[i] == keys[order[i]];
+  return {exact, engine.last_partition_pass()};
+}
+
+// Forced on, the shortcut is taken whenever every top-digit bucket fits a block, and either way
+// the result is the stable order: sizes across the bucket capacity, distributions that fit
+// (random) and that cannot (all equal, few unique at sizes above one block).
+TEST(SortRadixShortcut, mid_ForcedShortcutIsExactWhetherOrNotTheBucketsFit) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t kMax = std::size_t{1} << 18;
+  RadixSortEngine engine(kMax);
+  engine.set_shortcut(RadixShortcut::always);
+  DeviceBuffer<std::uint32_t> d_keys(kMax), d_values(kMax);
+  const std::size_t largest_bucket = static_cast<std::size_t>(
+      kRadixBucketPolicies[std::size(kRadixBucketPolicies) - 1].capacity());
+  for (std::size_t n : {std::size_t{2}, std::size_t{33}, std::size_t{4097}, largest_bucket,
+                        largest_bucket + 1, std::size_t{100003}, kMax}) {
+    for (auto dist : {Distribution::random, Distribution::all_equal, Distribution::few_unique,
+                      Distribution::reversed, Distribution::nearly_sorted}) {
+      for (KeyBits bits :
+           {KeyBits{0, 32}, KeyBits{0, 16}, KeyBits{4, 28}, KeyBits{0, 20}, KeyBits{3, 14}}) {
+        const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 7 * n + 1);
+        const Outcome got = sort_and_check(engine, keys, bits, d_keys, d_values);
+        EXPECT_TRUE(got.exact) << testing::name(dist) << " n=" << n << " bits " << bits.begin_bit
+                               << ".." << bits.end_bit;
+        // Equal keys share one bucket: above a block's capacity the LSD passes must have run.
+        if (dist == Distribution::all_equal && n > largest_bucket) {
+          EXPECT_FALSE(got.took_shortcut()) << "n=" << n;
+        }
+        if (dist == Distribution::random && bits.width() == 32 && n <= 4097) {
+          EXPECT_TRUE(got.took_shortcut()) << "n=" << n;
+        }
+      }
+    }
+  }
+}
+
+// By size (the default), at 2^20 pairs: spread keys partition on the top digit; keys whose top
+// 16 bits are shared (as float depths share sign and exponent) partition on the highest digit
+// that varies; a digit with crowded buckets (few unique keys) keeps plain LSD; and the shortcut
+// switched off keeps plain LSD. Every bucket-sort policy, forced, gives the same exact result.
+TEST(SortRadixShortcut, large_BySizePartitionsOnTheHighestVaryingDigit) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = std::size_t{1} << 20;
+  RadixSortEngine engine(n);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  const auto spread = testing::make_keys(Distribution::random, n, 0, 32, 11);
+  const Outcome a = sort_and_check(engine, spread, KeyBits{0, 32}, d_keys, d_values);
+  EXPECT_TRUE(a.exact);
+  EXPECT_EQ(a.partition_pass, 3);
+  auto shared_top = spread;
+  for (auto& k : shared_top) k = 0x3f800000u | (k & 0xffffu);
+  const Outcome b = sort_and_check(engine, shared_top, KeyBits{0, 32}, d_keys, d_values);
+  EXPECT_TRUE(b.exact);
+  EXPECT_EQ(b.partition_pass, 1);
+  const auto crowded = testing::make_keys(Distribution::few_unique, n, 0, 32, 12);
+  const Outcome c = sort_and_check(engine, crowded, KeyBits{0, 32}, d_keys, d_values);
+  EXPECT_TRUE(c.exact);
+  EXPECT_EQ(c.partition_pass, -1);
+  for (int policy = 0; policy < static_cast<int>(std::size(kRadixBucketPolicies)); ++policy) {
+    engine.set_bucket_policy(policy);
+    const Outcome d = sort_and_check(engine, spread, KeyBits{0, 32}, d_keys, d_values);
+    EXPECT_TRUE(d.exact) << "bucket policy " << policy;
+    // The smallest block may not hold the fullest bucket; then the sort stays plain LSD.
+    if (policy > 0) EXPECT_EQ(d.partition_pass, 3) << "bucket policy " << policy;
+  }
+  engine.set_bucket_policy(-1);
+  engine.set_shortcut(RadixShortcut::never);
+  const Outcome e = sort_and_check(engine, spread, KeyBits{0, 32}, d_keys, d_values);
+  EXPECT_TRUE(e.exact);
+  EXPECT_EQ(e.partition_pass, -1);
+}
+
+// final_values with the shortcut on and off: values land in the target, keys in place, for even
+// (4) and odd (3) pass counts.
+TEST(SortRadixShortcut, mid_ValuesGoToTheFinalTargetOnBothPaths) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = 50000;
+  RadixSortEngine engine(n);
+  engine.set_shortcut(RadixShortcut::always);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n), target(n);
+  DeviceBuffer<std::uint32_t*> target_at(1);
+  std::uint32_t* target_ptr = target.data();
+  CUDA_CHECK(cudaMemcpy(target_at.data(), &target_ptr, sizeof target_ptr, cudaMemcpyHostToDevice));
+  for (auto [dist, bits] : {std::tuple{Distribution::random, KeyBits{0, 32}},
+                            std::tuple{Distribution::random, KeyBits{0, 24}},
+                            std::tuple{Distribution::all_equal, KeyBits{0, 32}},
+                            std::tuple{Distribution::all_equal, KeyBits{0, 24}}}) {
+    const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 5);
+    const Outcome got = sort_and_check(engine, keys, bits, d_keys, d_values, &target_at, &target);
+    EXPECT_TRUE(got.exact) << testing::name(dist) << " bits 0.." << bits.end_bit;
+    EXPECT_EQ(got.took_shortcut(), dist == Distribution::random) << testing::name(dist);
+  }
+}
+
+// A disabled sort (*enable == 0) leaves keys and values untouched whichever path was planned,
+// including after a sort that took the shortcut (its decision words must not be reused).
+TEST(SortRadixShortcut, mid_DisabledSortChangesNothing) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = std::size_t{1} << 18;
+  RadixSortEngine engine(n);
+  engine.set_shortcut(RadixShortcut::always);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  DeviceBuffer<std::int32_t> enable(1);
+  const auto keys = testing::make_keys(Distribution::random, n, 0, 32, 3);
+  ASSERT_TRUE(sort_and_check(engine, keys, KeyBits{0, 32}, d_keys, d_values).took_shortcut());
+  std::vector<std::uint32_t> values(n), got_keys(n), got_values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(enable.data(), 0, sizeof(std::int32_t)));
+  engine.sort(d_keys.data(), d_values.data(), n, 0, 32, nullptr, enable.data());
+  CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got_keys, keys);
+  EXPECT_EQ(got_values, values);
+}
+
+}  // namespace
+}  // namespace particles::cuda
