@@ -66,6 +66,9 @@ inline constexpr int kOddEvenWindow = 512;
 // more keys than this is radix-sorted instead, since ranking inside a bucket costs its size per
 // key. Evenly spread keys fill about one or two per bucket; a few repeated keys fill hundreds.
 inline constexpr int kOddEvenBucketLimit = 16;
+// Window path (odd_even_window.cuh): blocks per SM of its sort kernel (512 threads, 5120 pairs of a
+// tile and its halos, ~68 KB of shared memory), passed to __launch_bounds__.
+inline constexpr int kOddEvenWindowBlocksPerSm = 3;
 
 // Quicksort: chunk of one partition block (512 x 8 keys, the block-sort tile, so the finish shares
 // its layout). A level splits each segment around kQuicksortPivots sampled

@@ -1,0 +1,322 @@
+#pragma once
+// The odd-even sort's window path: two plain (non-cooperative) kernels, one block per tile, that
+// sort nearly sorted input in place (the proof is in odd_even_window.hpp):
+//   1. window_check_kernel reads the keys of its tile's chunks and the next three, checks (*) for
+//      its chunks (one failure anywhere sets the verdict word), and copies its tile's head and
+//      tail chunks (keys and values) into the edge buffer: the halos of its neighbours, which
+//      the second kernel overwrites in place;
+//   2. window_sort_kernel, unless the verdict is set, sorts its tile plus halos (5120 pairs) in
+//      shared memory by buckets over their key range and writes the tile's own range only. Its
+//      last block hands the verdict on (the exact kernel runs only when it is set) and resets
+//      the words for the next sort.
+// Included by odd_even_sort.cu only.
+#include <cstdint>
+
+#include "cuda/detail/warp.cuh"
+#include "cuda/sort/block_radix.cuh"
+#include "cuda/sort/merge.hpp"
+#include "cuda/sort/odd_even_window.hpp"
+#include "cuda/sort/policy.hpp"
+#include "cuda/sort/sorter.hpp"
+
+namespace particles::cuda::detail {
+
+// Block-wide minimum and maximum; every thread gets both. scratch: two words a warp.
+template <int Warps>
+__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi,
+                                              std::uint32_t (&scratch)[2][Warps]) {
+  lo = __reduce_min_sync(kFullMask, lo);
+  hi = __reduce_max_sync(kFullMask, hi);
+  if (lane_id() == 0) {
+    scratch[0][warp_id()] = lo;
+    scratch[1][warp_id()] = hi;
+  }
+  __syncthreads();
+  for (int w = 0; w < Warps; ++w) {
+    lo = min(lo, scratch[0][w]);
+    hi = max(hi, scratch[1][w]);
+  }
+  __syncthreads();  // scratch is reused
+}
+
+// Block-wide exclusive prefix sum in thread order.
+template <int Warps>
+__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value,
+                                                             std::uint32_t (&scratch)[2][Warps]) {
+  const std::uint32_t inclusive = warp_inclusive_sum(value);
+  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  __syncthreads();
+  std::uint32_t before = 0;
+  for (unsigned w = 0; w < warp_id(); ++w) before += scratch[0][w];
+  __syncthreads();  // scratch is reused
+  return before + inclusive - value;
+}
+
+namespace window {
+
+constexpr int kTile = kBlockSortTile;
+constexpr int kChunk = kOddEvenWindow;
+constexpr int kChunksPerTile = kTile / kChunk;
+constexpr int kSpan = kTile + 2 * kChunk;  // a tile and its two halos
+constexpr int kThreads = kBlockSortThreads;
+constexpr int kItems = kSpan / kThreads;
+constexpr int kWarps = kThreads / kWarpSize;
+constexpr int kBucketBits = 12;
+constexpr int kBuckets = 1 << kBucketBits;
+constexpr int kBucketsPerThread = kBuckets / kThreads;
+static_assert(kTile % kChunk == 0 && kSpan % kThreads == 0, "whole chunks, whole item rows");
+static_assert(kBucketsPerThread % 4 == 0 && kItems % 2 == 0, "uint4 bucket scans, packed places");
+static_assert(kSpan <= 65536, "E positions fit 16 bits");
+
+constexpr int kCheckThreads = 256;
+constexpr int kCheckWarps = kCheckThreads / kWarpSize;
+constexpr int kCheckChunks = kChunksPerTile + 3;  // (*) reaches three chunks ahead
+
+using Rank = BlockRadixRank<kThreads, kItems>;
+
+struct BucketShared {
+  std::uint32_t keys[kSpan];  // in bucket order
+  std::uint32_t values[kSpan];
+  std::uint32_t offset[kBuckets + 1];  // counts, then exclusive offsets, of the buckets
+  std::uint16_t position[kSpan];       // index in E: the tie-break that keeps the sort stable
+};
+struct RadixShared {
+  Rank::Storage rank;
+  std::uint32_t keys[kSpan];
+  std::uint32_t values[kSpan];
+};
+struct Shared {
+  union {
+    BucketShared bucket;
+    RadixShared radix;
+  };
+  std::uint32_t scratch[2][kWarps];
+};
+constexpr std::size_t kSharedBytes = sizeof(Shared);
+
+__device__ __forceinline__ Shared& shared_storage() {
+  extern __shared__ uint4 window_shared_raw[];
+  return *reinterpret_cast<Shared*>(window_shared_raw);
+}
+
+struct Args {
+  std::uint32_t* keys;
+  std::uint32_t* values;
+  std::uint32_t* edge_keys;  // [tiles][2][kChunk]: each tile's head chunk, then its tail chunk
+  std::uint32_t* edge_values;
+  std::uint32_t n;
+  KeyBits bits;
+  std::uint32_t* verdict;   // set when some chunk fails (*); zero between sorts
+  std::uint32_t* done;      // sort blocks finished; zero between sorts
+  std::uint32_t* fallback;  // the verdict of the last sort: enables the exact kernel
+  OddEvenStatus* status;
+};
+
+__device__ __forceinline__ std::uint32_t edge_index(std::uint32_t tile, int tail, int i) {
+  return (2 * tile + static_cast<std::uint32_t>(tail)) * kChunk + static_cast<std::uint32_t>(i);
+}
+
+__global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
+  __shared__ KeySpan spans[kCheckChunks];
+  const std::uint32_t c = blockIdx.x, tiles = gridDim.x;
+  const int chunks = static_cast<int>((a.n + kChunk - 1) / kChunk);
+  const int first = static_cast<int>(c) * kChunksPerTile;
+  for (int s = static_cast<int>(warp_id()); s < kCheckChunks && first + s < chunks;
+       s += kCheckWarps) {
+    const std::uint32_t begin = static_cast<std::uint32_t>(first + s) * kChunk;
+    const std::uint32_t end = min(begin + kChunk, a.n);
+    std::uint32_t lo = 0xffffffffu, hi = 0;
+#pragma unroll
+    for (int i = 0; i < kChunk / kWarpSize; ++i) {
+      const std::uint32_t g = begin + static_cast<std::uint32_t>(i * kWarpSize) + lane_id();
+      if (g < end) {
+        const std::uint32_t key = a.bits(a.keys[g]);
+        lo = min(lo, key);
+        hi = max(hi, key);
+      }
+    }
+    lo = __reduce_min_sync(kFullMask, lo);
+    hi = __reduce_max_sync(kFullMask, hi);
+    if (lane_id() == 0) spans[s] = KeySpan{lo, hi};
+  }
+  const WindowExtent x = window_extent(c, a.n, kTile, kChunk);
+  if (c > 0) {  // the head chunk is tile c-1's right halo
+    for (int i = static_cast<int>(threadIdx.x); i < min(kChunk, x.len); i += kCheckThreads) {
+      a.edge_keys[edge_index(c, 0, i)] = a.keys[x.start + static_cast<std::uint32_t>(i)];
+      a.edge_values[edge_index(c, 0, i)] = a.values[x.start + static_cast<std::uint32_t>(i)];
+    }
+  }
+  if (c + 1 < tiles) {  // the tail chunk (of a full tile) is tile c+1's left halo
+    const std::uint32_t tail = x.start + kTile - kChunk;
+    for (int i = static_cast<int>(threadIdx.x); i < kChunk; i += kCheckThreads) {
+      a.edge_keys[edge_index(c, 1, i)] = a.keys[tail + static_cast<std::uint32_t>(i)];
+      a.edge_values[edge_index(c, 1, i)] = a.values[tail + static_cast<std::uint32_t>(i)];
+    }
+  }
+  __syncthreads();
+  const int k = first + static_cast<int>(threadIdx.x);
+  if (threadIdx.x < kChunksPerTile && k < chunks &&
+      !window_chunk_holds([&](int i) { return spans[i - first]; }, k, chunks))
+    atomicExch(a.verdict, 1u);
+}
+
+// Element e of tile c's extended range, from the edge buffer (halos) or the tile itself.
+__device__ __forceinline__ std::uint32_t window_load(const std::uint32_t* own,
+                                                     const std::uint32_t* edge, std::uint32_t c,
+                                                     const WindowExtent& x, int e) {
+  if (e < x.left) return edge[edge_index(c - 1, 1, e)];
+  if (e < x.left + x.len) return own[x.start + static_cast<std::uint32_t>(e - x.left)];
+  return edge[edge_index(c + 1, 0, e - x.left - x.len)];
+}
+
+// Crowded buckets (many equal keys): ranking inside a bucket costs its size per key, so the
+// extended range is radix-sorted by the bits that vary instead. Out of line: its registers do
+// not burden the bucket path.
+__device__ __noinline__ void radix_sort_window(Args a, std::uint32_t c, WindowExtent x,
+                                               std::uint32_t differ) {
+  Shared& sh = shared_storage();
+  std::uint32_t keys[kItems], values[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    keys[i] = q < x.size() ? window_load(a.keys, a.edge_keys, c, x, q) : 0xffffffffu;
+    values[i] = q < x.size() ? window_load(a.values, a.edge_values, c, x, q) : 0u;
+  }
+  const KeyBits span_bits{a.bits.begin_bit, a.bits.begin_bit + bit_width(differ)};
+  // Its first barrier follows every load: no thread writes the tile before all have read it.
+  block_sort_pairs<kThreads, kItems>(keys, values, span_bits, sh.radix.rank, sh.radix.keys,
+                                     sh.radix.values);
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q >= x.left && q < x.left + x.len) {
+      a.keys[x.start + static_cast<std::uint32_t>(q - x.left)] = keys[i];
+      a.values[x.start + static_cast<std::uint32_t>(q - x.left)] = values[i];
+    }
+  }
+}
+
+// Sorts tile c's extended range and writes its ranks [left, left + len) over the tile.
+__device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
+  Shared& sh = shared_storage();
+  const WindowExtent x = window_extent(c, a.n, kTile, kChunk);
+  const int size = x.size();
+  std::uint32_t keys[kItems];
+  std::uint32_t lo = 0xffffffffu, hi = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int e = i * kThreads + static_cast<int>(threadIdx.x);
+    if (e < size) {
+      keys[i] = window_load(a.keys, a.edge_keys, c, x, e);
+      lo = min(lo, a.bits(keys[i]));
+      hi = max(hi, a.bits(keys[i]));
+    }
+  }
+  for (int b = static_cast<int>(threadIdx.x); b < kBuckets; b += kThreads) sh.bucket.offset[b] = 0;
+  block_min_max(lo, hi, sh.scratch);  // its barriers also order the zeroing before the counting
+  if (lo == hi) return;  // all keys equal: stable order is input order, the tile stays as it is
+
+  const TileBuckets bucket(lo, hi, kBucketBits);
+  // Places in the buckets (< 2^13), two to a register: at three blocks per SM (40 registers a
+  // thread) ten unpacked ones spill. The bucket itself is recomputed from the key.
+  std::uint32_t place[kItems / 2] = {};
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int e = i * kThreads + static_cast<int>(threadIdx.x);
+    if (e < size)
+      place[i / 2] |= atomicAdd(&sh.bucket.offset[bucket(a.bits(keys[i]))], 1u) << (16 * (i % 2));
+  }
+  __syncthreads();
+
+  // Counts -> exclusive offsets. Thread t owns buckets [t * kBucketsPerThread, ...).
+  auto* own = reinterpret_cast<uint4*>(&sh.bucket.offset[threadIdx.x * kBucketsPerThread]);
+  std::uint32_t count[kBucketsPerThread];
+  std::uint32_t sum = 0;
+  bool crowded = false;
+#pragma unroll
+  for (int v = 0; v < kBucketsPerThread / 4; ++v) {
+    const uint4 q = own[v];
+    count[4 * v] = q.x;
+    count[4 * v + 1] = q.y;
+    count[4 * v + 2] = q.z;
+    count[4 * v + 3] = q.w;
+  }
+#pragma unroll
+  for (int j = 0; j < kBucketsPerThread; ++j) {
+    sum += count[j];
+    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
+  }
+  std::uint32_t running = block_exclusive_sum(sum, sh.scratch);
+#pragma unroll
+  for (int j = 0; j < kBucketsPerThread; ++j) {
+    const std::uint32_t q = count[j];
+    count[j] = running;
+    running += q;
+  }
+#pragma unroll
+  for (int v = 0; v < kBucketsPerThread / 4; ++v)
+    own[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  if (threadIdx.x == 0) sh.bucket.offset[kBuckets] = static_cast<std::uint32_t>(size);
+
+  if (__syncthreads_or(crowded)) {
+    radix_sort_window(a, c, x, lo ^ hi);
+    return;
+  }
+
+  // Values are read here, before the barrier that precedes the first write over the tile.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int e = i * kThreads + static_cast<int>(threadIdx.x);
+    if (e < size) {
+      const std::uint32_t to =
+          sh.bucket.offset[bucket(a.bits(keys[i]))] + ((place[i / 2] >> (16 * (i % 2))) & 0xffffu);
+      sh.bucket.keys[to] = keys[i];
+      sh.bucket.values[to] = window_load(a.values, a.edge_values, c, x, e);
+      sh.bucket.position[to] = static_cast<std::uint16_t>(e);
+    }
+  }
+  __syncthreads();
+  // A key's rank in E is its bucket's offset plus the bucket's keys before it by (sort key, E
+  // index); only the ranks of the tile's own range are written.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < size) {
+      const std::uint32_t key = sh.bucket.keys[p];
+      const std::uint32_t sort_key = a.bits(key);
+      const std::uint32_t position = sh.bucket.position[p];
+      const std::uint32_t b = bucket(sort_key);
+      const int first = static_cast<int>(sh.bucket.offset[b]);
+      const int end = static_cast<int>(sh.bucket.offset[b + 1]);
+      int f = first;
+      for (int m = first; m < end; ++m) {
+        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
+        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
+      }
+      if (f >= x.left && f < x.left + x.len) {
+        const std::uint32_t to = x.start + static_cast<std::uint32_t>(f - x.left);
+        a.keys[to] = key;
+        a.values[to] = sh.bucket.values[p];
+      }
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
+  if (*a.verdict == 0u) sort_window(a, blockIdx.x);
+  // The last block to finish: every block has read the verdict, so it can be handed on to the
+  // exact kernel and cleared, with the counter, for the next sort.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(a.done, 1u) == gridDim.x - 1) {
+      const std::uint32_t failed = atomicExch(a.verdict, 0u);
+      *a.done = 0;
+      *a.fallback = failed;
+      if (failed == 0u) *a.status = OddEvenStatus{1, 2, 0, 0};
+    }
+  }
+}
+
+}  // namespace window
+}  // namespace particles::cuda::detail
