@@ -1,16 +1,20 @@
 #pragma once
-// The odd-even sort's window path: two plain (non-cooperative) kernels, one block per tile, that
-// sort nearly sorted input in place (the proof is in odd_even_window.hpp):
+// The odd-even sort's window path: kernels of one block per tile that sort nearly sorted input
+// in place (the proof is in odd_even_window.hpp):
 //   1. window_check_kernel reads the keys of its tile's chunks and the next three, checks (*) for
 //      its chunks (one failure anywhere sets the verdict word), and copies its tile's head and
 //      tail chunks (keys and values) into the edge buffer: the halos of its neighbours, which
 //      the second kernel overwrites in place;
-//   2. window_sort_kernel, unless the verdict is set, sorts its tile plus halos (5120 pairs) in
+//   2. window_sort_kernel (a programmatic dependent launch: it loads its own tile while the check
+//      kernel finishes), unless the verdict is set, sorts its tile plus halos (5120 pairs) in
 //      shared memory by buckets over their key range and writes the tile's own range only. Its
 //      last block hands the verdict on (the exact kernel runs only when it is set) and resets
 //      the words for the next sort.
+// window_fused_kernel does both in one launch (policy.hpp kOddEvenWindowFused; measured slower).
 // Included by odd_even_sort.cu only.
 #include <cstdint>
+
+#include <cuda/atomic>
 
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
@@ -54,19 +58,21 @@ __device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value
 
 namespace window {
 
-constexpr int kTile = kBlockSortTile;
+constexpr int kTile = kOddEvenWindowTile;
 constexpr int kChunk = kOddEvenWindow;
 constexpr int kChunksPerTile = kTile / kChunk;
 constexpr int kSpan = kTile + 2 * kChunk;  // a tile and its two halos
-constexpr int kThreads = kBlockSortThreads;
+constexpr int kThreads = kOddEvenWindowThreads;
 constexpr int kItems = kSpan / kThreads;
 constexpr int kWarps = kThreads / kWarpSize;
 constexpr int kBucketBits = 12;
 constexpr int kBuckets = 1 << kBucketBits;
 constexpr int kBucketsPerThread = kBuckets / kThreads;
+static_assert(kBuckets >= kSpan * 3 / 4, "about one key a bucket on evenly spread keys");
 static_assert(kTile % kChunk == 0 && kSpan % kThreads == 0, "whole chunks, whole item rows");
-static_assert(kBucketsPerThread % 4 == 0 && kItems % 2 == 0, "uint4 bucket scans, packed places");
-static_assert(kSpan <= 65536, "E positions fit 16 bits");
+static_assert(kBucketsPerThread % 4 == 0, "uint4 bucket scans");
+constexpr int kPositionBits = 13;
+static_assert(kSpan <= (1 << kPositionBits), "E positions fit kPositionBits");
 
 constexpr int kCheckThreads = 256;
 constexpr int kCheckWarps = kCheckThreads / kWarpSize;
@@ -78,7 +84,9 @@ struct BucketShared {
   std::uint32_t keys[kSpan];  // in bucket order
   std::uint32_t values[kSpan];
   std::uint32_t offset[kBuckets + 1];  // counts, then exclusive offsets, of the buckets
-  std::uint16_t position[kSpan];       // index in E: the tie-break that keeps the sort stable
+  // (key bits below the bucket's) << kPositionBits | index in E: inside one bucket it orders as
+  // (sort key, index in E) does, so one comparison ranks stably.
+  std::uint32_t order[kSpan];
 };
 struct RadixShared {
   Rank::Storage rank;
@@ -106,9 +114,11 @@ struct Args {
   std::uint32_t* edge_values;
   std::uint32_t n;
   KeyBits bits;
-  std::uint32_t* verdict;   // set when some chunk fails (*); zero between sorts
-  std::uint32_t* done;      // sort blocks finished; zero between sorts
-  std::uint32_t* fallback;  // the verdict of the last sort: enables the exact kernel
+  std::uint32_t* verdict;     // set when some chunk fails (*); zero between sorts
+  std::uint32_t* done;        // sort blocks finished; zero between sorts
+  std::uint32_t* fallback;    // the verdict of the last sort: enables the exact kernel
+  std::uint32_t* check_next;  // fused kernel: next tile to check; zero between sorts
+  std::uint32_t* checked;     // fused kernel: tiles checked; zero between sorts
   OddEvenStatus* status;
 };
 
@@ -116,13 +126,16 @@ __device__ __forceinline__ std::uint32_t edge_index(std::uint32_t tile, int tail
   return (2 * tile + static_cast<std::uint32_t>(tail)) * kChunk + static_cast<std::uint32_t>(i);
 }
 
-__global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
-  __shared__ KeySpan spans[kCheckChunks];
-  const std::uint32_t c = blockIdx.x, tiles = gridDim.x;
+// The check of tile c (condition (*) for its chunks; a failure sets the verdict) and the copy of
+// its edge chunks, by a block of Threads threads.
+template <int Threads>
+__device__ __forceinline__ void check_tile(const Args& a, std::uint32_t c, std::uint32_t tiles,
+                                           KeySpan (&spans)[kCheckChunks]) {
+  constexpr int kWarpsHere = Threads / kWarpSize;
   const int chunks = static_cast<int>((a.n + kChunk - 1) / kChunk);
   const int first = static_cast<int>(c) * kChunksPerTile;
   for (int s = static_cast<int>(warp_id()); s < kCheckChunks && first + s < chunks;
-       s += kCheckWarps) {
+       s += kWarpsHere) {
     const std::uint32_t begin = static_cast<std::uint32_t>(first + s) * kChunk;
     const std::uint32_t end = min(begin + kChunk, a.n);
     std::uint32_t lo = 0xffffffffu, hi = 0;
@@ -141,14 +154,14 @@ __global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
   }
   const WindowExtent x = window_extent(c, a.n, kTile, kChunk);
   if (c > 0) {  // the head chunk is tile c-1's right halo
-    for (int i = static_cast<int>(threadIdx.x); i < min(kChunk, x.len); i += kCheckThreads) {
+    for (int i = static_cast<int>(threadIdx.x); i < min(kChunk, x.len); i += Threads) {
       a.edge_keys[edge_index(c, 0, i)] = a.keys[x.start + static_cast<std::uint32_t>(i)];
       a.edge_values[edge_index(c, 0, i)] = a.values[x.start + static_cast<std::uint32_t>(i)];
     }
   }
   if (c + 1 < tiles) {  // the tail chunk (of a full tile) is tile c+1's left halo
     const std::uint32_t tail = x.start + kTile - kChunk;
-    for (int i = static_cast<int>(threadIdx.x); i < kChunk; i += kCheckThreads) {
+    for (int i = static_cast<int>(threadIdx.x); i < kChunk; i += Threads) {
       a.edge_keys[edge_index(c, 1, i)] = a.keys[tail + static_cast<std::uint32_t>(i)];
       a.edge_values[edge_index(c, 1, i)] = a.values[tail + static_cast<std::uint32_t>(i)];
     }
@@ -158,6 +171,12 @@ __global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
   if (threadIdx.x < kChunksPerTile && k < chunks &&
       !window_chunk_holds([&](int i) { return spans[i - first]; }, k, chunks))
     atomicExch(a.verdict, 1u);
+}
+
+__global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
+  __shared__ KeySpan spans[kCheckChunks];
+  cudaTriggerProgrammaticLaunchCompletion();  // the sort kernel may start loading its tiles
+  check_tile<kCheckThreads>(a, blockIdx.x, gridDim.x, spans);
 }
 
 // Element e of tile c's extended range, from the edge buffer (halos) or the tile itself.
@@ -197,17 +216,31 @@ __device__ __noinline__ void radix_sort_window(Args a, std::uint32_t c, WindowEx
 }
 
 // Sorts tile c's extended range and writes its ranks [left, left + len) over the tile.
-__device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
+template <typename Wait>
+__device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait wait_for_check) {
   Shared& sh = shared_storage();
   const WindowExtent x = window_extent(c, a.n, kTile, kChunk);
   const int size = x.size();
   std::uint32_t keys[kItems];
+  // The tile's own keys first: the check writes none of them, so they are read before waiting
+  // for it, and their values are fetched towards L2 for the scatter.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int e = i * kThreads + static_cast<int>(threadIdx.x);
+    if (e >= x.left && e < x.left + x.len) {
+      const std::uint32_t g = x.start + static_cast<std::uint32_t>(e - x.left);
+      keys[i] = a.keys[g];
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(a.values + g));
+    }
+  }
+  wait_for_check();  // the verdict and the halos are the check's
+  if (*a.verdict != 0u) return;
   std::uint32_t lo = 0xffffffffu, hi = 0;
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int e = i * kThreads + static_cast<int>(threadIdx.x);
     if (e < size) {
-      keys[i] = window_load(a.keys, a.edge_keys, c, x, e);
+      if (e < x.left || e >= x.left + x.len) keys[i] = window_load(a.keys, a.edge_keys, c, x, e);
       lo = min(lo, a.bits(keys[i]));
       hi = max(hi, a.bits(keys[i]));
     }
@@ -217,9 +250,9 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
   if (lo == hi) return;  // all keys equal: stable order is input order, the tile stays as it is
 
   const TileBuckets bucket(lo, hi, kBucketBits);
-  // Places in the buckets (< 2^13), two to a register: at three blocks per SM (40 registers a
-  // thread) ten unpacked ones spill. The bucket itself is recomputed from the key.
-  std::uint32_t place[kItems / 2] = {};
+  // Places in the buckets (< 2^13), two to a register: the kernel runs at 32 registers a thread
+  // (two blocks of 1024 per SM). The bucket itself is recomputed from the key.
+  std::uint32_t place[(kItems + 1) / 2] = {};
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int e = i * kThreads + static_cast<int>(threadIdx.x);
@@ -258,10 +291,12 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
     own[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
   if (threadIdx.x == 0) sh.bucket.offset[kBuckets] = static_cast<std::uint32_t>(size);
 
-  if (__syncthreads_or(crowded)) {
+  // Crowded buckets, or key ranges too wide for the order words (more than 2^31 apart): radix.
+  if (__syncthreads_or(crowded) || bucket.shift > 32 - kPositionBits) {
     radix_sort_window(a, c, x, lo ^ hi);
     return;
   }
+  const std::uint32_t below = (1u << bucket.shift) - 1u;  // key bits below the bucket's
 
   // Values are read here, before the barrier that precedes the first write over the tile.
 #pragma unroll
@@ -272,27 +307,24 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
           sh.bucket.offset[bucket(a.bits(keys[i]))] + ((place[i / 2] >> (16 * (i % 2))) & 0xffffu);
       sh.bucket.keys[to] = keys[i];
       sh.bucket.values[to] = window_load(a.values, a.edge_values, c, x, e);
-      sh.bucket.position[to] = static_cast<std::uint16_t>(e);
+      sh.bucket.order[to] =
+          ((a.bits(keys[i]) - lo) & below) << kPositionBits | static_cast<std::uint32_t>(e);
     }
   }
   __syncthreads();
   // A key's rank in E is its bucket's offset plus the bucket's keys before it by (sort key, E
-  // index); only the ranks of the tile's own range are written.
+  // index), i.e. by order word; only the ranks of the tile's own range are written.
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int p = i * kThreads + static_cast<int>(threadIdx.x);
     if (p < size) {
       const std::uint32_t key = sh.bucket.keys[p];
-      const std::uint32_t sort_key = a.bits(key);
-      const std::uint32_t position = sh.bucket.position[p];
-      const std::uint32_t b = bucket(sort_key);
+      const std::uint32_t order = sh.bucket.order[p];
+      const std::uint32_t b = bucket(a.bits(key));
       const int first = static_cast<int>(sh.bucket.offset[b]);
       const int end = static_cast<int>(sh.bucket.offset[b + 1]);
       int f = first;
-      for (int m = first; m < end; ++m) {
-        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
-        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
-      }
+      for (int m = first; m < end; ++m) f += sh.bucket.order[m] < order;
       if (f >= x.left && f < x.left + x.len) {
         const std::uint32_t to = x.start + static_cast<std::uint32_t>(f - x.left);
         a.keys[to] = key;
@@ -302,20 +334,55 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c) {
   }
 }
 
-__global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
-  if (*a.verdict == 0u) sort_window(a, blockIdx.x);
-  // The last block to finish: every block has read the verdict, so it can be handed on to the
-  // exact kernel and cleared, with the counter, for the next sort.
+// Ends a window kernel block: the last block to finish (every block has read the verdict) hands
+// the verdict on to the exact kernel and clears the words for the next sort.
+__device__ __forceinline__ void finish_block(const Args& a) {
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
     if (atomicAdd(a.done, 1u) == gridDim.x - 1) {
       const std::uint32_t failed = atomicExch(a.verdict, 0u);
       *a.done = 0;
+      *a.check_next = 0;
+      *a.checked = 0;
       *a.fallback = failed;
       if (failed == 0u) *a.status = OddEvenStatus{1, 2, 0, 0};
     }
   }
+}
+
+// After window_check_kernel, launched as its programmatic dependent.
+__global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
+  sort_window(a, blockIdx.x, [] { cudaGridDependencySynchronize(); });
+  finish_block(a);
+}
+
+// Check and sort in one launch. Every block first takes tiles to check from a counter until none
+// are left, and only then waits for all checks: whatever blocks are resident, every check is taken
+// by a running block that finishes it without waiting, so the wait cannot deadlock. The wait
+// precedes the first write over the caller's arrays, which the checks read.
+__global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_fused_kernel(Args a) {
+  __shared__ KeySpan spans[kCheckChunks];
+  __shared__ std::uint32_t ticket;
+  const std::uint32_t tiles = gridDim.x;
+  for (;;) {
+    if (threadIdx.x == 0) ticket = atomicAdd(a.check_next, 1u);
+    __syncthreads();
+    const std::uint32_t t = ticket;
+    if (t >= tiles) break;
+    check_tile<kThreads>(a, t, tiles, spans);
+    __threadfence();  // this check's edge copies and verdict, before it is counted
+    __syncthreads();  // (also: spans and ticket are reused)
+    if (threadIdx.x == 0) atomicAdd(a.checked, 1u);
+  }
+  sort_window(a, blockIdx.x, [&] {
+    if (threadIdx.x == 0) {
+      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> checked(*a.checked);
+      while (checked.load(::cuda::memory_order_acquire) < tiles) __nanosleep(100);
+    }
+    __syncthreads();
+  });
+  finish_block(a);
 }
 
 }  // namespace window

@@ -14,8 +14,9 @@ namespace particles::cuda {
 
 // The window check over every chunk of `window` keys, then each tile of `tile` keys sorted with
 // its halo chunks by the bucket tile sort (bucket_bits, bucket_limit as the kernel's) and its own
-// range written. Returns false, with the input untouched, when the check fails: the kernel then
-// leaves the sort to the exact path.
+// range written. (The kernel also radix-sorts a range whose keys span 2^31 or more, where its
+// order words do not fit; the result is the same stable order.) Returns false, with the input
+// untouched, when the check fails: the kernel then leaves the sort to the exact path.
 inline bool cpu_window_sort(std::span<std::uint32_t> keys, std::span<std::uint32_t> values,
                             int begin_bit, int end_bit, int tile, int window, int bucket_bits,
                             int bucket_limit) {
