@@ -1,5 +1,11 @@
-// Odd-even merge-split sort for nearly sorted input, in one cooperative kernel (one launch per
-// sort, so nothing is paid for a fallback that does not run):
+// Odd-even merge-split sort for nearly sorted input. Two paths, chosen on the device (no host
+// sync), each launched every sort and each doing nothing when the other did the work:
+//   - the window path (odd_even_window.cuh): two plain kernels of one block per tile check that
+//     every key lies within a chunk or so of its place and, if so, sort each tile together with
+//     a halo chunk of each neighbour in shared memory, writing the tile's own range in place.
+//     No grid barrier, so the grid is one block per tile rather than the resident blocks;
+//   - the exact kernel below, when the window check failed (or the input is one tile): one
+//     cooperative kernel (one launch, so nothing is paid for a fallback that does not run):
 //   1. every tile of kBlockSortTile pairs is sorted stably into a scratch copy: bucket sort over
 //      the tile's key range (one shared-memory atomic per key, then a rank inside the key's
 //      small bucket); tiles with crowded buckets (many equal keys) take the block radix sort;
@@ -11,7 +17,6 @@
 //      written there, into the caller's arrays;
 //   3. otherwise the sorted tiles are merged pairwise (merge path, log2(tiles) rounds with grid
 //      barriers), which keeps the sort exact and stable on any input.
-// Reads and writes each pair twice on the nearly sorted path (input -> scratch -> output).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -21,6 +26,7 @@
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
+#include "cuda/sort/odd_even_window.cuh"
 #include "cuda/sort/sorters_internal.hpp"
 
 namespace particles::cuda::detail {
@@ -89,34 +95,8 @@ struct OddEvenArgs {
   std::uint32_t n;
   KeyBits bits;
   OddEvenStatus* status;
+  const std::uint32_t* enable;  // when not null, the kernel does nothing unless *enable != 0
 };
-
-// Block-wide minimum and maximum; every thread gets both.
-__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi, Shared& sh) {
-  lo = __reduce_min_sync(kFullMask, lo);
-  hi = __reduce_max_sync(kFullMask, hi);
-  if (lane_id() == 0) {
-    sh.scratch[0][warp_id()] = lo;
-    sh.scratch[1][warp_id()] = hi;
-  }
-  __syncthreads();
-  for (int w = 0; w < kWarps; ++w) {
-    lo = min(lo, sh.scratch[0][w]);
-    hi = max(hi, sh.scratch[1][w]);
-  }
-  __syncthreads();  // scratch is reused
-}
-
-// Block-wide exclusive prefix sum in thread order.
-__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value, Shared& sh) {
-  const std::uint32_t inclusive = warp_inclusive_sum(value);
-  if (lane_id() == kWarpSize - 1) sh.scratch[0][warp_id()] = inclusive;
-  __syncthreads();
-  std::uint32_t before = 0;
-  for (unsigned w = 0; w < warp_id(); ++w) before += sh.scratch[0][w];
-  __syncthreads();  // scratch is reused
-  return before + inclusive - value;
-}
 
 // Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
 // key, so radix-sort by the bits that vary instead (every key of the tile shares the bits above
@@ -170,7 +150,7 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
     }
   }
   for (int b = static_cast<int>(threadIdx.x); b < kTile; b += kThreads) sh.bucket.offset[b] = 0;
-  block_min_max(lo, hi, sh);  // its barriers also order the zeroing before the counting
+  block_min_max(lo, hi, sh.scratch);  // its barriers also order the zeroing before the counting
 
   if (lo == hi) {  // all keys equal: the tile is its own stable sort
 #pragma unroll
@@ -215,7 +195,7 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
     sum += count[j];
     crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
   }
-  std::uint32_t running = block_exclusive_sum(sum, sh);
+  std::uint32_t running = block_exclusive_sum(sum, sh.scratch);
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const std::uint32_t c = count[j];
@@ -413,6 +393,7 @@ __device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_
 }
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
+  if (a.enable != nullptr && *a.enable == 0) return;  // the window path sorted it
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tiles = (a.n + kTile - 1) / kTile;
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
@@ -462,6 +443,10 @@ __global__ void mark_converged_kernel(OddEvenStatus* status) {
   *status = OddEvenStatus{1, 0, 0, 0};
 }
 
+std::size_t window_tiles(std::size_t n) {
+  return (n + window::kTile - 1) / window::kTile;
+}
+
 class OddEvenSorterImpl final : public OddEvenSorter {
  public:
   explicit OddEvenSorterImpl(std::size_t capacity)
@@ -469,7 +454,14 @@ class OddEvenSorterImpl final : public OddEvenSorter {
         scratch_keys_(std::max<std::size_t>(capacity, 1)),
         scratch_values_(std::max<std::size_t>(capacity, 1)),
         ends_(std::max<std::size_t>((capacity + kTile - 1) / kTile, 1)),
+        edge_keys_(window_tiles(std::max<std::size_t>(capacity, 1)) * 2 * window::kChunk),
+        edge_values_(edge_keys_.size()),
+        control_(5),
         status_(1) {
+    for (const void* kernel : {reinterpret_cast<const void*>(window::window_sort_kernel),
+                               reinterpret_cast<const void*>(window::window_fused_kernel)})
+      CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(window::kSharedBytes)));
     CUDA_CHECK(cudaFuncSetAttribute(odd_even_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(kSharedBytes)));
     int device = 0, sms = 0, per_sm = 0;
@@ -479,8 +471,10 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                                                              kSharedBytes));
     if (per_sm < 1) throw std::runtime_error("odd-even kernel cannot be resident on this device");
     max_resident_blocks_ = static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms);
-    // Valid before the first sort, for callers that read it early.
+    // Valid before the first sort, for callers that read it early; the window path's words start
+    // (and are left by every sort) at zero.
     CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size_bytes()));
+    CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size_bytes()));
   }
   SortAlgorithm algorithm() const override { return SortAlgorithm::oddeven; }
   std::size_t capacity() const override { return capacity_; }
@@ -505,7 +499,45 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                      ends_.data(),
                      static_cast<std::uint32_t>(n),
                      KeyBits{begin_bit, end_bit},
+                     status_.data(),
+                     nullptr};
+    if (tiles > 1) {
+      // The window path first; the exact kernel then runs only if the window check failed.
+      window::Args w{keys,
+                     values,
+                     edge_keys_.data(),
+                     edge_values_.data(),
+                     static_cast<std::uint32_t>(n),
+                     KeyBits{begin_bit, end_bit},
+                     control_.data(),
+                     control_.data() + 1,
+                     control_.data() + 2,
+                     control_.data() + 3,
+                     control_.data() + 4,
                      status_.data()};
+      const dim3 window_grid(static_cast<unsigned>(window_tiles(n)));
+      if (kOddEvenWindowFused) {
+        window::
+            window_fused_kernel<<<window_grid, window::kThreads, window::kSharedBytes, stream>>>(w);
+        CUDA_CHECK_LAUNCH("window_fused_kernel");
+      } else {
+        window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
+        CUDA_CHECK_LAUNCH("window_check_kernel");
+        cudaLaunchConfig_t sort_config{};
+        sort_config.gridDim = window_grid;
+        sort_config.blockDim = dim3(window::kThreads);
+        sort_config.dynamicSmemBytes = window::kSharedBytes;
+        sort_config.stream = stream;
+        cudaLaunchAttribute early{};  // starts while the check kernel finishes (it waits for it)
+        early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        early.val.programmaticStreamSerializationAllowed = 1;
+        sort_config.attrs = &early;
+        sort_config.numAttrs = 1;
+        CUDA_CHECK(cudaLaunchKernelEx(&sort_config, window::window_sort_kernel, w));
+        CUDA_CHECK_LAUNCH("window_sort_kernel");
+      }
+      args.enable = control_.data() + 2;
+    }
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(blocks));
     config.blockDim = dim3(kThreads);
@@ -525,6 +557,9 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
   DeviceBuffer<TileEnds> ends_;
+  DeviceBuffer<std::uint32_t> edge_keys_;  // the window path's halos
+  DeviceBuffer<std::uint32_t> edge_values_;
+  DeviceBuffer<std::uint32_t> control_;  // window path: Args words verdict .. checked
   DeviceBuffer<OddEvenStatus> status_;
   std::size_t max_resident_blocks_ = 0;
 };

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cuda/sort/cpu_reference.hpp"
+#include "cuda/sort/odd_even_window_cpu.hpp"
 #include "sort_test_data.hpp"
 
 namespace particles::cuda {
@@ -130,6 +131,110 @@ TEST(SortCpuTwins, OddEvenOneRoundWithWholeNeighbours) {
   EXPECT_TRUE(cpu_odd_even_sort(keys, values, 0, 32, 64, 8, 6, 4));
   EXPECT_EQ(keys, ref_k);
   EXPECT_EQ(values, ref_v);
+}
+
+TEST(SortCpuTwins, WindowSortIsExactWhenItsCheckHolds) {
+  struct Shape {
+    int tile, window, bucket_bits, bucket_limit;
+  };
+  // The kernel's shape (4096 / 512 / 12 / 16) and a small one with short halos.
+  for (Shape s : {Shape{4096, 512, 12, 16}, Shape{64, 16, 6, 4}}) {
+    for (auto d : {Distribution::random, Distribution::nearly_sorted, Distribution::sorted,
+                   Distribution::reversed, Distribution::few_unique, Distribution::all_equal}) {
+      for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 16}, std::pair{5, 17}}) {
+        for (std::size_t n : {2u, 1000u, 4097u, 20000u, 70001u}) {
+          auto [keys, values, ref_k, ref_v] = make_pairs_case(d, n, b, e, n + 5);
+          const auto input = keys;
+          const bool done =
+              cpu_window_sort(keys, values, b, e, s.tile, s.window, s.bucket_bits, s.bucket_limit);
+          if (done) {
+            ASSERT_EQ(keys, ref_k) << testing::name(d) << " n=" << n << " tile " << s.tile;
+            ASSERT_EQ(values, ref_v);
+          } else {
+            ASSERT_EQ(keys, input) << "a failed check leaves the input to the exact path";
+          }
+          // Displacement <= 256 = window / 2: the check holds.
+          if (s.window == 512 && (d == Distribution::nearly_sorted || d == Distribution::sorted ||
+                                  d == Distribution::all_equal)) {
+            EXPECT_TRUE(done) << testing::name(d) << " n=" << n;
+          }
+          if (n >= 4097 && (d == Distribution::random || d == Distribution::reversed)) {
+            EXPECT_FALSE(done) << testing::name(d) << " n=" << n << " tile " << s.tile;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(SortCpuTwins, WindowSortAroundItsDisplacementLimit) {
+  // Keys 4i + U[0, spread): keys more than (spread - 1) / 4 places apart cannot cross. Windows of
+  // 16 keys hold displacement <= 8 (spread <= 33); past that the check may fail, but whenever it
+  // holds the result must be the stable sort (the proof, exercised near its edge). Also random
+  // swaps of a few keys over longer distances, and sorted keys with few distinct values (the
+  // crowded-bucket path of the tile sort).
+  std::mt19937 rng(21);
+  int held = 0, failed = 0;
+  for (std::uint32_t spread = 4; spread <= 160; spread += 3) {
+    for (std::size_t n : {std::size_t{3000}, std::size_t{4099}}) {
+      std::vector<std::uint32_t> keys(n), values(n);
+      for (std::size_t i = 0; i < n; ++i)
+        keys[i] = static_cast<std::uint32_t>(4 * i + rng() % spread);
+      if (spread > 100)
+        for (int swaps = 0; swaps < 3; ++swaps) std::swap(keys[rng() % n], keys[rng() % n]);
+      std::iota(values.begin(), values.end(), 0u);
+      auto ref_k = keys, ref_v = values;
+      stable_reference(ref_k, ref_v, KeyBits{0, 32});
+      const bool done = cpu_window_sort(keys, values, 0, 32, 64, 16, 6, 4);
+      (done ? held : failed) += 1;
+      if (spread <= 33) {
+        EXPECT_TRUE(done) << "spread " << spread;
+      }
+      if (done) {
+        ASSERT_EQ(keys, ref_k) << "spread " << spread << " n=" << n;
+        ASSERT_EQ(values, ref_v);
+      }
+    }
+  }
+  EXPECT_GT(held, 0);
+  EXPECT_GT(failed, 0);
+  auto [keys, values, ref_k, ref_v] = make_pairs_case(Distribution::few_unique, 9000, 0, 32, 4);
+  stable_reference(keys, values, KeyBits{0, 32});  // sorted, 7 distinct keys
+  std::swap(keys[100], keys[101]);
+  std::swap(values[100], values[101]);
+  ref_k = keys;
+  ref_v = values;
+  stable_reference(ref_k, ref_v, KeyBits{0, 32});
+  EXPECT_TRUE(cpu_window_sort(keys, values, 0, 32, 4096, 512, 12, 16));
+  EXPECT_EQ(keys, ref_k);
+  EXPECT_EQ(values, ref_v);
+}
+
+TEST(SortCpuTwins, WindowExtentAndChunkCheck) {
+  // Tiles of 64 with halo chunks of 16 over n = 150: tiles [0,64), [64,128), [128,150).
+  const WindowExtent first = window_extent(0, 150, 64, 16);
+  EXPECT_EQ(first.start, 0u);
+  EXPECT_EQ(first.left, 0);
+  EXPECT_EQ(first.len, 64);
+  EXPECT_EQ(first.right, 16);
+  const WindowExtent middle = window_extent(1, 150, 64, 16);
+  EXPECT_EQ(middle.left, 16);
+  EXPECT_EQ(middle.right, 16);
+  EXPECT_EQ(middle.size(), 96);
+  const WindowExtent last = window_extent(2, 150, 64, 16);
+  EXPECT_EQ(last.len, 22);
+  EXPECT_EQ(last.right, 0);
+  EXPECT_EQ(window_extent(1, 140, 64, 16).right, 12);  // a short head chunk of the next tile
+  EXPECT_EQ(window_extent(1, 128, 64, 16).right, 0);
+  // Chunk spans: 0 overlaps 1 (allowed), 0 against 2 and 3 must not overlap.
+  const KeySpan ok[] = {{0, 10}, {5, 20}, {10, 30}, {25, 40}, {30, 50}};
+  auto ok_span = [&](int k) { return ok[k]; };
+  for (int k = 0; k < 5; ++k) EXPECT_TRUE(window_chunk_holds(ok_span, k, 5)) << k;
+  const KeySpan bad2[] = {{0, 11}, {5, 20}, {10, 30}, {25, 40}};
+  EXPECT_FALSE(window_chunk_holds([&](int k) { return bad2[k]; }, 0, 4));
+  const KeySpan bad3[] = {{0, 26}, {5, 20}, {26, 30}, {25, 40}};
+  EXPECT_FALSE(window_chunk_holds([&](int k) { return bad3[k]; }, 0, 4));
+  EXPECT_TRUE(window_chunk_holds([&](int k) { return bad3[k]; }, 0, 3));  // no chunk 3
 }
 
 TEST(SortCpuTwins, Partition3IsStable) {

@@ -323,6 +323,64 @@ TEST(SortOddEven, mid_RandomInputReportsItsPath) {
   EXPECT_EQ(s.fell_back, 1);  // 64 tiles of random keys cannot converge within the cap
 }
 
+// One odd-even sorter across a run of inputs that take the window path, its crowded-bucket and
+// all-equal cases, and the exact kernel in turn: the window path's device words (verdict, block
+// counter, fallback enable) must be left ready for the next sort, and every result exact.
+TEST(SortOddEven, mid_WindowPathAndFallbackAcrossRepeatedSorts) {
+  SKIP_WITHOUT_DEVICE();
+  const std::size_t cap = (std::size_t{1} << 18) + 5;
+  auto s = make_odd_even_sorter(cap);
+  DeviceBuffer<std::uint32_t> d_keys(cap), d_values(cap);
+  struct Input {
+    const char* name;
+    std::vector<std::uint32_t> keys;
+    int end_bit;
+    bool window;  // expected to take the window path
+  };
+  std::vector<Input> inputs;
+  inputs.push_back(
+      {"nearly", testing::make_keys(Distribution::nearly_sorted, cap, 0, 32, 1), 32, true});
+  inputs.push_back({"random", testing::make_keys(Distribution::random, cap, 0, 32, 2), 32, false});
+  inputs.push_back({"nearly 16-bit (crowded buckets)",
+                    testing::make_keys(Distribution::nearly_sorted, cap - 5, 0, 16, 3), 16, true});
+  auto few = testing::make_keys(Distribution::few_unique, cap, 0, 32, 4);
+  std::stable_sort(few.begin(), few.end());
+  std::swap(few[5000], few[5001]);
+  inputs.push_back({"sorted few-unique (radix path)", few, 32, true});
+  inputs.push_back(
+      {"all equal", testing::make_keys(Distribution::all_equal, 9000, 0, 32, 5), 32, true});
+  auto far = testing::make_keys(Distribution::nearly_sorted, cap, 0, 32, 6);
+  std::swap(far[70000], far[73000]);  // one pair 3000 places apart: the window check fails
+  inputs.push_back({"nearly with a far pair", far, 32, false});
+  inputs.push_back({"nearly again",
+                    testing::make_keys(Distribution::nearly_sorted, 100001, 0, 32, 7), 32, true});
+  for (const Input& in : inputs) {
+    const std::size_t n = in.keys.size();
+    const KeyBits bits{0, in.end_bit};
+    std::vector<std::uint32_t> values(n), order(n), got_keys(n), got_values(n);
+    std::iota(values.begin(), values.end(), 0u);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return bits(in.keys[x]) < bits(in.keys[y]);
+    });
+    CUDA_CHECK(cudaMemcpy(d_keys.data(), in.keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    s->sort(d_keys.data(), d_values.data(), n, 0, in.end_bit, nullptr);
+    OddEvenStatus status{};
+    CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    for (std::size_t i = 0; i < n && ok; ++i)
+      ok = got_values[i] == order[i] && got_keys[i] == in.keys[order[i]];
+    EXPECT_TRUE(ok) << in.name;
+    if (in.window) {
+      EXPECT_EQ(status.converged, 1) << in.name;
+      EXPECT_EQ(status.fell_back, 0) << in.name;
+    }
+  }
+}
+
 TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
   for (SortAlgorithm a : kAlgorithms) EXPECT_EQ(sort_algorithm_from_string(to_string(a)), a);
   EXPECT_FALSE(sort_algorithm_from_string("bogo").has_value());
