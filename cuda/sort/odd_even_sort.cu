@@ -456,12 +456,11 @@ class OddEvenSorterImpl final : public OddEvenSorter {
         ends_(std::max<std::size_t>((capacity + kTile - 1) / kTile, 1)),
         edge_keys_(window_tiles(std::max<std::size_t>(capacity, 1)) * 2 * window::kChunk),
         edge_values_(edge_keys_.size()),
-        control_(5),
+        control_(3),
         status_(1) {
-    for (const void* kernel : {reinterpret_cast<const void*>(window::window_sort_kernel),
-                               reinterpret_cast<const void*>(window::window_fused_kernel)})
-      CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(window::kSharedBytes)));
+    CUDA_CHECK(cudaFuncSetAttribute(window::window_sort_kernel,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(window::kSharedBytes)));
     CUDA_CHECK(cudaFuncSetAttribute(odd_even_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(kSharedBytes)));
     int device = 0, sms = 0, per_sm = 0;
@@ -512,30 +511,22 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                      control_.data(),
                      control_.data() + 1,
                      control_.data() + 2,
-                     control_.data() + 3,
-                     control_.data() + 4,
                      status_.data()};
       const dim3 window_grid(static_cast<unsigned>(window_tiles(n)));
-      if (kOddEvenWindowFused) {
-        window::
-            window_fused_kernel<<<window_grid, window::kThreads, window::kSharedBytes, stream>>>(w);
-        CUDA_CHECK_LAUNCH("window_fused_kernel");
-      } else {
-        window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
-        CUDA_CHECK_LAUNCH("window_check_kernel");
-        cudaLaunchConfig_t sort_config{};
-        sort_config.gridDim = window_grid;
-        sort_config.blockDim = dim3(window::kThreads);
-        sort_config.dynamicSmemBytes = window::kSharedBytes;
-        sort_config.stream = stream;
-        cudaLaunchAttribute early{};  // starts while the check kernel finishes (it waits for it)
-        early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        early.val.programmaticStreamSerializationAllowed = 1;
-        sort_config.attrs = &early;
-        sort_config.numAttrs = 1;
-        CUDA_CHECK(cudaLaunchKernelEx(&sort_config, window::window_sort_kernel, w));
-        CUDA_CHECK_LAUNCH("window_sort_kernel");
-      }
+      window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
+      CUDA_CHECK_LAUNCH("window_check_kernel");
+      cudaLaunchConfig_t sort_config{};
+      sort_config.gridDim = window_grid;
+      sort_config.blockDim = dim3(window::kThreads);
+      sort_config.dynamicSmemBytes = window::kSharedBytes;
+      sort_config.stream = stream;
+      cudaLaunchAttribute early{};  // starts while the check kernel finishes (it waits for it)
+      early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      early.val.programmaticStreamSerializationAllowed = 1;
+      sort_config.attrs = &early;
+      sort_config.numAttrs = 1;
+      CUDA_CHECK(cudaLaunchKernelEx(&sort_config, window::window_sort_kernel, w));
+      CUDA_CHECK_LAUNCH("window_sort_kernel");
       args.enable = control_.data() + 2;
     }
     cudaLaunchConfig_t config{};
@@ -559,7 +550,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   DeviceBuffer<TileEnds> ends_;
   DeviceBuffer<std::uint32_t> edge_keys_;  // the window path's halos
   DeviceBuffer<std::uint32_t> edge_values_;
-  DeviceBuffer<std::uint32_t> control_;  // window path: Args words verdict .. checked
+  DeviceBuffer<std::uint32_t> control_;  // window path: Args words verdict, done, fallback
   DeviceBuffer<OddEvenStatus> status_;
   std::size_t max_resident_blocks_ = 0;
 };

@@ -10,7 +10,8 @@
 //      shared memory by buckets over their key range and writes the tile's own range only. Its
 //      last block hands the verdict on (the exact kernel runs only when it is set) and resets
 //      the words for the next sort.
-// window_fused_kernel does both in one launch (policy.hpp kOddEvenWindowFused; measured slower).
+// (One launch doing both, blocks checking tiles from a counter before sorting, measured slower:
+// 76.9 against 63.7 us at 2^22 on the H200; not kept.)
 // Included by odd_even_sort.cu only.
 #include <cstdint>
 
@@ -117,8 +118,6 @@ struct Args {
   std::uint32_t* verdict;     // set when some chunk fails (*); zero between sorts
   std::uint32_t* done;        // sort blocks finished; zero between sorts
   std::uint32_t* fallback;    // the verdict of the last sort: enables the exact kernel
-  std::uint32_t* check_next;  // fused kernel: next tile to check; zero between sorts
-  std::uint32_t* checked;     // fused kernel: tiles checked; zero between sorts
   OddEvenStatus* status;
 };
 
@@ -343,8 +342,6 @@ __device__ __forceinline__ void finish_block(const Args& a) {
     if (atomicAdd(a.done, 1u) == gridDim.x - 1) {
       const std::uint32_t failed = atomicExch(a.verdict, 0u);
       *a.done = 0;
-      *a.check_next = 0;
-      *a.checked = 0;
       *a.fallback = failed;
       if (failed == 0u) *a.status = OddEvenStatus{1, 2, 0, 0};
     }
@@ -354,34 +351,6 @@ __device__ __forceinline__ void finish_block(const Args& a) {
 // After window_check_kernel, launched as its programmatic dependent.
 __global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
   sort_window(a, blockIdx.x, [] { cudaGridDependencySynchronize(); });
-  finish_block(a);
-}
-
-// Check and sort in one launch. Every block first takes tiles to check from a counter until none
-// are left, and only then waits for all checks: whatever blocks are resident, every check is taken
-// by a running block that finishes it without waiting, so the wait cannot deadlock. The wait
-// precedes the first write over the caller's arrays, which the checks read.
-__global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_fused_kernel(Args a) {
-  __shared__ KeySpan spans[kCheckChunks];
-  __shared__ std::uint32_t ticket;
-  const std::uint32_t tiles = gridDim.x;
-  for (;;) {
-    if (threadIdx.x == 0) ticket = atomicAdd(a.check_next, 1u);
-    __syncthreads();
-    const std::uint32_t t = ticket;
-    if (t >= tiles) break;
-    check_tile<kThreads>(a, t, tiles, spans);
-    __threadfence();  // this check's edge copies and verdict, before it is counted
-    __syncthreads();  // (also: spans and ticket are reused)
-    if (threadIdx.x == 0) atomicAdd(a.checked, 1u);
-  }
-  sort_window(a, blockIdx.x, [&] {
-    if (threadIdx.x == 0) {
-      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> checked(*a.checked);
-      while (checked.load(::cuda::memory_order_acquire) < tiles) __nanosleep(100);
-    }
-    __syncthreads();
-  });
   finish_block(a);
 }
 

@@ -95,15 +95,12 @@ inline constexpr int kOddEvenBucketLimit = 16;
 // Window path (odd_even_window.cuh): tiles of this many pairs, each sorted with a halo chunk of
 // kOddEvenWindow pairs on each side by a block of kOddEvenWindowThreads, and the blocks per SM of
 // that sort kernel (passed to __launch_bounds__; 2 x 1024 threads at 32 registers, no spills).
-// kOddEvenWindowFused: one launch (window_fused_kernel: blocks check tiles from a counter, then
-// sort) rather than a check kernel and a programmatically dependent sort kernel.
 // H200, 2026-11-29, sort_bench nearly sorted 32-bit, us at 2^20 / 2^22 (CUB 74.6 / 186.9):
 // 4096 x 1024 threads, 2 per SM, two kernels 21.7 / 63.7 (chosen); the same fused 22.0 / 76.9;
 // 512 threads 22.2 / 71.2; 2048-pair tiles fused 30.1 / 115.1 (fastest below 2^19: 14.2 at 2^16).
 inline constexpr int kOddEvenWindowTile = 4096;
 inline constexpr int kOddEvenWindowThreads = 1024;
 inline constexpr int kOddEvenWindowBlocksPerSm = 2;
-inline constexpr bool kOddEvenWindowFused = false;
 
 // Quicksort: chunk of one partition block (512 x 8 keys, the block-sort tile, so the finish shares
 // its layout). A level splits each segment around kQuicksortPivots sampled
