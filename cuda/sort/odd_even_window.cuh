@@ -115,9 +115,9 @@ struct Args {
   std::uint32_t* edge_values;
   std::uint32_t n;
   KeyBits bits;
-  std::uint32_t* verdict;     // set when some chunk fails (*); zero between sorts
-  std::uint32_t* done;        // sort blocks finished; zero between sorts
-  std::uint32_t* fallback;    // the verdict of the last sort: enables the exact kernel
+  std::uint32_t* verdict;   // set when some chunk fails (*); zero between sorts
+  std::uint32_t* done;      // sort blocks finished; zero between sorts
+  std::uint32_t* fallback;  // the verdict of the last sort: enables the exact kernel
   OddEvenStatus* status;
 };
 
