@@ -17,6 +17,7 @@
 
 #include <cuda/atomic>
 
+#include "cuda/detail/dependent_launch.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
@@ -350,7 +351,7 @@ __device__ __forceinline__ void finish_block(const Args& a) {
 
 // After window_check_kernel, launched as its programmatic dependent.
 __global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
-  sort_window(a, blockIdx.x, [] { cudaGridDependencySynchronize(); });
+  sort_window(a, blockIdx.x, [] { wait_for_previous_grid(); });
   finish_block(a);
 }
 
