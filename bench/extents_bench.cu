@@ -84,16 +84,16 @@ double median_us(cudaStream_t stream, F&& launch) {
 }
 
 void bench(std::uint32_t n, cudaStream_t stream) {
-  DeviceArray<ParticleState> state(n);
+  DeviceBuffer<ParticleState> state(n);
   ModelParams params;
   launch_init(params, state.data(), n, stream);
   const DepthFrame view{{8.0f, 6.0f, 20.0f}, {-0.36f, -0.27f, -0.893f}};
-  DeviceArray<DepthFrame> d_view(1);
+  DeviceBuffer<DepthFrame> d_view(1);
   CUDA_CHECK(cudaMemcpyAsync(d_view.data(), &view, sizeof view, cudaMemcpyHostToDevice, stream));
-  DeviceArray<unsigned char> ws(extents_workspace_bytes());
+  DeviceBuffer<unsigned char> ws(extents_workspace_bytes());
   init_extents_workspace(ws.data(), stream);
-  DeviceArray<Extents> fused_out(1), cub_out(1);
-  DeviceArray<float> fields(9);
+  DeviceBuffer<Extents> fused_out(1), cub_out(1);
+  DeviceBuffer<float> fields(9);
 
   const Extents init;
   std::size_t temp_bytes = 0, field_bytes = 0;
@@ -101,7 +101,7 @@ void bench(std::uint32_t n, cudaStream_t stream) {
                                                 n, MergeExtents{}, ToExtents{view}, init, stream));
   CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, field_bytes, state.data(), fields.data(),
                                                 n, MinOp{}, Field{view, 0}, 0.0f, stream));
-  DeviceArray<unsigned char> temp(std::max(temp_bytes, field_bytes));
+  DeviceBuffer<unsigned char> temp(std::max(temp_bytes, field_bytes));
 
   auto fused = [&] {
     launch_extents(state.data(), n, d_view.data(), fused_out.data(), ws.data(), stream);

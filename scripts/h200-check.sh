@@ -89,6 +89,8 @@ cp "$log/bench_16m/chart.png" "$out/chart_16m.png" 2>/dev/null
 "$bin/extents_bench" > "$log/extents_bench.log" 2>&1
 "$bin/switch_bench" scenes/galaxy.toml > "$log/switch_bench.log" 2>&1
 echo "switch bench rc=$?"; cat "$log/switch_bench.log"
+"$bin/interop_bench" scenes/galaxy.toml > "$log/interop_bench.log" 2>&1
+echo "interop bench rc=$?"; cat "$log/interop_bench.log"
 [[ -z ${QUICK:-} ]] && "$bin/sort_bench" --reps 15 > "$log/sort_bench.log" 2>&1
 
 tar -czf "$out/results.tar.gz" -C "$out" logs && rm -rf "$log"

@@ -33,7 +33,6 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings) {
                                order_map.span<std::uint32_t>(n).data()};
     mapped = Clock::now();
     info = device_.run_frame(settings, targets);
-    if (finish_before_unmap_) device_.synchronize();
     ran = Clock::now();
   }
   host_times_ = {ms(start, mapped), ms(mapped, ran), ms(ran, Clock::now())};

@@ -37,14 +37,11 @@ class CudaPipeline {
     double map_ms = 0.0, run_ms = 0.0, unmap_ms = 0.0;
   };
   const HostTimes& last_host_times() const noexcept { return host_times_; }
-  // When set, run_frame waits for the frame's GPU work before unmapping (see interop_bench).
-  void set_finish_before_unmap(bool on) noexcept { finish_before_unmap_ = on; }
-  void set_poll_wait(bool on) noexcept { device_.set_poll_wait(on); }
+  void allow_conditional_nodes(bool on) { device_.allow_conditional_nodes(on); }
 
  private:
   DevicePipeline device_;
   HostTimes host_times_;
-  bool finish_before_unmap_ = false;
   InteropBuffer vertices_;
   InteropBuffer order_;
 };

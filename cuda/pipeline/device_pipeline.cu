@@ -13,6 +13,7 @@
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 #include "cuda/sim/step_fused.hpp"
+#include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/policy.hpp"
 
 namespace particles::cuda {
@@ -36,16 +37,6 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
        i += gridDim.x * blockDim.x) {
     order[i] = i;
-  }
-}
-
-// The GL element buffer's address is read at run time (see FrameConstants).
-__global__ void copy_order_kernel(const std::uint32_t* __restrict__ order,
-                                  std::uint32_t* const* target, std::uint32_t count) {
-  std::uint32_t* out = *target;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
-       i += gridDim.x * blockDim.x) {
-    out[i] = order[i];
   }
 }
 
@@ -215,6 +206,13 @@ void DevicePipeline::make_sorters() {
     sorter(a);
 }
 
+void DevicePipeline::allow_conditional_nodes(bool on) {
+  if (on == conditional_allowed_) return;
+  synchronize();  // no frame in flight still runs a graph about to be destroyed
+  conditional_allowed_ = on;
+  graphs_.clear();
+}
+
 const DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
   for (const Graphs& g : graphs_)
     if (g.shape == shape) return g;
@@ -233,7 +231,7 @@ const DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& sha
   // kept. An untimed plain graph must always build.
   const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
   bool built = false;
-  if (wants_conditional && conditional_ok_) {
+  if (wants_conditional && conditional_ok_ && conditional_allowed_) {
     built = timed_ok_ && try_build(true, true);
     if (!built) {
       built = try_build(true, false);
@@ -388,8 +386,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
   if (direct_to_target) {
     marks[5] = marks[4];
   } else {
-    copy_order_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order, count_);
-    PARTICLES_CHECK_LAUNCH("copy_order_kernel", s);
+    // The GL element buffer's address is read when the copy runs (see FrameConstants).
+    detail::copy_values_to_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order,
+                                                                        count_, nullptr);
+    PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
     mark(5, timing_slot, marks);
   }
 }
@@ -462,14 +462,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
   ++frame_;
-  if (poll_wait_) {  // see set_poll_wait
-    cudaError_t e;
-    while ((e = cudaEventQuery(done_[report_slot].get())) == cudaErrorNotReady) {
-    }
-    CUDA_CHECK(e);
-  } else {
-    CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
-  }
+  CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
   FrameInfo info = info_of(report_slot);
   info.stages = stage_times_of(report_slot);
   return info;

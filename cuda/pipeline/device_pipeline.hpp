@@ -84,9 +84,10 @@ class DevicePipeline {
   cudaStream_t stream() const noexcept { return stream_.get(); }
   std::uint32_t count() const noexcept { return count_; }
   bool uses_conditional_nodes() const noexcept { return conditional_ok_; }
-  // Wait for the previous frame by polling its event instead of cudaEventSynchronize
-  // (bench/interop_bench compares the two).
-  void set_poll_wait(bool on) noexcept { poll_wait_ = on; }
+  // Whether auto may use conditional graph nodes (default). Off, auto always runs the radix sort,
+  // as on a driver that refuses them; bench/interop_bench compares the two. Waits for the GPU
+  // and drops the cached graphs.
+  void allow_conditional_nodes(bool on);
   std::uint64_t graphs_built() const noexcept { return graphs_built_; }
 
   // Device views of the last enqueued frame, for tests (read after synchronize()).
@@ -144,17 +145,17 @@ class DevicePipeline {
   std::uint32_t count_ = 0;
   std::size_t capacity_ = 0;  // sorters are made for this many pairs
 
-  DeviceArray<ParticleState> state_;
-  DeviceArray<std::uint32_t> keys_;
-  DeviceArray<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
-  DeviceArray<unsigned char> extents_workspace_;
-  DeviceArray<FrameConstants> constants_;
-  DeviceArray<FrameReport> report_;
+  DeviceBuffer<ParticleState> state_;
+  DeviceBuffer<std::uint32_t> keys_;
+  DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
+  DeviceBuffer<unsigned char> extents_workspace_;
+  DeviceBuffer<FrameConstants> constants_;
+  DeviceBuffer<FrameReport> report_;
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.
-  PinnedArray<FrameConstants> host_constants_;
-  PinnedArray<FrameReport> host_reports_;
+  PinnedBuffer<FrameConstants> host_constants_;
+  PinnedBuffer<FrameReport> host_reports_;
   std::array<Event, 2> done_;
   std::array<SlotInfo, 2> slot_info_;
   std::array<std::int64_t, 2> slot_frame_{-1, -1};
@@ -167,7 +168,7 @@ class DevicePipeline {
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
   bool conditional_ok_ = true;
-  bool poll_wait_ = false;
+  bool conditional_allowed_ = true;
   std::uint64_t graphs_built_ = 0;
 };
 

@@ -56,10 +56,10 @@ void run_case(const Case& c) {
   pipeline.reset(test::scene(c.model), c.count);
   const std::uint32_t n = c.count;
   // Two target sets, alternated, as a GL mapping that lands elsewhere from frame to frame would.
-  cuda::DeviceArray<ParticleVertex> vertices[2] = {cuda::DeviceArray<ParticleVertex>(n),
-                                                   cuda::DeviceArray<ParticleVertex>(n)};
-  cuda::DeviceArray<std::uint32_t> orders[2] = {cuda::DeviceArray<std::uint32_t>(n),
-                                                cuda::DeviceArray<std::uint32_t>(n)};
+  cuda::DeviceBuffer<ParticleVertex> vertices[2] = {cuda::DeviceBuffer<ParticleVertex>(n),
+                                                    cuda::DeviceBuffer<ParticleVertex>(n)};
+  cuda::DeviceBuffer<std::uint32_t> orders[2] = {cuda::DeviceBuffer<std::uint32_t>(n),
+                                                 cuda::DeviceBuffer<std::uint32_t>(n)};
 
   std::vector<std::uint32_t> previous(n);
   std::iota(previous.begin(), previous.end(), 0u);
@@ -175,8 +175,8 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   cuda::DevicePipeline pipeline;
   for (std::uint32_t n : {1000u, 0u, 1u, 4000u}) {
     pipeline.reset(test::scene(Model::galaxy), n);
-    cuda::DeviceArray<ParticleVertex> vertices(n);
-    cuda::DeviceArray<std::uint32_t> order(n);
+    cuda::DeviceBuffer<ParticleVertex> vertices(n);
+    cuda::DeviceBuffer<std::uint32_t> order(n);
     FrameSettings s;
     s.view = test::orbit_view(0);
     for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
@@ -210,8 +210,8 @@ TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
   constexpr std::uint32_t n = 5000;
   cuda::DevicePipeline pipeline;
   pipeline.reset(test::scene(Model::fountain), n);
-  cuda::DeviceArray<ParticleVertex> vertices(n);
-  cuda::DeviceArray<std::uint32_t> order(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<std::uint32_t> order(n);
   const Algorithm cycle[] = {Algorithm::radix,     Algorithm::cub,       Algorithm::radix,
                              Algorithm::automatic, Algorithm::oddeven,   Algorithm::radix,
                              Algorithm::quicksort, Algorithm::automatic, Algorithm::cub};
@@ -246,8 +246,8 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
   const std::uint32_t n = 1u << 20;
   cuda::DevicePipeline pipeline;
   pipeline.reset(test::scene(Model::galaxy), n);
-  cuda::DeviceArray<ParticleVertex> vertices(n);
-  cuda::DeviceArray<std::uint32_t> order(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<std::uint32_t> order(n);
   for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
     FrameSettings s;
     s.algorithm = a;

@@ -24,8 +24,8 @@ inline bool has_cuda_device() {
   if (!::particles::test::has_cuda_device()) GTEST_SKIP() << "no CUDA device"
 
 template <class T>
-cuda::DeviceArray<T> to_device(const std::vector<T>& host) {
-  cuda::DeviceArray<T> d(host.size());
+cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  cuda::DeviceBuffer<T> d(host.size());
   if (!host.empty()) {
     CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.size_bytes(), cudaMemcpyHostToDevice));
   }
@@ -42,7 +42,7 @@ std::vector<T> to_host(const T* device, std::size_t count) {
 }
 
 template <class T>
-cuda::DeviceArray<T> device_value(const T& value) {
+cuda::DeviceBuffer<T> device_value(const T& value) {
   return to_device(std::vector<T>{value});
 }
 

@@ -36,8 +36,8 @@ std::vector<ParticleState> random_states(std::uint32_t n, std::uint32_t seed) {
 Extents gpu_extents(const std::vector<ParticleState>& host, const DepthFrame& view) {
   auto state = test::to_device(host);
   auto d_view = test::device_value(view);
-  cuda::DeviceArray<Extents> out(1);
-  cuda::DeviceArray<unsigned char> ws(cuda::extents_workspace_bytes());
+  cuda::DeviceBuffer<Extents> out(1);
+  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
   cuda::init_extents_workspace(ws.data(), nullptr);
   cuda::launch_extents(state.data(), static_cast<std::uint32_t>(host.size()), d_view.data(),
                        out.data(), ws.data(), nullptr);
@@ -98,9 +98,9 @@ TEST(StageExtentsEdge, NanNeverWinsInfinityDoes) {
 
 TEST(StageExtentsEdge, RepeatedLaunchesReuseTheWorkspace) {
   REQUIRE_CUDA_DEVICE();
-  cuda::DeviceArray<unsigned char> ws(cuda::extents_workspace_bytes());
+  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
   cuda::init_extents_workspace(ws.data(), nullptr);
-  cuda::DeviceArray<Extents> out(1);
+  cuda::DeviceBuffer<Extents> out(1);
   const DepthFrame view = test::orbit_view(2);
   auto d_view = test::device_value(view);
   for (std::uint32_t round = 0; round < 4; ++round) {

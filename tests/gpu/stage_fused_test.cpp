@@ -26,16 +26,16 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
   const ModelParams params = test::scene(model, 11);
-  cuda::DeviceArray<ParticleState> state_fused(n), state_apart(n);
+  cuda::DeviceBuffer<ParticleState> state_fused(n), state_apart(n);
   cuda::launch_init(params, state_fused.data(), n, nullptr);
   cuda::launch_init(params, state_apart.data(), n, nullptr);
-  cuda::DeviceArray<ParticleVertex> vertices_fused(n), vertices_apart(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices_fused(n), vertices_apart(n);
   auto vertices_fused_at = test::device_value(vertices_fused.data());
   auto vertices_apart_at = test::device_value(vertices_apart.data());
   auto dt = test::device_value(step);
-  cuda::DeviceArray<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
-  cuda::DeviceArray<Extents> extents(2);
-  cuda::DeviceArray<unsigned char> ws(cuda::extents_workspace_bytes());
+  cuda::DeviceBuffer<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
+  cuda::DeviceBuffer<Extents> extents(2);
+  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
   cuda::init_extents_workspace(ws.data(), nullptr);
 
   for (int frame = 0; frame < 3; ++frame) {  // later frames check the workspace is reusable

@@ -35,13 +35,13 @@ void check_keys(const std::vector<ParticleState>& host, const DepthFrame& view, 
   const auto n = static_cast<std::uint32_t>(host.size());
   auto state = test::to_device(host);
   auto d_view = test::device_value(view);
-  cuda::DeviceArray<Extents> extents(1);
-  cuda::DeviceArray<unsigned char> ws(cuda::extents_workspace_bytes());
+  cuda::DeviceBuffer<Extents> extents(1);
+  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
   cuda::init_extents_workspace(ws.data(), nullptr);
   cuda::launch_extents(state.data(), n, d_view.data(), extents.data(), ws.data(), nullptr);
 
   auto d_order = test::to_device(order);
-  cuda::DeviceArray<std::uint32_t> values(n), keys(n);
+  cuda::DeviceBuffer<std::uint32_t> values(n), keys(n);
   cuda::DepthKeyArgs a;
   a.state = state.data();
   a.count = n;
@@ -71,7 +71,7 @@ TEST_P(StageKeys, SimulatedScenesMatchCpu) {
   REQUIRE_CUDA_DEVICE();
   for (Model model : {Model::galaxy, Model::fountain}) {
     constexpr std::uint32_t n = 20000;
-    cuda::DeviceArray<ParticleState> state(n);
+    cuda::DeviceBuffer<ParticleState> state(n);
     cuda::launch_init(test::scene(model), state.data(), n, nullptr);
     const auto host = test::to_host(state.data(), n);
     const DepthFrame view = test::orbit_view(5);

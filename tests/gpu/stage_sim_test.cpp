@@ -39,8 +39,8 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   const ModelParams params = scene(GetParam());
   constexpr std::uint32_t n = 5000;
   constexpr int steps = 300;  // five simulated seconds: every fountain particle respawns
-  cuda::DeviceArray<ParticleState> state(n);
-  cuda::DeviceArray<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<ParticleState> state(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
   auto vertex_target = test::device_value(vertices.data());
   const float dt_value = 1.0f / 60.0f;
   auto dt = test::device_value(dt_value);
@@ -80,8 +80,8 @@ TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
   REQUIRE_CUDA_DEVICE();
   const ModelParams params = scene(GetParam());
   constexpr std::uint32_t n = 777;
-  cuda::DeviceArray<ParticleState> state(n);
-  cuda::DeviceArray<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<ParticleState> state(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
   auto vertex_target = test::device_value(vertices.data());
   auto dt = test::device_value(0.0f);
   cuda::launch_init(params, state.data(), n, nullptr);
