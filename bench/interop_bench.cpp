@@ -1,10 +1,9 @@
 // interop_bench: where the host time of a CUDA backend frame goes (GL buffer map, the frame's
 // enqueue and wait for the previous frame, unmap), per algorithm, on a headless GL context: no
-// draw, only CUDA-GL interop around DevicePipeline, as the app runs it. Auto runs twice: with its
-// conditional graph node (the default) and without (it then always runs the radix sort), to tell
-// whether the node is what makes auto's frames slow under interop. (Polling the event instead of
-// cudaEventSynchronize, or finishing the frame before unmapping, changed nothing: measured on the
-// H200 at 16650c5, docs/performance.md.)
+// draw, only CUDA-GL interop around DevicePipeline, as the app runs it; then the same frames into
+// plain device buffers, to tell interop's cost apart. (This is how auto's conditional graph node
+// was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
+// its sorts with device words instead: docs/performance.md.)
 // Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
 #include <cstdio>
@@ -37,24 +36,18 @@ int main(int argc, char** argv) {
     std::printf("# interop_bench: %s, %u particles, %d frames per row, median host ms\n\n",
                 scene_file.c_str(), count, frames);
     std::printf(
-        "| algorithm | conditional node | frame | map | enqueue + wait | unmap |\n"
-        "|---|---|---|---|---|---|\n");
+        "| algorithm | frame | map | enqueue + wait | unmap |\n"
+        "|---|---|---|---|---|\n");
     float t = 0.0f;
     auto settings = [&](Algorithm a) {
       const FrameSettings s = bench::scene_frame_settings(scene, t, a);
       t += scene.time_step;
       return s;
     };
-    struct Row {
-      Algorithm algorithm;
-      bool conditional;
-    };
-    for (Row row : {Row{Algorithm::radix, false}, Row{Algorithm::automatic, true},
-                    Row{Algorithm::automatic, false}, Row{Algorithm::cub, false}}) {
-      pipeline.allow_conditional_nodes(row.conditional || row.algorithm != Algorithm::automatic);
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
       std::vector<double> total, map, run, unmap;
       for (int f = 0; f < frames + 20; ++f) {
-        pipeline.run_frame(settings(row.algorithm));
+        pipeline.run_frame(settings(a));
         if (f < 20) continue;  // warm-up (graph build)
         const auto& h = pipeline.last_host_times();
         map.push_back(h.map_ms);
@@ -62,13 +55,7 @@ int main(int argc, char** argv) {
         unmap.push_back(h.unmap_ms);
         total.push_back(h.map_ms + h.run_ms + h.unmap_ms);
       }
-      const bool used = row.algorithm == Algorithm::automatic &&
-                        pipeline.device().uses_conditional_nodes() && row.conditional;
-      std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f |\n",
-                  std::string(to_string(row.algorithm)).c_str(),
-                  row.algorithm != Algorithm::automatic ? "-"
-                  : used                                ? "yes"
-                                                        : "no",
+      std::printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", std::string(to_string(a)).c_str(),
                   median(total), median(map), median(run), median(unmap));
     }
     // The same frames into plain device buffers (no map/unmap), the GL context still current:
@@ -77,26 +64,18 @@ int main(int argc, char** argv) {
     plain.reset(scene.params, count);
     cuda::DeviceBuffer<ParticleVertex> vertices(count);
     cuda::DeviceBuffer<std::uint32_t> order(count);
-    std::printf(
-        "\n| algorithm | conditional node | no interop, GL context current: frame ms |\n"
-        "|---|---|---|\n");
-    for (Row row : {Row{Algorithm::radix, false}, Row{Algorithm::automatic, true},
-                    Row{Algorithm::automatic, false}}) {
-      plain.allow_conditional_nodes(row.conditional || row.algorithm != Algorithm::automatic);
+    std::printf("\n| algorithm | no interop, GL context current: frame ms |\n|---|---|\n");
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
       std::vector<double> total;
       for (int f = 0; f < frames + 20; ++f) {
         const auto start = std::chrono::steady_clock::now();
-        plain.run_frame(settings(row.algorithm), {vertices.data(), order.data()});
+        plain.run_frame(settings(a), {vertices.data(), order.data()});
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
         if (f >= 20) total.push_back(ms);
       }
-      std::printf("| %s | %s | %.3f |\n", std::string(to_string(row.algorithm)).c_str(),
-                  row.algorithm != Algorithm::automatic ? "-"
-                  : row.conditional                     ? "yes"
-                                                        : "no",
-                  median(total));
+      std::printf("| %s | %.3f |\n", std::string(to_string(a)).c_str(), median(total));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "interop_bench: %s\n", e.what());

@@ -1,6 +1,6 @@
 #pragma once
-// The adaptive sort policy, shared by the CUDA pipeline (decided on the device, in a graph
-// switch node) and the CPU pipeline and tests (its twin).
+// The adaptive sort policy, shared by the CUDA pipeline (decided on the device by a one-thread
+// kernel that enables one of the sorts) and the CPU pipeline and tests (its twin).
 //
 // Two probes over the keys laid out in last frame's order:
 //   descents          pairs (i, i+1) out of order: zero means the order is already sorted;

@@ -37,7 +37,6 @@ class CudaPipeline {
     double map_ms = 0.0, run_ms = 0.0, unmap_ms = 0.0;
   };
   const HostTimes& last_host_times() const noexcept { return host_times_; }
-  void allow_conditional_nodes(bool on) { device_.allow_conditional_nodes(on); }
 
  private:
   DevicePipeline device_;

@@ -22,10 +22,6 @@ namespace {
 constexpr int kThreads = 256;
 
 // Body indices of the auto path's switch node; a value past the last body runs nothing.
-constexpr unsigned kBodyOddEven = 0;
-constexpr unsigned kBodyRadix = 1;
-constexpr unsigned kBodyCount = 2;
-constexpr unsigned kSkip = kBodyCount;
 static_assert(2 * kAutoProbeStride == kBlockSortTile,
               "the strided probe must match the odd-even tile it predicts convergence for");
 
@@ -40,12 +36,11 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   }
 }
 
-__global__ void choose_auto_path_kernel(const FrameReport* report,
-                                        cudaGraphConditionalHandle handle) {
+// enable[0]: the odd-even sort runs; enable[1]: the radix sort runs (neither when sorted).
+__global__ void choose_auto_path_kernel(const FrameReport* report, std::int32_t* enable) {
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
-  cudaGraphSetConditional(handle, path == SortPath::skipped_sorted ? kSkip
-                                  : path == SortPath::oddeven      ? kBodyOddEven
-                                                                   : kBodyRadix);
+  enable[0] = path == SortPath::oddeven ? 1 : 0;
+  enable[1] = path == SortPath::radix ? 1 : 0;
 }
 
 // Both probes of core/auto_policy.hpp in one pass over the keys (they read the same lines):
@@ -121,10 +116,10 @@ void abandon_capture(cudaStream_t stream) noexcept {
 
 DevicePipeline::DevicePipeline()
     : stream_(Stream::create()),
-      side_(Stream::create()),
       extents_workspace_(extents_workspace_bytes()),
       constants_(1),
       report_(1),
+      auto_enable_(2),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
@@ -181,6 +176,11 @@ DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
   return shape;
 }
 
+OddEvenSorter& DevicePipeline::odd_even() {
+  // make_sorter's odd-even sorter is one (a std::bad_cast here would be a library bug).
+  return dynamic_cast<OddEvenSorter&>(sorter(SortAlgorithm::oddeven));
+}
+
 Sorter& DevicePipeline::sorter(SortAlgorithm algorithm) {
   auto& slot = sorters_[algorithm];
   if (!slot) slot = make_sorter(algorithm, capacity_);  // allocates: never during a capture
@@ -206,62 +206,34 @@ void DevicePipeline::make_sorters() {
     sorter(a);
 }
 
-void DevicePipeline::allow_conditional_nodes(bool on) {
-  if (on == conditional_allowed_) return;
-  synchronize();  // no frame in flight still runs a graph about to be destroyed
-  conditional_allowed_ = on;
-  graphs_.clear();
-}
-
 const DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
   for (const Graphs& g : graphs_)
     if (g.shape == shape) return g;
-  auto try_build = [&](bool conditional, bool timed) {
-    try {
-      graphs_.push_back(build_graphs(shape, conditional, timed));
-      return true;
-    } catch (const std::exception&) {
-      abandon_capture(side_.get());
-      abandon_capture(stream_.get());
-      return false;
-    }
-  };
-  // Stage timing (event-record nodes) and conditional nodes (auto's on-device choice; they need
-  // a CUDA 12.8+ driver) are both optional: whichever the driver refuses is given up, the other
-  // kept. An untimed plain graph must always build.
-  const bool wants_conditional = shape.sort && shape.algorithm == Algorithm::automatic;
+  // Stage timing (event-record nodes) is optional: if the driver refuses it, it is given up for
+  // good. An untimed graph must always build.
   bool built = false;
-  if (wants_conditional && conditional_ok_ && conditional_allowed_) {
-    built = timed_ok_ && try_build(true, true);
-    if (!built) {
-      built = try_build(true, false);
-      if (built) {
-        timed_ok_ = false;
-      } else {
-        conditional_ok_ = false;
-      }
+  if (timed_ok_) {
+    try {
+      graphs_.push_back(build_graphs(shape, true));
+      built = true;
+    } catch (const std::exception&) {
+      abandon_capture(stream_.get());
+      timed_ok_ = false;
     }
   }
-  if (!built && !(timed_ok_ && try_build(false, true))) {
-    timed_ok_ = false;
-    graphs_.push_back(build_graphs(shape, false, false));
-  }
+  if (!built) graphs_.push_back(build_graphs(shape, false));
   ++graphs_built_;
   return graphs_.back();
 }
 
-DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, bool conditional,
-                                                    bool timed) {
-  // One capture per slot, each instantiated once: a graph holding conditional nodes cannot be
-  // instantiated twice (the H200's driver answers cudaErrorNotSupported), and a capture of
-  // its own lets each slot's markers record that slot's events directly.
+DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, bool timed) {
+  // One capture per slot: each slot's markers record that slot's events directly.
   Graphs g;
   g.shape = shape;
   g.timed = timed;
-  g.conditional = conditional;
   for (int slot = 0; slot < 2; ++slot) {
     CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    record_frame(shape, conditional, timed ? slot : -1, g.marks);
+    record_frame(shape, timed ? slot : -1, g.marks);
     cudaGraph_t raw = nullptr;
     CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
     const Graph graph(raw);
@@ -307,8 +279,7 @@ StageTimes DevicePipeline::drain_stage_times() {
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int timing_slot,
-                                  MarkMap& marks) {
+void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
@@ -370,11 +341,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
       sortedness_probes_kernel<<<probe_grid_for(count_), kThreads, 0, s>>>(
           keys_.data(), count_, kAutoProbeStride, report);
       PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
-      if (conditional) {
-        record_auto_sort(shape.bits);
-      } else {
-        radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
-      }
+      record_auto_sort(shape.bits);
     } else if (direct_to_target) {
       radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s, nullptr, -1, &c->order);
     } else {
@@ -394,47 +361,14 @@ void DevicePipeline::record_frame(const GraphShape& shape, bool conditional, int
   }
 }
 
-// A switch node whose value a one-thread kernel computes from the probe's count: the decision
-// is made on the device, in the same frame, without a host round trip.
+// Both sorts, each enabled by its word, which a one-thread kernel sets from the probe's counts:
+// the decision is made on the device, in the same frame, without a host round trip.
 void DevicePipeline::record_auto_sort(int end_bit) {
   cudaStream_t s = stream_.get();
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  cudaGraph_t graph = nullptr;
-  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph));
-  cudaGraphConditionalHandle handle{};
-  // Reset to "radix" at every launch, so a value can never leak from one frame to the next.
-  CUDA_CHECK(
-      cudaGraphConditionalHandleCreate(&handle, graph, kBodyRadix, cudaGraphCondAssignDefault));
-  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), handle);
+  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data());
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
-
-  const cudaGraphNode_t* deps = nullptr;
-  std::size_t dep_count = 0;
-  CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &dep_count));
-  cudaGraphNodeParams params{};
-  params.type = cudaGraphNodeTypeConditional;
-  params.conditional.handle = handle;
-  params.conditional.type = cudaGraphCondTypeSwitch;
-  params.conditional.size = kBodyCount;
-  cudaGraphNode_t node = nullptr;
-  CUDA_CHECK(cudaGraphAddNode(&node, graph, deps, nullptr, dep_count, &params));
-  CUDA_CHECK(
-      cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
-
-  static_assert(kBodyOddEven == 0 && kBodyRadix == 1);
-  for (unsigned b = 0; b < kBodyCount; ++b) {
-    CUDA_CHECK(cudaStreamBeginCaptureToGraph(side_.get(), params.conditional.phGraph_out[b],
-                                             nullptr, nullptr, 0,
-                                             cudaStreamCaptureModeThreadLocal));
-    if (b == kBodyRadix) {
-      radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
-    } else {
-      sorter(SortAlgorithm::oddeven)
-          .sort(keys_.data(), order_.data(), count_, 0, end_bit, side_.get());
-    }
-    cudaGraph_t body = nullptr;
-    CUDA_CHECK(cudaStreamEndCapture(side_.get(), &body));
-  }
+  odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
+  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data() + 1);
 }
 
 FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {
@@ -457,7 +391,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {shape, graphs.conditional, graphs.timed, graphs.marks};
+  slot_info_[slot] = {shape, graphs.timed, graphs.marks};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
@@ -477,8 +411,6 @@ FrameInfo DevicePipeline::info_of(int slot) const {
     info.path = SortPath::unsorted;
   } else if (s.shape.algorithm != Algorithm::automatic) {
     info.path = SortPath::full;
-  } else if (!s.conditional) {
-    info.path = SortPath::radix;
   } else {
     info.path = choose_auto_path(r.descents, r.strided_descents);
   }

@@ -20,12 +20,13 @@
 //
 // Automatic sorting ("auto"): the keys are laid out in last frame's order, the sortedness probe
 // counts descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
-// one-thread kernel turns them into the value of a CUDA graph switch node with
-// choose_auto_path: already sorted -> nothing runs, no element far from home -> the odd-even
-// sort, else the radix sort. The choice is made on the device in the same
-// frame, so every frame's order is exactly sorted and ties keep last frame's order; only the
-// report of which path ran (FrameInfo::path) arrives a frame late, like the extents. Where the
-// driver refuses conditional nodes, auto always runs the radix sort (uses_conditional_nodes()).
+// one-thread kernel turns them, with choose_auto_path, into two enable words: already sorted ->
+// neither sort runs, no element far from home -> the odd-even sort, else the radix sort. Both
+// sorts are in the graph and the one not chosen returns at once (a few empty launches). The
+// choice is made on the device in the same frame, so every frame's order is exactly sorted and
+// ties keep last frame's order; only the report of which path ran (FrameInfo::path) arrives a
+// frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
+// a graph holding one completed about 2 ms late every frame on the H200: bench/interop_bench.)
 #include <cuda_runtime.h>
 
 #include <array>
@@ -83,11 +84,6 @@ class DevicePipeline {
   bool stage_timing() const noexcept { return timed_ok_; }
   cudaStream_t stream() const noexcept { return stream_.get(); }
   std::uint32_t count() const noexcept { return count_; }
-  bool uses_conditional_nodes() const noexcept { return conditional_ok_; }
-  // Whether auto may use conditional graph nodes (default). Off, auto always runs the radix sort,
-  // as on a driver that refuses them; bench/interop_bench compares the two. Waits for the GPU
-  // and drops the cached graphs.
-  void allow_conditional_nodes(bool on);
   std::uint64_t graphs_built() const noexcept { return graphs_built_; }
 
   // Device views of the last enqueued frame, for tests (read after synchronize()).
@@ -113,12 +109,10 @@ class DevicePipeline {
     GraphShape shape;
     std::array<GraphExec, 2> execs;  // one per frame slot
     bool timed = false;
-    bool conditional = false;
     MarkMap marks{};
   };
   struct SlotInfo {
     GraphShape shape;
-    bool conditional = false;
     bool timed = false;
     MarkMap marks{};
   };
@@ -130,17 +124,17 @@ class DevicePipeline {
   const Graphs& ensure_graph(const GraphShape& shape);
   // One executable graph per frame slot: they differ only in which timing events their marker
   // nodes record, so a slot's timings can be read while the other slot's frame runs.
-  Graphs build_graphs(const GraphShape& shape, bool conditional, bool timed);
+  Graphs build_graphs(const GraphShape& shape, bool timed);
   // timing_slot: whose stage events the markers record; -1 for an untimed graph.
-  void record_frame(const GraphShape& shape, bool conditional, int timing_slot, MarkMap& marks);
+  void record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
   void record_auto_sort(int end_bit);
+  OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 
   // Declared first so it is destroyed last, after everything that may still use it.
   Stream stream_;
-  Stream side_;  // captures the bodies of the auto path's switch node
   ModelParams params_;
   std::uint32_t count_ = 0;
   std::size_t capacity_ = 0;  // sorters are made for this many pairs
@@ -151,6 +145,7 @@ class DevicePipeline {
   DeviceBuffer<unsigned char> extents_workspace_;
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
+  DeviceBuffer<std::int32_t> auto_enable_;  // auto's choice: [0] odd-even runs, [1] radix runs
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.
@@ -167,8 +162,6 @@ class DevicePipeline {
   std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
-  bool conditional_ok_ = true;
-  bool conditional_allowed_ = true;
   std::uint64_t graphs_built_ = 0;
 };
 

@@ -95,7 +95,8 @@ struct OddEvenArgs {
   std::uint32_t n;
   KeyBits bits;
   OddEvenStatus* status;
-  const std::uint32_t* enable;  // when not null, the kernel does nothing unless *enable != 0
+  const std::uint32_t* enable;        // when not null, the kernel does nothing unless *enable != 0
+  const std::int32_t* caller_enable;  // the same, the caller's (sort_enabled)
 };
 
 // Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
@@ -393,6 +394,7 @@ __device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_
 }
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
+  if (a.caller_enable != nullptr && *a.caller_enable == 0) return;
   if (a.enable != nullptr && *a.enable == 0) return;  // the window path sorted it
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tiles = (a.n + kTile - 1) / kTile;
@@ -481,6 +483,11 @@ class OddEvenSorterImpl final : public OddEvenSorter {
 
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream) override {
+    sort_enabled(keys, values, n, begin_bit, end_bit, stream, nullptr);
+  }
+
+  void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
+                    int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
     check_sort_arguments(n, capacity_, begin_bit, end_bit);
     if (n < 2 || begin_bit == end_bit) {
       mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());  // nothing to sort: 0 phases
@@ -499,7 +506,8 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                      static_cast<std::uint32_t>(n),
                      KeyBits{begin_bit, end_bit},
                      status_.data(),
-                     nullptr};
+                     nullptr,
+                     enable};
     if (tiles > 1) {
       // The window path first; the exact kernel then runs only if the window check failed.
       window::Args w{keys,
@@ -511,7 +519,8 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                      control_.data(),
                      control_.data() + 1,
                      control_.data() + 2,
-                     status_.data()};
+                     status_.data(),
+                     enable};
       const dim3 window_grid(static_cast<unsigned>(window_tiles(n)));
       window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
       CUDA_CHECK_LAUNCH("window_check_kernel");

@@ -120,7 +120,13 @@ struct Args {
   std::uint32_t* done;      // sort blocks finished; zero between sorts
   std::uint32_t* fallback;  // the verdict of the last sort: enables the exact kernel
   OddEvenStatus* status;
+  const std::int32_t* enable;  // the caller's: when set and *enable == 0, nothing runs
 };
+
+// Every block returns at once, leaving the words above as they are (zero between sorts).
+__device__ __forceinline__ bool caller_disabled(const Args& a) {
+  return a.enable != nullptr && *a.enable == 0;
+}
 
 __device__ __forceinline__ std::uint32_t edge_index(std::uint32_t tile, int tail, int i) {
   return (2 * tile + static_cast<std::uint32_t>(tail)) * kChunk + static_cast<std::uint32_t>(i);
@@ -175,6 +181,7 @@ __device__ __forceinline__ void check_tile(const Args& a, std::uint32_t c, std::
 
 __global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
   __shared__ KeySpan spans[kCheckChunks];
+  if (caller_disabled(a)) return;
   cudaTriggerProgrammaticLaunchCompletion();  // the sort kernel may start loading its tiles
   check_tile<kCheckThreads>(a, blockIdx.x, gridDim.x, spans);
 }
@@ -351,6 +358,7 @@ __device__ __forceinline__ void finish_block(const Args& a) {
 
 // After window_check_kernel, launched as its programmatic dependent.
 __global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
+  if (caller_disabled(a)) return;  // written before the check kernel started: visible here
   sort_window(a, blockIdx.x, [] { wait_for_previous_grid(); });
   finish_block(a);
 }

@@ -48,6 +48,12 @@ class OddEvenSorter : public Sorter {
  public:
   // Device pointer, valid for the sorter's lifetime, overwritten by every sort().
   virtual const OddEvenStatus* device_status() const = 0;
+  // As sort(), but when enable is not null every kernel first reads *enable and the sort does
+  // nothing when it is 0: a path chosen on the device, in a fixed graph, without a host round
+  // trip (the pipeline's auto mode).
+  virtual void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n,
+                            int begin_bit, int end_bit, cudaStream_t stream,
+                            const std::int32_t* enable) = 0;
 };
 
 std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity);

@@ -46,8 +46,7 @@ struct Probes {
   std::uint64_t descents = 0, strided = 0;
 };
 
-SortPath expected_auto_path(const Probes& p, bool conditional) {
-  if (!conditional) return SortPath::radix;
+SortPath expected_auto_path(const Probes& p) {
   return choose_auto_path(p.descents == 0 ? 0u : 1u, p.strided == 0 ? 0u : 1u);
 }
 
@@ -101,7 +100,7 @@ void run_case(const Case& c) {
     EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
     if (c.algorithm == Algorithm::automatic) {
       const Probes& p = f == 0 ? probes : last_probes;
-      EXPECT_EQ(info.path, expected_auto_path(p, pipeline.uses_conditional_nodes()))
+      EXPECT_EQ(info.path, expected_auto_path(p))
           << "frame " << f << " descents " << p.descents << " strided " << p.strided;
     } else {
       EXPECT_EQ(info.path, SortPath::full);
@@ -116,10 +115,6 @@ void run_case(const Case& c) {
   }
   // One graph for the whole run: neither the moving targets nor dt/view rebuilt it.
   EXPECT_EQ(pipeline.graphs_built(), 1u);
-  if (c.algorithm == Algorithm::automatic) {
-    std::printf("[ info     ] %s: conditional nodes %s\n", name_of(c).c_str(),
-                pipeline.uses_conditional_nodes() ? "used" : "unavailable (always radix)");
-  }
 }
 
 class PipelineFrames : public ::testing::TestWithParam<Case> {};
@@ -256,11 +251,6 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
       const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
       if (frame == 0) continue;  // the first frame of a new graph may have no timings yet
       ASSERT_TRUE(pipeline.stage_timing()) << "stage timing was refused by the driver";
-      if (a == Algorithm::automatic) {
-        // Timing must not cost auto its on-device choice (a graph with conditional nodes can
-        // be instantiated only once; each slot gets its own capture).
-        ASSERT_TRUE(pipeline.uses_conditional_nodes());
-      }
       ASSERT_GE(info.stages.frame, 0) << to_string(a) << " frame " << frame;
       for (int k = 0; k < kStageCount; ++k) {
         EXPECT_GE(info.stages.ms[k], 0.0f) << to_string(static_cast<Stage>(k));
