@@ -381,6 +381,43 @@ TEST(SortOddEven, mid_WindowPathAndFallbackAcrossRepeatedSorts) {
   }
 }
 
+// sort_enabled (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path the
+// input would take, and the next enabled sort is exact on both paths (the disabled sort must not
+// leave its window words behind).
+TEST(SortOddEven, mid_DisabledSortChangesNothing) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = std::size_t{1} << 18;
+  auto s = make_odd_even_sorter(n);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  DeviceBuffer<std::int32_t> enable(1);
+  const std::int32_t on = 1, off = 0;
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  for (auto dist :
+       {Distribution::nearly_sorted, Distribution::random, Distribution::nearly_sorted}) {
+    const auto keys = testing::make_keys(dist, n, 0, 32, 11);
+    for (const std::int32_t* flag : {&off, &on}) {
+      CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(enable.data(), flag, sizeof *flag, cudaMemcpyHostToDevice));
+      s->sort_enabled(d_keys.data(), d_values.data(), n, 0, 32, nullptr, enable.data());
+      std::vector<std::uint32_t> got_keys(n), got_values(n);
+      CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+      if (*flag == 0) {
+        EXPECT_EQ(got_keys, keys) << testing::name(dist);
+        EXPECT_EQ(got_values, values) << testing::name(dist);
+      } else {
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+        EXPECT_EQ(got_values, order) << testing::name(dist);
+      }
+    }
+  }
+}
+
 TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
   for (SortAlgorithm a : kAlgorithms) EXPECT_EQ(sort_algorithm_from_string(to_string(a)), a);
   EXPECT_FALSE(sort_algorithm_from_string("bogo").has_value());
