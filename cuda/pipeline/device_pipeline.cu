@@ -191,7 +191,7 @@ RadixSortEngine& DevicePipeline::radix() {
   if (!radix_) {
     radix_ = std::make_unique<RadixSortEngine>(capacity_);
     // Depth keys crowd the radix sort's MSD-first shortcut out: the fullest 8-bit bucket below
-    // the shared top bits holds 45K-98K of 1M keys in every bundled scene (CPU backend, the
+    // the shared top bits holds 29K-98K of 1M keys in the bundled scenes (CPU backend, the
     // scenes' first frames), against 20K that a bucket-sort block holds. Planned, the shortcut
     // would only add its empty launches to every frame.
     radix_->set_shortcut(RadixShortcut::never);
