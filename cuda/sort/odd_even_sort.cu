@@ -179,33 +179,8 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
   __syncthreads();
 
   // Counts -> exclusive offsets. Thread t owns buckets [t * kItems, (t + 1) * kItems).
-  auto* own = reinterpret_cast<uint4*>(&sh.bucket.offset[threadIdx.x * kItems]);
-  std::uint32_t count[kItems];
-  std::uint32_t sum = 0;
-  bool crowded = false;
-#pragma unroll
-  for (int v = 0; v < kItems / 4; ++v) {
-    const uint4 c = own[v];
-    count[4 * v] = c.x;
-    count[4 * v + 1] = c.y;
-    count[4 * v + 2] = c.z;
-    count[4 * v + 3] = c.w;
-  }
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    sum += count[j];
-    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
-  }
-  std::uint32_t running = block_exclusive_sum(sum, sh.scratch);
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const std::uint32_t c = count[j];
-    count[j] = running;
-    running += c;
-  }
-#pragma unroll
-  for (int v = 0; v < kItems / 4; ++v)
-    own[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  const bool crowded =
+      bucket_counts_to_offsets<kItems>(&sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
   if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
 
   if (__syncthreads_or(crowded)) {

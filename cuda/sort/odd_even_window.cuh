@@ -58,6 +58,44 @@ __device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value
   return before + inclusive - value;
 }
 
+// Per-bucket key counts -> exclusive offsets, in place, over a block: thread t owns the Buckets
+// consecutive counters at own (16-byte aligned; threads in index order cover the buckets in
+// order). Returns whether one of this thread's buckets holds more than kOddEvenBucketLimit keys
+// (ranking inside a bucket costs its size per key); the caller combines the threads' answers.
+template <int Buckets, int Warps>
+__device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
+                                                         std::uint32_t (&scratch)[2][Warps]) {
+  static_assert(Buckets % 4 == 0, "uint4 access");
+  auto* own4 = reinterpret_cast<uint4*>(own);
+  std::uint32_t count[Buckets];
+  std::uint32_t sum = 0;
+  bool crowded = false;
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v) {
+    const uint4 q = own4[v];
+    count[4 * v] = q.x;
+    count[4 * v + 1] = q.y;
+    count[4 * v + 2] = q.z;
+    count[4 * v + 3] = q.w;
+  }
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    sum += count[j];
+    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
+  }
+  std::uint32_t running = block_exclusive_sum(sum, scratch);
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    const std::uint32_t q = count[j];
+    count[j] = running;
+    running += q;
+  }
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v)
+    own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  return crowded;
+}
+
 namespace window {
 
 constexpr int kTile = kOddEvenWindowTile;
@@ -269,33 +307,8 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait
   __syncthreads();
 
   // Counts -> exclusive offsets. Thread t owns buckets [t * kBucketsPerThread, ...).
-  auto* own = reinterpret_cast<uint4*>(&sh.bucket.offset[threadIdx.x * kBucketsPerThread]);
-  std::uint32_t count[kBucketsPerThread];
-  std::uint32_t sum = 0;
-  bool crowded = false;
-#pragma unroll
-  for (int v = 0; v < kBucketsPerThread / 4; ++v) {
-    const uint4 q = own[v];
-    count[4 * v] = q.x;
-    count[4 * v + 1] = q.y;
-    count[4 * v + 2] = q.z;
-    count[4 * v + 3] = q.w;
-  }
-#pragma unroll
-  for (int j = 0; j < kBucketsPerThread; ++j) {
-    sum += count[j];
-    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
-  }
-  std::uint32_t running = block_exclusive_sum(sum, sh.scratch);
-#pragma unroll
-  for (int j = 0; j < kBucketsPerThread; ++j) {
-    const std::uint32_t q = count[j];
-    count[j] = running;
-    running += q;
-  }
-#pragma unroll
-  for (int v = 0; v < kBucketsPerThread / 4; ++v)
-    own[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  const bool crowded = bucket_counts_to_offsets<kBucketsPerThread>(
+      &sh.bucket.offset[threadIdx.x * kBucketsPerThread], sh.scratch);
   if (threadIdx.x == 0) sh.bucket.offset[kBuckets] = static_cast<std::uint32_t>(size);
 
   // Crowded buckets, or key ranges too wide for the order words (more than 2^31 apart): radix.
