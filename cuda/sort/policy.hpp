@@ -48,12 +48,12 @@ inline constexpr RadixSizeRule kRadixPolicyRules[] = {
     {std::size_t{1} << 22, 5},
 };
 
-// MSD-first shortcut of the radix sort (radix_engine.hpp): the last LSD pass (the most significant
-// digit) runs first and partitions the keys into 256 buckets; when every bucket fits one block,
-// each bucket is then sorted by the remaining bits in shared memory, replacing the other passes
-// (2 passes over memory instead of 4 for 32-bit keys). Whether every bucket fits is decided on the
-// device from the up-front histogram, so skewed keys (float depths share their top bits) take the
-// plain LSD passes instead, exactly as without the shortcut.
+// MSD-first shortcut of the radix sort (radix_engine.hpp): the pass of the highest digit on which
+// keys differ runs alone and partitions the keys into its 256 buckets; when every bucket fits one
+// block, each bucket is then sorted by the lower bits in shared memory, replacing the other passes
+// (2 sweeps over memory instead of 4 for 32-bit keys). Whether every bucket fits is decided on the
+// device from the up-front histogram, so crowded keys (float depths: a few top-digit values) take
+// the plain LSD passes instead, exactly as without the shortcut.
 struct RadixBucketPolicy {
   int threads;
   int items_per_thread;

@@ -1,6 +1,6 @@
 #pragma once
-// Our LSD radix sort (dispatch layer). Used directly by the radix Sorter and as the exact
-// fallback of the odd-even and quick sorts.
+// Our LSD radix sort (dispatch layer). Used directly by the radix Sorter and the frame pipeline,
+// and as the exact fallback of the quicksort.
 //
 // Plan of one sort of n pairs by bits [b, e): passes = ceil((e - b) / 8), so only requested bits
 // are visited.
