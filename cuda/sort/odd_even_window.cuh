@@ -114,6 +114,8 @@ static_assert(kBucketsPerThread % 4 == 0, "uint4 bucket scans");
 constexpr int kPositionBits = 13;
 static_assert(kSpan <= (1 << kPositionBits), "E positions fit kPositionBits");
 
+// 256 threads: one wave of check blocks at 2^22 (8 per SM). 512 (a warp per chunk) was faster
+// at 2^20-2^21 (20.3 against 21.5 us) but slower at 2^22 (65.4 against 64.0): H200, 2026-11-29.
 constexpr int kCheckThreads = 256;
 constexpr int kCheckWarps = kCheckThreads / kWarpSize;
 constexpr int kCheckChunks = kChunksPerTile + 3;  // (*) reaches three chunks ahead
