@@ -96,8 +96,9 @@ inline constexpr int kOddEvenBucketLimit = 16;
 // kOddEvenWindow pairs on each side by a block of kOddEvenWindowThreads, and the blocks per SM of
 // that sort kernel (passed to __launch_bounds__; 2 x 1024 threads at 32 registers, no spills).
 // H200, 2026-11-29, sort_bench nearly sorted 32-bit, us at 2^20 / 2^22 (CUB 74.6 / 186.9):
-// 4096 x 1024 threads, 2 per SM, two kernels 21.7 / 63.7 (chosen); the same fused 22.0 / 76.9;
-// 512 threads 22.2 / 71.2; 2048-pair tiles fused 30.1 / 115.1 (fastest below 2^19: 14.2 at 2^16).
+// 4096 x 1024 threads, 2 per SM, two kernels 21.7 / 63.7 (chosen); the same in one launch (since
+// removed) 22.0 / 76.9; 512 threads 22.2 / 71.2; 2048-pair tiles in one launch 30.1 / 115.1
+// (fastest below 2^19: 14.2 at 2^16).
 inline constexpr int kOddEvenWindowTile = 4096;
 inline constexpr int kOddEvenWindowThreads = 1024;
 inline constexpr int kOddEvenWindowBlocksPerSm = 2;

@@ -28,12 +28,24 @@
 
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_plan.hpp"
 
 namespace particles::cuda {
 
-// When the MSD-first shortcut is planned: by size (the default), never, or always (tests cover
-// both of its device-side outcomes with it).
-enum class RadixShortcut { by_size, never, always };
+namespace detail {
+// The device words of one sort besides the look-back status (radix_sort.cu).
+struct RadixControl {
+  static constexpr int kMaxPasses = 32 / kRadixBits;
+  std::uint32_t hist[kMaxPasses][kRadixBuckets];  // digit counts of every pass
+  std::uint32_t tile_counters[kMaxPasses];        // tiles started, per pass
+  std::uint32_t blocks_done;                      // histogram blocks finished
+  // Cleared per sort up to here; the words below are written, not accumulated, and the epoch
+  // starts at zero once.
+  std::uint32_t epoch;          // stamps this sort's look-back words
+  std::int32_t partition_pass;  // the shortcut's partition pass, or -1: plain LSD
+  std::int32_t lsd_on;          // 1 when plain LSD runs (enables the odd-pass copy back)
+};
+}  // namespace detail
 
 class RadixSortEngine {
  public:
@@ -65,8 +77,8 @@ class RadixSortEngine {
   int sm_count_ = 0;
   DeviceBuffer<std::uint32_t> alt_keys_;
   DeviceBuffer<std::uint32_t> alt_values_;
-  DeviceBuffer<std::uint32_t> control_;  // histograms, tile counters, epoch (radix_sort.cu)
-  DeviceBuffer<std::uint64_t> status_;   // [passes][max tiles][256] look-back words
+  DeviceBuffer<detail::RadixControl> control_;  // one
+  DeviceBuffer<std::uint64_t> status_;          // [passes][max tiles][256] look-back words
   std::size_t max_tiles_ = 0;
   RadixShortcut shortcut_ = RadixShortcut::by_size;
   int bucket_policy_ = -1;

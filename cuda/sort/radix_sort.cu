@@ -5,6 +5,7 @@
 #include <cuda_pipeline_primitives.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <stdexcept>
 #include <utility>
@@ -30,7 +31,7 @@ constexpr std::uint32_t kFlagAggregate = 1u << 30;  // count of this tile alone
 constexpr std::uint32_t kFlagInclusive = 2u << 30;  // count of this tile and all before it
 constexpr std::uint32_t kCountMask = (1u << 30) - 1u;
 constexpr std::size_t kMaxPairs = kCountMask;  // counts must fit the 30 bits
-constexpr int kMaxPasses = 32 / kRadixBits;
+constexpr int kMaxPasses = RadixControl::kMaxPasses;
 
 using StatusRef = ::cuda::atomic_ref<std::uint64_t, ::cuda::thread_scope_device>;
 
@@ -336,38 +337,6 @@ void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigne
 }
 constexpr auto kBucketPolicyIndices = std::make_index_sequence<std::size(kRadixBucketPolicies)>();
 
-// The bucket-sort policy the MSD-first shortcut would use for n pairs sorted in `passes` passes,
-// or -1 when it is not planned. With 2 passes the shortcut saves no pass, only the cost of a
-// small bucket sort against a onesweep pass, which wins up to 2^20 pairs only (H200).
-int bucket_policy_for(std::size_t n, int passes, RadixShortcut mode, int forced) {
-  if (mode == RadixShortcut::never || passes < 2) return -1;
-  if (forced >= 0) {
-    if (static_cast<std::size_t>(forced) >= std::size(kRadixBucketPolicies))
-      throw std::invalid_argument("radix bucket policy index out of range");
-    return forced;
-  }
-  const double mean = static_cast<double>(n) / kRadixBuckets;
-  const std::size_t candidates = passes == 2 ? 1 : std::size(kRadixBucketPolicies);
-  for (std::size_t i = 0; i < candidates; ++i)
-    if (mean * kRadixBucketHeadroom <= kRadixBucketPolicies[i].capacity())
-      return mode == RadixShortcut::always || n >= kRadixBucketMinPairs ? static_cast<int>(i) : -1;
-  // Too large to fit on average: only a forced shortcut is planned (the device then finds that
-  // the buckets do not fit and takes the LSD passes; the tests use this to cover that path).
-  return mode == RadixShortcut::always ? static_cast<int>(std::size(kRadixBucketPolicies)) - 1 : -1;
-}
-
-std::size_t policy_index_for(std::size_t n, int forced) {
-  if (forced >= 0) {
-    if (static_cast<std::size_t>(forced) >= std::size(kRadixPolicies))
-      throw std::invalid_argument("radix policy index out of range");
-    return static_cast<std::size_t>(forced);
-  }
-  int index = 0;
-  for (const RadixSizeRule& rule : kRadixPolicyRules)
-    if (n >= rule.from) index = rule.policy;
-  return static_cast<std::size_t>(index);
-}
-
 class RadixSorter final : public Sorter {
  public:
   explicit RadixSorter(std::size_t capacity) : engine_(capacity) {}
@@ -420,23 +389,19 @@ RadixSortEngine::RadixSortEngine(std::size_t capacity)
   for (const RadixPolicy& p : kRadixPolicies) smallest_tile = std::min(smallest_tile, p.tile());
   max_tiles_ = std::max<std::size_t>(
       1, (capacity + static_cast<std::size_t>(smallest_tile) - 1) / smallest_tile);
-  // control_: [passes][256] histograms | [passes] tile counters | histogram blocks done | epoch |
-  // partition_pass | lsd_on. Only the first three are cleared per sort; the epoch and the status
-  // words start at zero once.
-  control_ = DeviceBuffer<std::uint32_t>(
-      static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 4);
+  // The status words start at zero once (their epoch tells sorts apart), as does the control.
+  control_ = DeviceBuffer<detail::RadixControl>(1);
   status_ = DeviceBuffer<std::uint64_t>(static_cast<std::size_t>(detail::kMaxPasses) * max_tiles_ *
                                         kRadixBuckets);
-  CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size() * sizeof(std::uint32_t)));
+  CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size_bytes()));
   CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size() * sizeof(std::uint64_t)));
 }
 
 int RadixSortEngine::last_partition_pass() const {
   if (!shortcut_planned_) return -1;
   std::int32_t pass = -1;
-  const std::uint32_t* partition_pass =
-      control_.data() + static_cast<std::size_t>(detail::kMaxPasses) * (kRadixBuckets + 1) + 2;
-  CUDA_CHECK(cudaMemcpy(&pass, partition_pass, sizeof pass, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(
+      cudaMemcpy(&pass, &control_.data()->partition_pass, sizeof pass, cudaMemcpyDeviceToHost));
   return pass;
 }
 
@@ -454,21 +419,22 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     return;
   }
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  const int bucket_policy = detail::bucket_policy_for(n, passes, shortcut_, bucket_policy_);
+  const int bucket_policy = radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
   const bool shortcut_planned = bucket_policy >= 0;
   shortcut_planned_ = shortcut_planned;
-  const std::size_t policy_index = detail::policy_index_for(n, policy);
+  const std::size_t policy_index = radix_tile_policy_for(n, policy);
   const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
   const std::size_t tiles = (n + tile - 1) / tile;
   const auto n32 = static_cast<std::uint32_t>(n);
 
-  std::uint32_t* hist = control_.data();
-  std::uint32_t* counters = hist + static_cast<std::size_t>(detail::kMaxPasses) * kRadixBuckets;
-  std::uint32_t* blocks_done = counters + detail::kMaxPasses;
-  std::uint32_t* epoch = blocks_done + 1;
-  auto* partition_pass = reinterpret_cast<std::int32_t*>(epoch + 1);
-  auto* lsd_on = partition_pass + 1;
-  CUDA_CHECK(cudaMemsetAsync(hist, 0, static_cast<std::size_t>(epoch - hist) * 4, stream));
+  detail::RadixControl* control = control_.data();
+  std::uint32_t* hist = &control->hist[0][0];
+  std::uint32_t* counters = control->tile_counters;
+  std::uint32_t* blocks_done = &control->blocks_done;
+  std::uint32_t* epoch = &control->epoch;
+  std::int32_t* partition_pass = &control->partition_pass;
+  std::int32_t* lsd_on = &control->lsd_on;
+  CUDA_CHECK(cudaMemsetAsync(control, 0, offsetof(detail::RadixControl, epoch), stream));
   const detail::ShortcutDecision decide{
       shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
                        : 0u,
