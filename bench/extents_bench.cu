@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/scene_models.hpp"
-#include "cuda/pipeline/device_memory.hpp"
+#include "cuda/detail/cuda_handles.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 

@@ -38,7 +38,7 @@
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
-#include "cuda/pipeline/device_memory.hpp"
+#include "cuda/detail/cuda_handles.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 

@@ -5,7 +5,8 @@
 //     a halo chunk of each neighbour in shared memory, writing the tile's own range in place.
 //     No grid barrier, so the grid is one block per tile rather than the resident blocks;
 //   - the exact kernel below, when the window check failed (or the input is one tile): one
-//     cooperative kernel (one launch, so nothing is paid for a fallback that does not run):
+//     cooperative kernel (one launch, on a branch beside the window sort kernel, so nothing is
+//     paid for a fallback that does not run):
 //   1. every tile of kBlockSortTile pairs is sorted stably into a scratch copy: bucket sort over
 //      the tile's key range (one shared-memory atomic per key, then a rank inside the key's
 //      small bucket); tiles with crowded buckets (many equal keys) take the block radix sort;
@@ -22,6 +23,7 @@
 #include <algorithm>
 
 #include "cuda/check.hpp"
+#include "cuda/detail/cuda_handles.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
@@ -499,6 +501,13 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       const dim3 window_grid(static_cast<unsigned>(window_tiles(n)));
       window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
       CUDA_CHECK_LAUNCH("window_check_kernel");
+      // The exact kernel needs only the check's verdict: it goes on a branch that joins after the
+      // sort kernel, so its launch (empty when the check passed) costs the path nothing.
+      CUDA_CHECK(cudaEventRecord(checked_.get(), stream));
+      CUDA_CHECK(cudaStreamWaitEvent(branch_.get(), checked_.get(), 0));
+      args.enable = control_.data() + 2;
+      launch_exact(args, blocks, branch_.get());
+      CUDA_CHECK(cudaEventRecord(exact_done_.get(), branch_.get()));
       cudaLaunchConfig_t sort_config{};
       sort_config.gridDim = window_grid;
       sort_config.blockDim = dim3(window::kThreads);
@@ -511,8 +520,15 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       sort_config.numAttrs = 1;
       CUDA_CHECK(cudaLaunchKernelEx(&sort_config, window::window_sort_kernel, w));
       CUDA_CHECK_LAUNCH("window_sort_kernel");
-      args.enable = control_.data() + 2;
+      CUDA_CHECK(cudaStreamWaitEvent(stream, exact_done_.get(), 0));
+    } else {
+      launch_exact(args, blocks, stream);
     }
+  }
+
+ private:
+  // The exact kernel: a cooperative launch (its grid barriers need every block resident).
+  static void launch_exact(const OddEvenArgs& args, std::size_t blocks, cudaStream_t stream) {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(blocks));
     config.blockDim = dim3(kThreads);
@@ -527,7 +543,6 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     CUDA_CHECK_LAUNCH("odd_even_kernel");
   }
 
- private:
   std::size_t capacity_;
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
@@ -537,6 +552,9 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   DeviceBuffer<std::uint32_t> control_;  // window path: Args words verdict, done, fallback
   DeviceBuffer<OddEvenStatus> status_;
   std::size_t max_resident_blocks_ = 0;
+  Stream branch_ = Stream::create();  // the exact kernel's branch (joined before sort returns)
+  Event checked_ = Event::create();
+  Event exact_done_ = Event::create();
 };
 
 }  // namespace

@@ -4,12 +4,13 @@
 //   1. window_check_kernel reads the keys of its tile's chunks and the next three, checks (*) for
 //      its chunks (one failure anywhere sets the verdict word), and copies its tile's head and
 //      tail chunks (keys and values) into the edge buffer: the halos of its neighbours, which
-//      the second kernel overwrites in place;
+//      the second kernel overwrites in place. Its last block hands the verdict on as the fallback
+//      word (which enables the exact kernel) and resets the words for the next sort;
 //   2. window_sort_kernel (a programmatic dependent launch: it loads its own tile while the check
-//      kernel finishes), unless the verdict is set, sorts its tile plus halos (5120 pairs) in
-//      shared memory by buckets over their key range and writes the tile's own range only. Its
-//      last block hands the verdict on (the exact kernel runs only when it is set) and resets
-//      the words for the next sort.
+//      kernel finishes), unless the fallback word is set, sorts its tile plus halos (5120 pairs)
+//      in shared memory by buckets over their key range and writes the tile's own range only.
+// The exact kernel depends on the check kernel only, so it runs beside the sort kernel (on a
+// branch of the caller's stream) and its launch, empty unless the check failed, is off the path.
 // (One launch doing both, blocks checking tiles from a counter before sorting, measured slower:
 // 76.9 against 63.7 us at 2^22 on the H200; not kept.)
 // Included by odd_even_sort.cu only.
@@ -157,8 +158,9 @@ struct Args {
   std::uint32_t n;
   KeyBits bits;
   std::uint32_t* verdict;   // set when some chunk fails (*); zero between sorts
-  std::uint32_t* done;      // sort blocks finished; zero between sorts
-  std::uint32_t* fallback;  // the verdict of the last sort: enables the exact kernel
+  std::uint32_t* done;      // check blocks finished; zero between sorts
+  std::uint32_t* fallback;  // the verdict of the last check: disables the sort kernel and
+                            // enables the exact kernel; left until the next check
   OddEvenStatus* status;
   const std::int32_t* enable;  // the caller's: when set and *enable == 0, nothing runs
 };
@@ -215,8 +217,23 @@ __device__ __forceinline__ void check_tile(const Args& a, std::uint32_t c, std::
   __syncthreads();
   const int k = first + static_cast<int>(threadIdx.x);
   if (threadIdx.x < kChunksPerTile && k < chunks &&
-      !window_chunk_holds([&](int i) { return spans[i - first]; }, k, chunks))
+      !window_chunk_holds([&](int i) { return spans[i - first]; }, k, chunks)) {
     atomicExch(a.verdict, 1u);
+    __threadfence();  // the failure is visible before this block reports done
+  }
+}
+
+// Ends a check block: the last block to finish (every failure is in) hands the verdict on to the
+// sort kernel and the exact kernel and clears the words for the next sort.
+__device__ __forceinline__ void hand_on_verdict(const Args& a) {
+  __syncthreads();
+  if (threadIdx.x == 0 && atomicAdd(a.done, 1u) == gridDim.x - 1) {
+    const std::uint32_t failed = atomicExch(a.verdict, 0u);
+    *a.done = 0;
+    *a.fallback = failed;
+    // Written before the sort kernel has run, but read only once the whole sort is done.
+    if (failed == 0u) *a.status = OddEvenStatus{1, 2, 0, 0};
+  }
 }
 
 __global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
@@ -224,6 +241,7 @@ __global__ void __launch_bounds__(kCheckThreads) window_check_kernel(Args a) {
   if (caller_disabled(a)) return;
   cudaTriggerProgrammaticLaunchCompletion();  // the sort kernel may start loading its tiles
   check_tile<kCheckThreads>(a, blockIdx.x, gridDim.x, spans);
+  hand_on_verdict(a);
 }
 
 // Element e of tile c's extended range, from the edge buffer (halos) or the tile itself.
@@ -281,7 +299,7 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait
     }
   }
   wait_for_check();  // the verdict and the halos are the check's
-  if (*a.verdict != 0u) return;
+  if (*a.fallback != 0u) return;
   std::uint32_t lo = 0xffffffffu, hi = 0;
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -356,26 +374,10 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait
   }
 }
 
-// Ends a window kernel block: the last block to finish (every block has read the verdict) hands
-// the verdict on to the exact kernel and clears the words for the next sort.
-__device__ __forceinline__ void finish_block(const Args& a) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    if (atomicAdd(a.done, 1u) == gridDim.x - 1) {
-      const std::uint32_t failed = atomicExch(a.verdict, 0u);
-      *a.done = 0;
-      *a.fallback = failed;
-      if (failed == 0u) *a.status = OddEvenStatus{1, 2, 0, 0};
-    }
-  }
-}
-
 // After window_check_kernel, launched as its programmatic dependent.
 __global__ void __launch_bounds__(kThreads, kOddEvenWindowBlocksPerSm) window_sort_kernel(Args a) {
   if (caller_disabled(a)) return;  // written before the check kernel started: visible here
   sort_window(a, blockIdx.x, [] { wait_for_previous_grid(); });
-  finish_block(a);
 }
 
 }  // namespace window

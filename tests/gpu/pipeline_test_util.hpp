@@ -11,7 +11,7 @@
 #include "core/scene_desc.hpp"
 #include "core/view_depth.hpp"
 #include "cuda/check.hpp"
-#include "cuda/pipeline/device_memory.hpp"
+#include "cuda/detail/cuda_handles.hpp"
 
 namespace particles::test {
 

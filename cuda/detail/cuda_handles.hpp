@@ -1,5 +1,5 @@
 #pragma once
-// Move-only owners for the CUDA objects the pipeline, its tests and its benchmark hold: a stream,
+// Move-only owners for CUDA objects (the pipeline, the odd-even sort, tests, benchmarks): a stream,
 // an event, an executable graph (arrays: cuda/detail/device_buffer.hpp). Destructors never throw
 // (a failing destroy at shutdown has nothing useful to report to); constructors throw CudaError.
 #include <cuda_runtime.h>
