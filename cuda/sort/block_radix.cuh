@@ -32,6 +32,7 @@ struct BlockRadixRank {
 
   struct Storage {
     std::uint32_t warp_hist[kWarps][kRadixBuckets];  // per-warp counts, then per-warp offsets
+                                                     // (the bucket's block offset included)
     // atomic_or only: per-warp lane masks of each digit, kept at zero between items.
     std::uint32_t warp_match[Method == Multisplit::atomic_or ? kWarps : 1][kRadixBuckets];
     std::uint32_t bucket_count[kRadixBuckets];   // block total per bucket
@@ -110,7 +111,9 @@ struct BlockRadixRank {
     }
     __syncthreads();
 
-    // Per bucket: exclusive offsets of the warps (in warp order, which is index order).
+    // Per bucket: exclusive offsets of the warps (in warp order, which is index order), then the
+    // block's offset of the bucket added in: the fix-up below reads one word a key, not two
+    // (random digits make most of those reads bank conflicts).
     std::uint32_t count = 0;
     if (threadIdx.x < kRadixBuckets) {
       for (int w = 0; w < kWarps; ++w) {
@@ -121,13 +124,16 @@ struct BlockRadixRank {
       s.bucket_count[threadIdx.x] = count;
     }
     const std::uint32_t offset = block_exclusive_sum_256(count, s.scan_scratch, &s.scan_total);
-    if (threadIdx.x < kRadixBuckets) s.bucket_offset[threadIdx.x] = offset;
+    if (threadIdx.x < kRadixBuckets) {
+      s.bucket_offset[threadIdx.x] = offset;
+      for (int w = 0; w < kWarps; ++w) s.warp_hist[w][threadIdx.x] += offset;
+    }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       if (i >= live_items) break;
       const std::uint32_t d = rank[i] >> 16;
-      rank[i] = (rank[i] & 0xffffu) + s.bucket_offset[d] + hist[d];
+      rank[i] = (rank[i] & 0xffffu) + hist[d];
     }
     __syncthreads();  // storage may be reused by the caller
   }

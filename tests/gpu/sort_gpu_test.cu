@@ -381,6 +381,39 @@ TEST(SortOddEven, mid_WindowPathAndFallbackAcrossRepeatedSorts) {
   }
 }
 
+// The window check reads and copies in 16-byte words only when both arrays are 16-byte aligned;
+// arrays one word off (keys, values, or both) take its word-by-word path, with the same result.
+TEST(SortOddEven, mid_WindowPathOnUnalignedArrays) {
+  SKIP_WITHOUT_DEVICE();
+  const std::size_t n = (std::size_t{1} << 18) + 5;
+  auto s = make_odd_even_sorter(n);
+  DeviceBuffer<std::uint32_t> d_keys(n + 1), d_values(n + 1);
+  const auto keys = testing::make_keys(Distribution::nearly_sorted, n, 0, 32, 12);
+  std::vector<std::uint32_t> values(n), order(n);
+  std::iota(values.begin(), values.end(), 0u);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+  for (auto [key_offset, value_offset] : {std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+    std::uint32_t* k = d_keys.data() + key_offset;
+    std::uint32_t* v = d_values.data() + value_offset;
+    CUDA_CHECK(cudaMemcpy(k, keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(v, values.data(), n * 4, cudaMemcpyHostToDevice));
+    s->sort(k, v, n, 0, 32, nullptr);
+    OddEvenStatus status{};
+    CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+    std::vector<std::uint32_t> got_keys(n), got_values(n);
+    CUDA_CHECK(cudaMemcpy(got_keys.data(), k, n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_values.data(), v, n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got_values, order) << "offsets " << key_offset << ", " << value_offset;
+    bool keys_ok = true;
+    for (std::size_t i = 0; i < n && keys_ok; ++i) keys_ok = got_keys[i] == keys[order[i]];
+    EXPECT_TRUE(keys_ok) << "offsets " << key_offset << ", " << value_offset;
+    EXPECT_EQ(status.converged, 1);
+    EXPECT_EQ(status.fell_back, 0);
+  }
+}
+
 // sort_enabled (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path the
 // input would take, and the next enabled sort is exact on both paths (the disabled sort must not
 // leave its window words behind).
