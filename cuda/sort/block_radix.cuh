@@ -99,8 +99,9 @@ struct BlockRadixRank {
       const int leader = __ffs(peers) - 1;
       std::uint32_t base = 0;
       if (static_cast<int>(lane_id()) == leader) {
-        base = hist[d];
-        hist[d] = base + static_cast<std::uint32_t>(__popc(peers));
+        // One shared atomic rather than a load and a store: random digits make nearly every
+        // lane a leader, and these accesses are mostly bank conflicts.
+        base = atomicAdd(&hist[d], static_cast<std::uint32_t>(__popc(peers)));
         if constexpr (Method == Multisplit::atomic_or) s.warp_match[warp_id()][d] = 0;
       }
       base = __shfl_sync(kFullMask, base, leader);
