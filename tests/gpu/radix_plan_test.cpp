@@ -29,7 +29,8 @@ TEST(RadixPlan, ShortcutBlockBySize) {
   const auto plan = [](std::size_t n, int passes) {
     return radix_bucket_policy_for(n, passes, RadixShortcut::by_size, -1);
   };
-  EXPECT_EQ(plan(pow2(16), 4), -1);  // below kRadixBucketMinPairs
+  EXPECT_EQ(plan(pow2(15), 4), -1);  // below kRadixBucketMinPairs
+  EXPECT_EQ(plan(pow2(16), 4), 0);
   EXPECT_EQ(plan(pow2(17), 4), 0);
   EXPECT_EQ(plan(pow2(20), 4), 0);  // buckets of ~4096 in a 6144-pair block
   EXPECT_EQ(plan(pow2(21), 4), 1);
