@@ -22,8 +22,10 @@ struct RadixPolicy {
 };
 // The candidates; every one is compiled, tested (forced) and timed by bench/sort_bench's tuning
 // table, and kRadixPolicyRules picks among them by size. H200, 2026-11-29 (docs/performance.md):
-// atomic_or multisplit beat ballot by 5-12% from 2^16 to 2^23 and tied it at 2^24 (718.8 vs
-// 712.2 us); match_any was slowest everywhere (111 vs 81 us at 2^20), so no policy uses it.
+// atomic_or multisplit beats ballot at every size, by 11% at 2^24 (654 vs 732 us for 512x15);
+// match_any was slowest everywhere (111 vs 81 us at 2^20; 936 vs 643 at 2^24), so no policy uses
+// it. Also tried at 2^24 and not added: 384x20/2 (641-643 us, a tie with 512x15's 643-646) and
+// 640x12/2 (671).
 inline constexpr RadixPolicy kRadixPolicies[] = {
     {256, 8, 4, 1},   // 0: tile 2048, many blocks for small sorts; fastest up to 2^18
     {384, 15, 3, 1},  // 1: tile 5760, 56 registers; fastest or within 1% from 2^19
