@@ -12,12 +12,13 @@
 // --only times that algorithm and CUB (the reference) alone, for profiler runs.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <iterator>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench/sort_bench_args.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
@@ -148,22 +149,17 @@ double copy_bandwidth(cudaStream_t stream) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int min_log2 = 16, max_log2 = 24;
-  bool tuning_table = true;
-  std::string only;
-  for (int i = 1; i < argc; ++i)
-    if (!std::strcmp(argv[i], "--no-tuning")) tuning_table = false;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
-    if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--min-log2")) min_log2 = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--max-log2")) max_log2 = std::atoi(argv[i + 1]);
-  }
-  if (!only.empty() && only != "radix" && only != "oddeven" && only != "quicksort") {
-    std::fprintf(stderr, "sort_bench: --only takes radix, oddeven or quicksort, not '%s'\n",
-                 only.c_str());
+  particles::bench::SortBenchArgs args;
+  try {
+    args = particles::bench::parse_sort_bench_args(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "sort_bench: %s\n", e.what());
     return 2;
   }
+  g_reps = args.reps;
+  const int min_log2 = args.min_log2, max_log2 = args.max_log2;
+  const bool tuning_table = args.tuning_table;
+  const std::string& only = args.only;
   try {
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
