@@ -4,13 +4,13 @@
 // path when it has one), and the median they report. Header-only, CUDA-free, so the parser is
 // unit-tested in CI (tests/unit/scene_bench_args_test.cpp).
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bench/option_value.hpp"
 #include "core/camera.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
@@ -31,25 +31,13 @@ inline SceneBenchArgs parse_scene_bench_args(int argc, const char* const* argv,
   SceneBenchArgs a;
   a.frames = default_frames;
   bool scene_given = false;
-  auto number = [&](int& i, long long lo, long long hi) {
-    const std::string_view flag = argv[i];
-    if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
-    const std::string_view text = argv[++i];
-    long long v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi) {
-      throw std::invalid_argument(std::string(flag) + ": '" + std::string(text) +
-                                  "' is not a whole number in [" + std::to_string(lo) + ", " +
-                                  std::to_string(hi) + "]");
-    }
-    return v;
-  };
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--count") {
-      a.count = static_cast<std::uint32_t>(number(i, 1, std::int64_t{1} << 30));
+      a.count =
+          static_cast<std::uint32_t>(whole_number_option(argc, argv, i, 1, std::int64_t{1} << 30));
     } else if (arg == frames_flag) {
-      a.frames = static_cast<int>(number(i, min_frames, 1000000));
+      a.frames = static_cast<int>(whole_number_option(argc, argv, i, min_frames, 1000000));
     } else if (arg.starts_with("-")) {
       throw std::invalid_argument("unknown option " + std::string(arg));
     } else if (scene_given) {

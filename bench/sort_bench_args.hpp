@@ -2,10 +2,11 @@
 // sort_bench's command line: [--reps R] [--min-log2 K] [--max-log2 K]
 // [--only radix|oddeven|quicksort] [--no-tuning]. Header-only and CUDA-free, so the parser is
 // unit-tested in CI (tests/unit/sort_bench_args_test.cpp).
-#include <charconv>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "bench/option_value.hpp"
 
 namespace particles::bench {
 
@@ -25,27 +26,14 @@ inline constexpr int kSortBenchMaxLog2 = 26;
 // unknown --only algorithm.
 inline SortBenchArgs parse_sort_bench_args(int argc, const char* const* argv) {
   SortBenchArgs a;
-  auto number = [&](int& i, int lo, int hi) {
-    const std::string_view flag = argv[i];
-    if (i + 1 >= argc) throw std::invalid_argument(std::string(flag) + " needs a value");
-    const std::string_view text = argv[++i];
-    int v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi) {
-      throw std::invalid_argument(std::string(flag) + ": '" + std::string(text) +
-                                  "' is not a whole number in [" + std::to_string(lo) + ", " +
-                                  std::to_string(hi) + "]");
-    }
-    return v;
-  };
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--reps") {
-      a.reps = number(i, 1, 100000);
+      a.reps = static_cast<int>(whole_number_option(argc, argv, i, 1, 100000));
     } else if (arg == "--min-log2") {
-      a.min_log2 = number(i, 1, kSortBenchMaxLog2);
+      a.min_log2 = static_cast<int>(whole_number_option(argc, argv, i, 1, kSortBenchMaxLog2));
     } else if (arg == "--max-log2") {
-      a.max_log2 = number(i, 1, kSortBenchMaxLog2);
+      a.max_log2 = static_cast<int>(whole_number_option(argc, argv, i, 1, kSortBenchMaxLog2));
     } else if (arg == "--no-tuning") {
       a.tuning_table = false;
     } else if (arg == "--only") {

@@ -25,6 +25,7 @@
 #include "cuda/check.hpp"
 #include "cuda/detail/cuda_handles.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
@@ -84,8 +85,7 @@ constexpr std::size_t kSharedBytes = sizeof(Shared);
 // reference parameter: across an out-of-line call a reference is a generic pointer, and generic
 // loads, stores and atomics are slower than shared-memory ones.
 __device__ __forceinline__ Shared& shared_storage() {
-  extern __shared__ uint4 shared_raw[];
-  return *reinterpret_cast<Shared*>(shared_raw);
+  return dynamic_shared<Shared>();
 }
 
 struct OddEvenArgs {

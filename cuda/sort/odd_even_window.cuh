@@ -20,6 +20,7 @@
 #include <cuda/atomic>
 
 #include "cuda/detail/dependent_launch.cuh"
+#include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
@@ -147,8 +148,7 @@ struct Shared {
 constexpr std::size_t kSharedBytes = sizeof(Shared);
 
 __device__ __forceinline__ Shared& shared_storage() {
-  extern __shared__ uint4 window_shared_raw[];
-  return *reinterpret_cast<Shared*>(window_shared_raw);
+  return dynamic_shared<Shared>();
 }
 
 struct Args {
@@ -173,6 +173,11 @@ __device__ __forceinline__ bool caller_disabled(const Args& a) {
 
 __device__ __forceinline__ std::uint32_t edge_index(std::uint32_t tile, int tail, int i) {
   return (2 * tile + static_cast<std::uint32_t>(tail)) * kChunk + static_cast<std::uint32_t>(i);
+}
+
+// The warp's minimum and maximum of the lanes' lo and hi.
+__device__ __forceinline__ KeySpan warp_span(std::uint32_t lo, std::uint32_t hi) {
+  return KeySpan{__reduce_min_sync(kFullMask, lo), __reduce_max_sync(kFullMask, hi)};
 }
 
 // Minimum and maximum of the sort keys of 4 keys, folded into lo and hi.
@@ -226,9 +231,8 @@ __device__ __forceinline__ void check_tile(const Args& a, std::uint32_t c, std::
 #pragma unroll
       for (int i = 0; i < kQuads / kWarpSize; ++i)
         fold_span(a, keys4[begin + static_cast<std::uint32_t>(i * kWarpSize) + lane_id()], lo, hi);
-      lo = __reduce_min_sync(kFullMask, lo);
-      hi = __reduce_max_sync(kFullMask, hi);
-      if (lane_id() == 0) spans[s] = KeySpan{lo, hi};
+      const KeySpan span = warp_span(lo, hi);
+      if (lane_id() == 0) spans[s] = span;
     }
 #pragma unroll
     for (int r = 0; r < kEdgeRounds; ++r) {
@@ -255,9 +259,8 @@ __device__ __forceinline__ void check_tile(const Args& a, std::uint32_t c, std::
           hi = max(hi, key);
         }
       }
-      lo = __reduce_min_sync(kFullMask, lo);
-      hi = __reduce_max_sync(kFullMask, hi);
-      if (lane_id() == 0) spans[s] = KeySpan{lo, hi};
+      const KeySpan span = warp_span(lo, hi);
+      if (lane_id() == 0) spans[s] = span;
     }
     if (c > 0) {  // the head chunk is tile c-1's right halo
       for (int i = static_cast<int>(threadIdx.x); i < min(kChunk, x.len); i += Threads) {

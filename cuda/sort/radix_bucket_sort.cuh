@@ -6,6 +6,7 @@
 // histogram kernel chose a partition pass.
 #include <cstdint>
 
+#include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/key_bits.hpp"
@@ -47,8 +48,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(B
   using Rank = BlockRadixRank<Threads, Items, Multisplit::atomic_or>;
   constexpr int kPositionBits = bits_to_hold(Threads * Items - 1);
   static_assert(kPositionBits <= 16, "position and 16 key bits share a word");
-  extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<BucketSortShared<Threads, Items>*>(shared_raw);
+  auto& sh = dynamic_shared<BucketSortShared<Threads, Items>>();
   const int partition_pass = *a.partition_pass;
   if (partition_pass < 0) return;
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "cuda/check.hpp"
+#include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/copy_kernels.cuh"
@@ -174,8 +175,7 @@ template <int Threads, int Items, int MinBlocks, Multisplit Method>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(OnesweepArgs a) {
   using Rank = BlockRadixRank<Threads, Items, Method>;
   constexpr int kTile = Threads * Items;
-  extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<OnesweepShared<Threads, Items, Method>*>(shared_raw);
+  auto& sh = dynamic_shared<OnesweepShared<Threads, Items, Method>>();
   if (disabled(a.enable)) return;
   if (a.partition_pass != nullptr && *a.partition_pass >= 0 && *a.partition_pass != a.pass) return;
 

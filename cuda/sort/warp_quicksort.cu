@@ -31,6 +31,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/radix_engine.hpp"
@@ -415,8 +416,7 @@ struct ScatterShared {
 // 3 blocks per SM (40 registers, a few bytes spilled) rather than 2: the kernel waits on memory
 // and barriers more than it computes.
 __global__ void __launch_bounds__(kThreads, 3) scatter_kernel(ScatterArgs a) {
-  extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<ScatterShared*>(shared_raw);
+  auto& sh = dynamic_shared<ScatterShared>();
   const unsigned long long work = a.ctrl->work[a.side];
   const std::uint32_t seg_count = hi32(work), chunks = lo32(work);
   for (std::uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
@@ -486,8 +486,7 @@ struct FinishArgs {
 // none do) and writes it to the caller's arrays.
 // 3 blocks per SM, as the scatter.
 __global__ void __launch_bounds__(kThreads, 3) finish_kernel(FinishArgs a) {
-  extern __shared__ uint4 shared_raw[];
-  auto& sh = *reinterpret_cast<SortShared*>(shared_raw);
+  auto& sh = dynamic_shared<SortShared>();
   const std::uint32_t count = a.jobs != nullptr ? a.ctrl->jobs : 1u;
   for (std::uint32_t e = blockIdx.x; e < count; e += gridDim.x) {
     const Job job = a.jobs != nullptr ? a.jobs[e] : a.single;
