@@ -226,8 +226,8 @@ int main(int argc, char** argv) {
                          lg);
             for (std::size_t p = 0; p < std::size(kRadixPolicies); ++p) {
               const double t = time_sort(stream, restore, [&] {
-                tuning.sort(k.data(), v.data(), n, 0, key_bits, stream, nullptr,
-                            static_cast<int>(p));
+                tuning.sort(k.data(), v.data(), n, 0, key_bits, stream,
+                            {.policy = static_cast<int>(p)});
               });
               std::fprintf(stderr, "  %dx%d/%d %.1f", kRadixPolicies[p].threads,
                            kRadixPolicies[p].items_per_thread, kRadixPolicies[p].min_blocks_per_sm,

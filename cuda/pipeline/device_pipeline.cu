@@ -117,6 +117,7 @@ void abandon_capture(cudaStream_t stream) noexcept {
 DevicePipeline::DevicePipeline()
     : stream_(Stream::create()),
       extents_workspace_(extents_workspace_bytes()),
+      key_floor_(1 + kKeyFloorPartials),
       constants_(1),
       report_(1),
       auto_enable_(2),
@@ -301,6 +302,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     step.extents_workspace = extents_workspace_.data();
     step.keys = keys_in_step ? keys_.data() : nullptr;
     step.values = order_.data();
+    step.key_floor = keys_in_step ? key_floor_.data() : nullptr;
+    step.key_floor_partials = key_floor_.data() + 1;
     launch_step_fused(step, s);
     mark(1, timing_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
@@ -343,7 +346,13 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
       PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
       record_auto_sort(shape.bits);
     } else if (direct_to_target) {
-      radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s, nullptr, -1, &c->order);
+      // The sorted keys are not kept (nothing reads them), and with keys made in the step the
+      // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
+      // above it, so the top pass is skipped, and 3 passes, an odd count, need no copy back.
+      radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s,
+                   {.final_values = &c->order,
+                    .key_floor = keys_in_step ? key_floor_.data() : nullptr,
+                    .keys_needed = false});
     } else {
       sorter(sort_algorithm_of(shape.algorithm))
           .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
@@ -368,7 +377,8 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data());
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
   odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
-  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data() + 1);
+  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
+               {.enable = auto_enable_.data() + 1});
 }
 
 FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {

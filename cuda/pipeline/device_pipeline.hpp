@@ -89,6 +89,7 @@ class DevicePipeline {
   // Device views of the last enqueued frame, for tests (read after synchronize()).
   const ParticleState* device_state() const noexcept { return state_.data(); }
   const std::uint32_t* device_order() const noexcept { return order_.data(); }
+  // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
 
@@ -143,6 +144,7 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> keys_;
   DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
   DeviceBuffer<unsigned char> extents_workspace_;
+  DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
   DeviceBuffer<std::int32_t> auto_enable_;  // auto's choice: [0] odd-even runs, [1] radix runs

@@ -76,8 +76,10 @@ __device__ __forceinline__ Extents load_partial_extents(const Extents* p) {
 // Every thread of every block calls this with its own accumulated extents; *out gets the
 // extents of the whole grid. Last-block-done: each block publishes its partial and takes a
 // ticket; the block that draws the last ticket sees every partial and writes the result.
+// Returns true in that block (all its threads): whatever else a block published before the call
+// is visible to it, so callers can fold partials of their own there.
 template <int Threads>
-__device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* out) {
+__device__ bool grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* out) {
   __shared__ Extents warp_results[Threads / 32];
   __shared__ bool is_last_block;
   e = block_reduce_extents<Threads>(e, warp_results);
@@ -87,7 +89,7 @@ __device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* ou
     is_last_block = atomicAdd(ws.ticket, 1u) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!is_last_block) return;  // uniform across the block
+  if (!is_last_block) return false;  // uniform across the block
   __threadfence();
 
   Extents total;
@@ -100,6 +102,7 @@ __device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* ou
     *out = total;
     *ws.ticket = 0;  // ready for the next launch or graph replay
   }
+  return true;
 }
 
 }  // namespace particles::cuda::detail

@@ -7,6 +7,7 @@
 // bit-identical to launch_step + launch_extents + launch_depth_keys (tests/gpu/stage_fused_test).
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/extents.hpp"
@@ -27,7 +28,14 @@ struct FusedStepArgs {
   void* extents_workspace = nullptr;          // see extents_workspace_bytes()
   std::uint32_t* keys = nullptr;              // nullptr: no keys; else exact keys by index
   std::uint32_t* values = nullptr;            // with keys: values[i] = i
+  // With keys, optional: *key_floor gets the smallest key written (the radix sort's key floor,
+  // RadixSortOptions), folded from one partial per block in key_floor_partials, which holds
+  // kKeyFloorPartials words.
+  std::uint32_t* key_floor = nullptr;
+  std::uint32_t* key_floor_partials = nullptr;
 };
+inline constexpr std::size_t kKeyFloorPartials =
+    2048;  // >= the kernel's blocks (kExtentsMaxBlocks)
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream);
 

@@ -11,8 +11,9 @@
 //      are started in order), ranks its keys in registers (warp multisplit), publishes its
 //      per-digit counts, finds its global offsets by decoupled look-back over earlier tiles
 //      (single-pass chained scan, no separate scan kernel), and scatters through shared memory.
-//   Keys/values ping-pong between the caller's arrays and the engine's buffers; an odd pass
-//   count ends with a copy back.
+//   Passes whose digit is the same for every key are skipped (radix_pass_route.hpp); the others
+//   ping-pong between the caller's arrays and the engine's buffers, and an odd count of them ends
+//   with a copy back when the caller needs the result in place.
 // MSD-first shortcut (policy.hpp, kRadixBucketPolicies), planned by size. The histogram kernel
 // finds the highest digit whose keys differ (the digits above it are shared by every key, as the
 // sign and exponent bits of float depths often are); when every bucket of that digit fits one
@@ -28,6 +29,7 @@
 
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_pass_route.hpp"
 #include "cuda/sort/radix_plan.hpp"
 
 namespace particles::cuda {
@@ -35,7 +37,7 @@ namespace particles::cuda {
 namespace detail {
 // The device words of one sort besides the look-back status (radix_sort.cu).
 struct RadixControl {
-  static constexpr int kMaxPasses = 32 / kRadixBits;
+  static constexpr int kMaxPasses = kRadixMaxPasses;
   std::uint32_t hist[kMaxPasses][kRadixBuckets];  // digit counts of every pass
   std::uint32_t tile_counters[kMaxPasses];        // tiles started, per pass
   std::uint32_t blocks_done;                      // histogram blocks finished
@@ -43,24 +45,37 @@ struct RadixControl {
   // starts at zero once.
   std::uint32_t epoch;          // stamps this sort's look-back words
   std::int32_t partition_pass;  // the shortcut's partition pass, or -1: plain LSD
-  std::int32_t lsd_on;          // 1 when plain LSD runs (enables the odd-pass copy back)
+  RadixPassRoute route;         // which passes run; route.copy_back enables the copy back
 };
 }  // namespace detail
 
+// What a sort may do besides ordering the caller's arrays in place.
+struct RadixSortOptions {
+  // When not null, every kernel first reads *enable and does nothing if it is 0 (lets a sort be a
+  // device-decided fallback without host sync).
+  const std::int32_t* enable = nullptr;
+  // -1: the tile policy by size (kRadixPolicyRules); else an index into kRadixPolicies (the
+  // benchmark's tuning table and the tests force each one).
+  int policy = -1;
+  // When not null, a device word holding where the sorted values go, read when the last pass runs
+  // (a graph stays valid while that target moves, e.g. a GL buffer mapped anew each frame); the
+  // caller's value array is then left holding scratch. Saves a copy of the values.
+  std::uint32_t* const* final_values = nullptr;
+  // When not null, a device word no key is below, read when the sort runs; needs begin_bit == 0
+  // and every key below 2^end_bit. The sort orders key - floor, the same order, so keys that
+  // span less than 2^24 above the floor (a frame's depth keys) skip the top pass.
+  const std::uint32_t* key_floor = nullptr;
+  // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
+  // buffers, which spares the copy back after an odd number of passes.
+  bool keys_needed = true;
+};
 class RadixSortEngine {
  public:
   explicit RadixSortEngine(std::size_t capacity);
 
-  // policy: -1 = by size (kRadixPolicyRules); otherwise an index into kRadixPolicies (the
-  // benchmark's tuning table and the tests force each one). d_enable: when not null, every kernel
-  // first reads *d_enable and does nothing if it is 0 (lets a sort be a device-decided fallback
-  // without host sync).
-  // final_values: when not null, a device word holding where the sorted values go, read when
-  // the last pass runs (a graph stays valid while that target moves, e.g. a GL buffer mapped
-  // anew each frame); `values` is then left holding scratch. Saves a copy of the values.
+  // Sorts the pairs stably by key bits [begin_bit, end_bit) on `stream`; see RadixSortOptions.
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream, const std::int32_t* d_enable = nullptr, int policy = -1,
-            std::uint32_t* const* final_values = nullptr);
+            cudaStream_t stream, const RadixSortOptions& options = {});
 
   std::size_t capacity() const { return capacity_; }
 
@@ -71,6 +86,8 @@ class RadixSortEngine {
   // planned, or a bucket too full). Synchronises with the device: tests and diagnostics only.
   int last_partition_pass() const;
   bool last_sort_took_shortcut() const { return last_partition_pass() >= 0; }
+  // The passes the last sort ran (skipped ones left out). Synchronises: tests and diagnostics.
+  int last_run_passes() const;
 
  private:
   std::size_t capacity_;

@@ -40,34 +40,43 @@ __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
   return enable != nullptr && *enable == 0;
 }
 
-// What the histogram kernel decides for the MSD-first shortcut (radix_engine.hpp) when it is
-// planned (bucket_capacity > 0); the last block to finish writes both words.
-struct ShortcutDecision {
+// What the histogram kernel's last block decides, the only block to see every count: which
+// passes run and where (radix_pass_route.hpp), and, when the MSD-first shortcut is planned
+// (bucket_capacity > 0), whether it is taken.
+struct RouteDecision {
   std::uint32_t bucket_capacity;  // pairs one bucket-sort block holds; 0: shortcut not planned
+  bool parity_matters;            // the result must end in the caller's arrays
+  bool final_target;              // the values go to a target of their own
   std::uint32_t* blocks_done;     // cleared per sort
   std::int32_t* partition_pass;   // the pass that partitions, or -1: plain LSD
-  std::int32_t* lsd_on;           // 1 when plain LSD (the odd-pass copy back runs)
+  RadixPassRoute* route;
 };
+
+__device__ __forceinline__ std::uint32_t floor_of(const std::uint32_t* key_floor) {
+  return key_floor != nullptr ? *key_floor : 0u;
+}
 
 __global__ void __launch_bounds__(kHistogramThreads)
     radix_histogram_kernel(const std::uint32_t* keys, std::uint32_t n, int begin_bit, int end_bit,
                            std::uint32_t* hist, std::uint32_t* epoch, const std::int32_t* enable,
-                           ShortcutDecision decide) {
-  if (disabled(enable)) {  // neither path may run on words left by an earlier sort
-    if (decide.bucket_capacity != 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+                           const std::uint32_t* key_floor, RouteDecision decide) {
+  if (disabled(enable)) {  // no kernel of the sort may run on words left by an earlier sort
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
       *decide.partition_pass = -1;
-      *decide.lsd_on = 0;
+      decide.route->copy_back = 0;
     }
     return;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) ++*epoch;  // read by the passes, which start after us
   __shared__ std::uint32_t local[kMaxPasses][kRadixBuckets];
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const std::uint32_t floor = floor_of(key_floor);
   for (int i = static_cast<int>(threadIdx.x); i < kMaxPasses * kRadixBuckets;
        i += kHistogramThreads)
     (&local[0][0])[i] = 0;
   __syncthreads();
   auto count = [&](std::uint32_t key) {
+    key -= floor;
 #pragma unroll
     for (int p = 0; p < kMaxPasses; ++p) {
       if (p < passes) {
@@ -98,11 +107,11 @@ __global__ void __launch_bounds__(kHistogramThreads)
     const std::uint32_t c = (&local[0][0])[i];
     if (c != 0) atomicAdd(&hist[i], c);
   }
-  if (decide.bucket_capacity == 0) return;
 
-  // The last block to finish sees every count. Digits above the highest one whose keys differ
-  // are shared by every key (float depths share sign and exponent bits), so that digit
-  // partitions; the shortcut is taken when its fullest bucket fits one bucket-sort block.
+  // The last block to finish sees every count. A digit with one used bucket is shared by every
+  // key and its pass is skipped. Digits above the highest one whose keys differ are such digits
+  // (float depths share sign and exponent bits), so that digit partitions for the shortcut, which
+  // is taken when its fullest bucket fits one bucket-sort block.
   __shared__ bool last_block;
   __shared__ std::uint32_t fullest_of[kMaxPasses];
   __shared__ std::uint32_t used_of[kMaxPasses];
@@ -125,19 +134,26 @@ __global__ void __launch_bounds__(kHistogramThreads)
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    int pass = passes - 1;
-    while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
-    const bool fits = fullest_of[pass] <= decide.bucket_capacity;
-    *decide.partition_pass = fits ? pass : -1;
-    *decide.lsd_on = fits ? 0 : 1;
+    int partition = -1;
+    if (decide.bucket_capacity != 0) {
+      int pass = passes - 1;
+      while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
+      if (fullest_of[pass] <= decide.bucket_capacity) partition = pass;
+    }
+    *decide.partition_pass = partition;
+    *decide.route = partition >= 0 ? shortcut_radix_route(partition)
+                                   : plan_radix_route(used_of, passes, decide.parity_matters,
+                                                      decide.final_target);
   }
 }
 
 struct OnesweepArgs {
-  std::uint32_t* keys_in;  // not const: a partition pass may turn input and output around
-  std::uint32_t* values_in;
-  std::uint32_t* keys_out;
-  std::uint32_t* values_out;
+  // The two homes of the pairs: the caller's arrays and the engine's buffers. A pass reads one
+  // and writes the other, as its route says (a run with an even number reads the caller's).
+  std::uint32_t* caller_keys;
+  std::uint32_t* caller_values;
+  std::uint32_t* alt_keys;
+  std::uint32_t* alt_values;
   std::uint32_t n;
   int shift;
   int bits;                        // digit width of this pass, 1..8
@@ -146,14 +162,10 @@ struct OnesweepArgs {
   std::uint64_t* status;  // [tiles][256]
   const std::uint32_t* epoch;
   const std::int32_t* enable;
-  std::uint32_t* const* values_out_at;  // when set, values go to *values_out_at instead
-  // Set when the MSD-first shortcut is planned: *partition_pass (from the histogram kernel) is -1
-  // for plain LSD; otherwise only that pass runs, as the shortcut's partition step: it reads the
-  // caller's arrays (in and out swapped when swap_on_partition, an odd pass) and leaves the final
-  // write to the bucket sort (values_out_at unused).
-  const std::int32_t* partition_pass;
+  std::uint32_t* const* values_out_at;  // when set, the route's final pass writes values there
+  const RadixPassRoute* route;          // from the histogram kernel
+  const std::uint32_t* key_floor;       // digits are taken of key - *key_floor; null: of key
   int pass;
-  bool swap_on_partition;
 };
 
 template <int Threads, int Items, Multisplit Method>
@@ -177,7 +189,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   constexpr int kTile = Threads * Items;
   auto& sh = dynamic_shared<OnesweepShared<Threads, Items, Method>>();
   if (disabled(a.enable)) return;
-  if (a.partition_pass != nullptr && *a.partition_pass >= 0 && *a.partition_pass != a.pass) return;
+  const int run = a.route->run_index[a.pass];
+  if (run < 0) return;  // skipped: every key has the same digit, or the shortcut took over
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
   // look-back is already running: no deadlock whatever the scheduler does.
@@ -185,12 +198,13 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   __syncthreads();
   const std::uint32_t tile = sh.tile;
   const std::uint32_t tile_start = tile * kTile;
-  const bool swap =
-      a.swap_on_partition && a.partition_pass != nullptr && *a.partition_pass == a.pass;
-  const std::uint32_t* const keys_in = swap ? a.keys_out : a.keys_in;
-  const std::uint32_t* const values_in = swap ? a.values_out : a.values_in;
+  const std::uint32_t* const keys_in = run % 2 == 0 ? a.caller_keys : a.alt_keys;
+  const std::uint32_t* const values_in = run % 2 == 0 ? a.caller_values : a.alt_values;
   const std::uint32_t valid = min(static_cast<std::uint32_t>(kTile), a.n - tile_start);
-  const KeyBits digit_bits{a.shift, a.shift + a.bits};
+  const std::uint32_t floor = floor_of(a.key_floor);
+  // The digit of key - floor; padding, floor - 1, has every digit at its top bucket.
+  const KeyBits bits_of_digit{a.shift, a.shift + a.bits};
+  auto digit_bits = [&](std::uint32_t key) { return bits_of_digit(key - floor); };
 
 #pragma unroll
   for (int k = 0; k < Items; ++k) {  // values: in flight until the scatter needs them
@@ -202,7 +216,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     const std::uint32_t j = static_cast<std::uint32_t>(Rank::striped_index(i));
-    keys[i] = j < valid ? keys_in[tile_start + j] : 0xffffffffu;  // padding sorts last
+    keys[i] = j < valid ? keys_in[tile_start + j] : floor - 1u;  // padding sorts last
   }
 
   const std::uint32_t global_count = threadIdx.x < kRadixBuckets ? a.pass_hist[threadIdx.x] : 0u;
@@ -246,6 +260,9 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   // Consecutive threads write consecutive addresses of each bucket's run. Each slot's digit is
   // kept in shared memory for the value scatter (a register array of output indices here would
   // push the kernel past 64 registers).
+  // Read again, not held across the ranking (registers; see the value scatter below).
+  const bool from_caller = a.route->run_index[a.pass] % 2 == 0;
+  std::uint32_t* const keys_out = from_caller ? a.alt_keys : a.caller_keys;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
@@ -253,7 +270,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
       const std::uint32_t key = sh.tile_buffer[j];
       const std::uint32_t d = digit_bits(key);
       sh.slot_digit[j] = static_cast<std::uint8_t>(d);
-      (swap ? a.keys_in : a.keys_out)[sh.global_base[d] + j] = key;
+      keys_out[sh.global_base[d] + j] = key;
     }
   }
   __syncthreads();
@@ -261,10 +278,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = sh.value_stage[Rank::striped_index(i)];
   __syncthreads();
   // Read only now: a register held across the ranking would push the kernel into spills.
-  const bool partition = a.partition_pass != nullptr && *a.partition_pass == a.pass;
-  std::uint32_t* const values_out = partition ? (a.swap_on_partition ? a.values_in : a.values_out)
-                                    : a.values_out_at != nullptr ? *a.values_out_at
-                                                                 : a.values_out;
+  std::uint32_t* const values_out = a.values_out_at != nullptr && a.route->final_pass == a.pass
+                                        ? *a.values_out_at
+                                    : from_caller ? a.alt_values
+                                                  : a.caller_values;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
@@ -405,15 +422,23 @@ int RadixSortEngine::last_partition_pass() const {
   return pass;
 }
 
+int RadixSortEngine::last_run_passes() const {
+  std::int32_t runs = 0;
+  CUDA_CHECK(cudaMemcpy(&runs, &control_.data()->route.runs, sizeof runs, cudaMemcpyDeviceToHost));
+  return runs;
+}
+
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
-                           int end_bit, cudaStream_t stream, const std::int32_t* d_enable,
-                           int policy, std::uint32_t* const* final_values) {
+                           int end_bit, cudaStream_t stream, const RadixSortOptions& options) {
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
+  if (options.key_floor != nullptr && begin_bit != 0)
+    throw std::invalid_argument("radix sort: a key floor needs begin_bit == 0");
+  std::uint32_t* const* final_values = options.final_values;
   shortcut_planned_ = false;
   if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
     if (final_values != nullptr && n > 0) {
-      detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(values, final_values,
-                                                           static_cast<std::uint32_t>(n), d_enable);
+      detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
+          values, final_values, static_cast<std::uint32_t>(n), options.enable);
       CUDA_CHECK_LAUNCH("copy_values_to_kernel");
     }
     return;
@@ -422,47 +447,43 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   const int bucket_policy = radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
   const bool shortcut_planned = bucket_policy >= 0;
   shortcut_planned_ = shortcut_planned;
-  const std::size_t policy_index = radix_tile_policy_for(n, policy);
+  const std::size_t policy_index = radix_tile_policy_for(n, options.policy);
   const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
   const std::size_t tiles = (n + tile - 1) / tile;
   const auto n32 = static_cast<std::uint32_t>(n);
+  const bool parity_matters = options.keys_needed || final_values == nullptr;
 
   detail::RadixControl* control = control_.data();
   std::uint32_t* hist = &control->hist[0][0];
   std::uint32_t* counters = control->tile_counters;
-  std::uint32_t* blocks_done = &control->blocks_done;
   std::uint32_t* epoch = &control->epoch;
   std::int32_t* partition_pass = &control->partition_pass;
-  std::int32_t* lsd_on = &control->lsd_on;
   CUDA_CHECK(cudaMemsetAsync(control, 0, offsetof(detail::RadixControl, epoch), stream));
-  const detail::ShortcutDecision decide{
+  const detail::RouteDecision decide{
       shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
                        : 0u,
-      blocks_done, partition_pass, lsd_on};
+      parity_matters,
+      final_values != nullptr,
+      &control->blocks_done,
+      partition_pass,
+      &control->route};
 
   const std::size_t hist_blocks =
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
                             (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads));
   detail::
       radix_histogram_kernel<<<static_cast<unsigned>(hist_blocks), kHistogramThreads, 0, stream>>>(
-          keys, n32, begin_bit, end_bit, hist, epoch, d_enable, decide);
+          keys, n32, begin_bit, end_bit, hist, epoch, options.enable, options.key_floor, decide);
   CUDA_CHECK_LAUNCH("radix_histogram_kernel");
 
-  std::uint32_t* src_k = keys;
-  std::uint32_t* src_v = values;
-  std::uint32_t* dst_k = alt_keys_.data();
-  std::uint32_t* dst_v = alt_values_.data();
-  // With the shortcut planned every pass is launched; on the device all run (plain LSD) or only
-  // the partition pass, reading the caller's arrays.
+  // Every pass is launched; on the device each runs or returns at once as the route says.
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
-    const bool top = pass == passes - 1;
-    const bool odd = pass % 2 == 1;
     const detail::OnesweepArgs args{
-        src_k,
-        src_v,
-        dst_k,
-        dst_v,
+        keys,
+        values,
+        alt_keys_.data(),
+        alt_values_.data(),
         n32,
         shift,
         std::min(kRadixBits, end_bit - shift),
@@ -470,29 +491,28 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         counters + pass,
         status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
         epoch,
-        d_enable,
-        top ? final_values : nullptr,
-        shortcut_planned ? partition_pass : nullptr,
-        pass,
-        shortcut_planned && odd};  // odd passes read our buffers; a partition, the caller's
+        options.enable,
+        final_values,
+        &control->route,
+        options.key_floor,
+        pass};
     detail::launch_policy(policy_index, args, tiles, stream, detail::kPolicyIndices);
-    std::swap(src_k, dst_k);
-    std::swap(src_v, dst_v);
   }
   if (shortcut_planned) {
     const detail::BucketSortArgs args{alt_keys_.data(), alt_values_.data(), keys,
                                       values,           final_values,       hist,
-                                      begin_bit,        partition_pass};
+                                      begin_bit,        partition_pass,     options.key_floor};
     detail::launch_bucket_policy(static_cast<std::size_t>(bucket_policy), args, kRadixBuckets,
                                  stream, detail::kBucketPolicyIndices);
   }
-  if (src_k != keys) {  // odd number of passes: the result is in our buffers
+  // With an even pass count the route never leaves the result in our buffers (radix_pass_route).
+  if (passes % 2 == 1 && parity_matters) {
     const unsigned blocks = static_cast<unsigned>(
         std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (n + 255) / 256));
     // With final_values the values are already where they belong; only the keys come back.
     detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
-        src_k, final_values != nullptr ? nullptr : src_v, keys, values, n32,
-        shortcut_planned ? lsd_on : d_enable);
+        alt_keys_.data(), final_values != nullptr ? nullptr : alt_values_.data(), keys, values, n32,
+        &control->route.copy_back);
     CUDA_CHECK_LAUNCH("copy_pairs_kernel");
   }
 }

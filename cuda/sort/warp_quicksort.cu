@@ -638,7 +638,8 @@ class QuicksortSorter final : public Sorter {
     finish.ctrl = control_.data();
     finish_kernel<<<finish_grid_, kThreads, sizeof(SortShared), stream>>>(finish);
     CUDA_CHECK_LAUNCH("quicksort finish_kernel");
-    fallback_.sort(keys, values, n, begin_bit, end_bit, stream, &control_.data()->run_fallback);
+    fallback_.sort(keys, values, n, begin_bit, end_bit, stream,
+                   {.enable = &control_.data()->run_fallback});
   }
 
  private:

@@ -91,8 +91,11 @@ void run_case(const Case& c) {
                         cpu_count_strided_descents(keys, expected, kAutoProbeStride)};
     cpu_sort_order(keys, expected, scratch);
     ASSERT_EQ(order, expected) << "frame " << f;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      ASSERT_EQ(sorted_keys[i], keys[order[i]]) << "frame " << f << " position " << i;
+    // A fixed radix frame writes its order straight to the target and keeps no sorted keys.
+    if (c.algorithm != Algorithm::radix) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        ASSERT_EQ(sorted_keys[i], keys[order[i]]) << "frame " << f << " position " << i;
+      }
     }
 
     // FrameInfo is one frame late, except the first frame after reset.

@@ -1,12 +1,17 @@
-// The radix sort's host-side plan (cuda/sort/radix_plan.hpp), checked without a device: the tile
-// policy and the MSD-first shortcut's block chosen by size, forced choices, and out-of-range
-// indices refused.
+// The radix sort's plan, checked without a device: the tile policy and the MSD-first shortcut's
+// block chosen by size, forced choices, and out-of-range indices refused
+// (cuda/sort/radix_plan.hpp); and the route of the passes that the histogram kernel plans on the
+// device from the digit counts (cuda/sort/radix_pass_route.hpp).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "cuda/sort/radix_pass_route.hpp"
 #include "cuda/sort/radix_plan.hpp"
 
 namespace particles::cuda {
@@ -56,6 +61,78 @@ TEST(RadixPlan, OutOfRangeIndicesAreRefused) {
   EXPECT_THROW(radix_bucket_policy_for(pow2(20), 4, RadixShortcut::by_size,
                                        static_cast<int>(std::size(kRadixBucketPolicies))),
                std::invalid_argument);
+}
+
+// The run passes, in order, of a route.
+std::vector<int> run_passes(const RadixPassRoute& r) {
+  std::vector<int> passes;
+  for (int q = 0; q < r.runs; ++q)
+    for (int p = 0; p < kRadixMaxPasses; ++p)
+      if (r.run_index[p] == q) passes.push_back(p);
+  return passes;
+}
+
+struct RouteCase {
+  std::array<std::uint32_t, kRadixMaxPasses> used;
+  int passes;
+  bool parity_matters;
+  bool final_target;
+  std::vector<int> expected_runs;
+  bool copy_back;
+};
+
+TEST(RadixRoute, SkipsDigitsSharedByEveryKeyAndKeepsTheResultWhereItIsWanted) {
+  const RouteCase cases[] = {
+      // Every digit varies: every pass, even count, nothing to copy.
+      {{256, 256, 256, 256}, 4, true, false, {0, 1, 2, 3}, false},
+      // Depth keys above their floor: the top digit is shared. Wanted in place, a skipped pass
+      // runs after all (the lowest) to keep the count even; with only a target, 3 suffice.
+      {{256, 256, 16, 1}, 4, true, false, {0, 1, 2, 3}, false},
+      {{256, 256, 16, 1}, 4, true, true, {0, 1, 2, 3}, false},
+      {{256, 256, 16, 1}, 4, false, true, {0, 1, 2}, false},
+      // Two shared digits: two passes either way.
+      {{256, 256, 1, 1}, 4, true, false, {0, 1}, false},
+      {{256, 256, 1, 1}, 4, false, true, {0, 1}, false},
+      // A shared low digit (keys multiples of 256) is skipped as well.
+      {{1, 256, 256, 256}, 4, false, true, {1, 2, 3}, false},
+      {{1, 256, 256, 256}, 4, true, false, {0, 1, 2, 3}, false},
+      // An odd pass count (24 bits): the copy back brings an odd run count home.
+      {{256, 256, 256, 0}, 3, true, false, {0, 1, 2}, true},
+      {{256, 256, 256, 0}, 3, false, true, {0, 1, 2}, false},
+      {{256, 1, 256, 0}, 3, true, false, {0, 2}, false},
+      // All keys equal: nothing runs, unless the values must reach a target (the top pass, an
+      // identity), and then one more when the keys are wanted in place and the count is even.
+      {{1, 1, 1, 1}, 4, true, false, {}, false},
+      {{1, 1, 1, 1}, 4, false, true, {3}, false},
+      {{1, 1, 1, 1}, 4, true, true, {0, 3}, false},
+      {{1, 1, 1, 0}, 3, true, true, {2}, true},
+      {{1, 0, 0, 0}, 1, true, false, {}, false},
+      {{1, 0, 0, 0}, 1, false, true, {0}, false},
+  };
+  for (const RouteCase& c : cases) {
+    const RadixPassRoute r =
+        plan_radix_route(c.used.data(), c.passes, c.parity_matters, c.final_target);
+    const std::string what = "used " + std::to_string(c.used[0]) + "," + std::to_string(c.used[1]) +
+                             "," + std::to_string(c.used[2]) + "," + std::to_string(c.used[3]) +
+                             " passes " + std::to_string(c.passes) +
+                             (c.parity_matters ? " in place" : "") +
+                             (c.final_target ? " target" : "");
+    EXPECT_EQ(run_passes(r), c.expected_runs) << what;
+    EXPECT_EQ(r.runs, static_cast<int>(c.expected_runs.size())) << what;
+    EXPECT_EQ(r.copy_back != 0, c.copy_back) << what;
+    EXPECT_EQ(r.final_pass, c.expected_runs.empty() ? -1 : c.expected_runs.back()) << what;
+    for (int p = c.passes; p < kRadixMaxPasses; ++p) EXPECT_EQ(r.run_index[p], -1) << what;
+  }
+}
+
+TEST(RadixRoute, ShortcutRunsOnlyThePartitionPassAndLeavesTheValuesToTheBucketSort) {
+  for (int partition = 0; partition < kRadixMaxPasses; ++partition) {
+    const RadixPassRoute r = shortcut_radix_route(partition);
+    EXPECT_EQ(run_passes(r), std::vector<int>{partition});
+    EXPECT_EQ(r.run_index[partition], 0);  // reads the caller's arrays
+    EXPECT_EQ(r.final_pass, -1);
+    EXPECT_EQ(r.copy_back, 0);
+  }
 }
 
 }  // namespace

@@ -221,8 +221,8 @@ TEST(SortRadixPolicies, mid_EveryPolicyMatchesStableSortAcrossRepeatedSorts) {
         });
         CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-        engine.sort(d_keys.data(), d_values.data(), n, 0, bits, stream, nullptr,
-                    static_cast<int>(p));
+        engine.sort(d_keys.data(), d_values.data(), n, 0, bits, stream,
+                    {.policy = static_cast<int>(p)});
         CUDA_CHECK(
             cudaMemcpyAsync(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost, stream));
         CUDA_CHECK(cudaMemcpyAsync(got_values.data(), d_values.data(), n * 4,
@@ -263,8 +263,8 @@ TEST(SortRadixFinalValues, small_ValuesGoToTheTargetKeysStayInPlace) {
     });
     CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-    engine.sort(d_keys.data(), d_values.data(), n, begin_bit, end_bit, nullptr, nullptr, -1,
-                target_at.data());
+    engine.sort(d_keys.data(), d_values.data(), n, begin_bit, end_bit, nullptr,
+                {.final_values = target_at.data()});
     std::vector<std::uint32_t> got_keys(n), got_values(n);
     CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(got_values.data(), target.data(), n * 4, cudaMemcpyDeviceToHost));

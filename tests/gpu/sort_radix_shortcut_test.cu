@@ -55,8 +55,8 @@ Outcome sort_and_check(RadixSortEngine& engine, const std::vector<std::uint32_t>
   std::iota(values.begin(), values.end(), 0u);
   CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-  engine.sort(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit, nullptr, nullptr, -1,
-              final_target != nullptr ? final_target->data() : nullptr);
+  engine.sort(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit, nullptr,
+              {.final_values = final_target != nullptr ? final_target->data() : nullptr});
   CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
   const std::uint32_t* values_at = target != nullptr ? target->data() : d_values.data();
   CUDA_CHECK(cudaMemcpy(got_values.data(), values_at, n * 4, cudaMemcpyDeviceToHost));
@@ -173,7 +173,7 @@ TEST(SortRadixShortcut, mid_DisabledSortChangesNothing) {
   CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(enable.data(), 0, sizeof(std::int32_t)));
-  engine.sort(d_keys.data(), d_values.data(), n, 0, 32, nullptr, enable.data());
+  engine.sort(d_keys.data(), d_values.data(), n, 0, 32, nullptr, {.enable = enable.data()});
   CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
   EXPECT_EQ(got_keys, keys);

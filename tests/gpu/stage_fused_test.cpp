@@ -1,8 +1,10 @@
 // The fused simulate + extents + keys kernel against its twins: the three stages launched apart
 // (themselves tested against the CPU), bit for bit, on sizes across the block and grid
-// boundaries, with and without keys, moving and paused.
+// boundaries, with and without keys, moving and paused; and the key floor it folds, against the
+// smallest key.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cuda/keys/depth_keys.hpp"
@@ -37,6 +39,7 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   cuda::DeviceBuffer<Extents> extents(2);
   cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
   cuda::init_extents_workspace(ws.data(), nullptr);
+  cuda::DeviceBuffer<std::uint32_t> key_floor(1 + cuda::kKeyFloorPartials);
 
   for (int frame = 0; frame < 3; ++frame) {  // later frames check the workspace is reusable
     auto view = test::device_value(test::orbit_view(frame));
@@ -51,6 +54,9 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
     fused.extents_workspace = ws.data();
     fused.keys = frame == 1 ? nullptr : keys_fused.data();  // frame 1: no keys requested
     fused.values = values_fused.data();
+    fused.key_floor = key_floor.data();
+    fused.key_floor_partials = key_floor.data() + 1;
+    CUDA_CHECK(cudaMemset(key_floor.data(), 0x5a, sizeof(std::uint32_t)));  // stale on purpose
     cuda::launch_step_fused(fused, nullptr);
 
     cuda::launch_step(params, state_apart.data(), n, dt.data(), vertices_apart_at.data(), nullptr);
@@ -73,7 +79,11 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
     const auto e = test::to_host(extents.data(), 2);
     ASSERT_EQ(0, std::memcmp(&e[0], &e[1], sizeof(Extents))) << frame;
     if (frame != 1) {
-      ASSERT_EQ(test::to_host(keys_fused.data(), n), test::to_host(keys_apart.data(), n)) << frame;
+      const auto keys_host = test::to_host(keys_fused.data(), n);
+      EXPECT_EQ(test::to_host(key_floor.data(), 1)[0],
+                *std::min_element(keys_host.begin(), keys_host.end()))
+          << frame;
+      ASSERT_EQ(keys_host, test::to_host(keys_apart.data(), n)) << frame;
       ASSERT_EQ(test::to_host(values_fused.data(), n), test::to_host(values_apart.data(), n))
           << frame;
     }

@@ -1,0 +1,78 @@
+#pragma once
+// Which passes of one LSD radix sort run, and which buffers each reads and writes. Decided on the
+// device by the histogram kernel's last block (the counts are only known there), and plain
+// __host__ __device__ C++ so the CPU tests check every case without a device.
+//
+// A pass whose digit is the same for every key (one used bucket) would leave every pair where it
+// is, so it is skipped: keys in a narrow range (depth keys above a known floor, nearly sorted keys
+// sharing their top bits) then cost fewer passes. The run passes ping-pong between the caller's
+// arrays and the engine's: run number q reads the caller's when q is even. An odd number of run
+// passes leaves the result in the engine's buffers, which only matters when the caller needs the
+// sorted keys, or the values without a final target; then a skipped pass is run after all (an
+// identity permutation: stable, all keys in one bucket) when the pass count is even, and the
+// engine's copy-back kernel brings the result home when it is odd.
+#include <cstdint>
+
+#include "cuda/sort/key_bits.hpp"
+#include "cuda/sort/policy.hpp"
+
+namespace particles::cuda {
+
+inline constexpr int kRadixMaxPasses = 32 / kRadixBits;
+
+struct RadixPassRoute {
+  std::int32_t run_index[kRadixMaxPasses];  // run number of each pass, -1 when it is skipped
+  std::int32_t final_pass;  // the pass that writes the values to a final target: the last run
+                            // pass, or -1 (none runs, or the shortcut's bucket sort writes them)
+  std::int32_t runs;        // how many passes run
+  std::int32_t copy_back;   // 1: the result ends in the engine's buffers
+};
+
+// used_buckets[p]: how many of pass p's buckets hold a key. parity_matters: the caller needs the
+// result in its own arrays (sorted keys wanted, or values with no final target). final_target:
+// the values go to a target of their own, so at least one pass must run to put them there.
+PARTICLES_HD RadixPassRoute plan_radix_route(const std::uint32_t* used_buckets, int passes,
+                                             bool parity_matters, bool final_target) {
+  bool run[kRadixMaxPasses] = {};
+  int runs = 0;
+  for (int p = 0; p < passes; ++p) {
+    run[p] = used_buckets[p] > 1;
+    runs += run[p] ? 1 : 0;
+  }
+  if (runs == 0 && final_target) {  // nothing to order, but the values must reach the target
+    run[passes - 1] = true;
+    runs = 1;
+  }
+  if (parity_matters && runs % 2 == 1 && passes % 2 == 0) {
+    for (int p = 0; p < passes; ++p) {
+      if (!run[p]) {  // exists: runs is odd and passes even, so runs < passes
+        run[p] = true;
+        ++runs;
+        break;
+      }
+    }
+  }
+  RadixPassRoute route{};
+  int q = 0;
+  route.final_pass = -1;
+  for (int p = 0; p < kRadixMaxPasses; ++p) {
+    route.run_index[p] = p < passes && run[p] ? q++ : -1;
+    if (route.run_index[p] >= 0) route.final_pass = p;
+  }
+  route.runs = runs;
+  route.copy_back = parity_matters && runs % 2 == 1 ? 1 : 0;
+  return route;
+}
+
+// The route of a sort that took the MSD-first shortcut: only the partition pass runs, reading the
+// caller's arrays; the bucket sort then writes the result back to them (no copy-back).
+PARTICLES_HD RadixPassRoute shortcut_radix_route(int partition_pass) {
+  RadixPassRoute route{};
+  for (int p = 0; p < kRadixMaxPasses; ++p) route.run_index[p] = p == partition_pass ? 0 : -1;
+  route.final_pass = -1;
+  route.runs = 1;
+  route.copy_back = 0;
+  return route;
+}
+
+}  // namespace particles::cuda

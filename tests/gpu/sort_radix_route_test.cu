@@ -1,0 +1,206 @@
+// The radix sort's pass route on the device (cuda/sort/radix_pass_route.hpp): passes whose digit
+// every key shares are skipped, with and without a key floor, and the result still lands where the
+// caller wants it: keys and values in place, or the values in a target with the keys in place or
+// left in scratch (keys_needed = false). Every case is compared with std::stable_sort, and the
+// number of passes that ran with the route the CPU tests expect.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/radix_engine.hpp"
+
+namespace particles::cuda {
+namespace {
+
+bool device_present() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+#define SKIP_WITHOUT_DEVICE() \
+  if (!device_present()) GTEST_SKIP() << "no CUDA device present"
+
+// n keys base + (random below span) * step: a narrow range above base, with the low digit shared
+// when step is a multiple of 256.
+std::vector<std::uint32_t> spread_keys(std::size_t n, std::uint32_t base, std::uint32_t span,
+                                       std::uint32_t step, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint32_t> keys(n);
+  for (auto& k : keys) k = base + (span > 1 ? rng() % span : 0u) * step;
+  return keys;
+}
+
+enum class Target { in_place, values_to_target, values_to_target_keys_dropped };
+
+struct Placement {
+  Target target;
+  const char* name;
+};
+constexpr Placement kPlacements[] = {
+    {Target::in_place, "in place"},
+    {Target::values_to_target, "values to target"},
+    {Target::values_to_target_keys_dropped, "values to target, keys dropped"},
+};
+
+class RadixRouteFixture : public ::testing::Test {
+ protected:
+  static constexpr std::size_t kCapacity = (std::size_t{1} << 18) + 77;
+
+  // Sorts keys (values: their indices) by bits [0, end_bit) with the given floor (none when
+  // use_floor is false) and placement; checks the result and returns how many passes ran.
+  int sort_and_check(const std::vector<std::uint32_t>& keys, int end_bit, bool use_floor,
+                     std::uint32_t floor, Target target, const std::string& what) {
+    const std::size_t n = keys.size();
+    std::vector<std::uint32_t> values(n), order(n);
+    std::iota(values.begin(), values.end(), 0u);
+    std::iota(order.begin(), order.end(), 0u);
+    const std::uint32_t mask = end_bit >= 32 ? 0xffffffffu : (1u << end_bit) - 1u;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return (keys[x] & mask) < (keys[y] & mask);
+    });
+    CUDA_CHECK(cudaMemcpy(buffers_->keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffers_->values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffers_->floor.data(), &floor, 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(buffers_->target.data(), 0xff, n * 4));
+
+    RadixSortOptions options;
+    options.key_floor = use_floor ? buffers_->floor.data() : nullptr;
+    if (target != Target::in_place) options.final_values = buffers_->target_at.data();
+    options.keys_needed = target != Target::values_to_target_keys_dropped;
+    engine().sort(buffers_->keys.data(), buffers_->values.data(), n, 0, end_bit, nullptr, options);
+
+    std::vector<std::uint32_t> got_keys(n), got_values(n);
+    CUDA_CHECK(cudaMemcpy(got_keys.data(), buffers_->keys.data(), n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(
+        cudaMemcpy(got_values.data(),
+                   target == Target::in_place ? buffers_->values.data() : buffers_->target.data(),
+                   n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got_values, order) << what;
+    if (target != Target::values_to_target_keys_dropped) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (got_keys[i] != keys[order[i]]) {
+          ADD_FAILURE() << what << ": key at " << i;
+          break;
+        }
+      }
+    }
+    return engine().last_run_passes();
+  }
+
+  // Made in SetUp, and only with a device: without one the tests skip.
+  struct Buffers {
+    RadixSortEngine engine{kCapacity};
+    DeviceBuffer<std::uint32_t> keys{kCapacity}, values{kCapacity}, target{kCapacity};
+    DeviceBuffer<std::uint32_t> floor{1};
+    DeviceBuffer<std::uint32_t*> target_at{1};
+  };
+  std::unique_ptr<Buffers> buffers_;
+
+  void SetUp() override {
+    if (!device_present()) return;
+    buffers_ = std::make_unique<Buffers>();
+    std::uint32_t* t = buffers_->target.data();
+    CUDA_CHECK(cudaMemcpy(buffers_->target_at.data(), &t, sizeof t, cudaMemcpyHostToDevice));
+  }
+  RadixSortEngine& engine() { return buffers_->engine; }
+};
+
+// Keys like a frame's depth keys: a range narrower than 2^24 high in the 32-bit space. Above a
+// floor the top digit is shared and its pass skipped: 3 passes when the keys may be dropped, 4
+// (one skipped pass run after all) when the result must come back in place.
+TEST_F(RadixRouteFixture, mid_FloorSkipsTheSharedTopDigit) {
+  SKIP_WITHOUT_DEVICE();
+  for (std::size_t n : {std::size_t{1000}, std::size_t{40000}, kCapacity}) {
+    const std::uint32_t base = 0xc1a37e55u;  // the top digit would vary without the floor
+    const auto keys = spread_keys(n, base, 0x00b00000u, 1, static_cast<unsigned>(n));
+    const std::uint32_t lowest = *std::min_element(keys.begin(), keys.end());
+    for (std::uint32_t floor : {lowest, lowest - 12345u}) {
+      for (const Placement& p : kPlacements) {
+        const std::string what =
+            "n=" + std::to_string(n) + " floor " + std::to_string(floor) + " " + p.name;
+        const int runs = sort_and_check(keys, 32, true, floor, p.target, what);
+        EXPECT_EQ(runs, p.target == Target::values_to_target_keys_dropped ? 3 : 4) << what;
+      }
+    }
+    // Without the floor the top digit takes two values: every pass runs.
+    EXPECT_EQ(sort_and_check(keys, 32, false, 0, Target::values_to_target_keys_dropped, "no floor"),
+              4);
+  }
+}
+
+// Shared digits without a floor: high digits of small keys, a low digit of multiples of 256, and
+// two shared digits; a 24-bit sort whose odd pass count needs the copy back.
+TEST_F(RadixRouteFixture, mid_SharedDigitsAreSkippedWithoutAFloor) {
+  SKIP_WITHOUT_DEVICE();
+  struct Case {
+    const char* name;
+    std::uint32_t base, span, step;
+    int end_bit;
+    int runs_dropped, runs_in_place;  // passes run with keys dropped / result in place
+  };
+  const Case cases[] = {
+      {"top digit shared", 0x3e000000u, 1u << 24, 1, 32, 3, 4},
+      {"low digit shared", 0u, 1u << 24, 256, 32, 3, 4},
+      {"three digits shared", 0x77000000u, 1u << 8, 1u << 16, 32, 1, 2},
+      {"24 bits, all vary", 0u, 1u << 24, 1, 24, 3, 3},
+      {"24 bits, middle shared", 0x00110000u, 1u << 8, 1, 24, 1, 1},
+  };
+  for (const Case& c : cases) {
+    const auto keys = spread_keys(50001, c.base, c.span, c.step, 7);
+    for (const Placement& p : kPlacements) {
+      const std::string what = std::string(c.name) + ", " + p.name;
+      const int runs = sort_and_check(keys, c.end_bit, false, 0, p.target, what);
+      EXPECT_EQ(runs, p.target == Target::values_to_target_keys_dropped ? c.runs_dropped
+                                                                        : c.runs_in_place)
+          << what;
+    }
+  }
+}
+
+// All keys equal: no pass has anything to order. In place nothing needs to run; values bound for
+// a target still get there (the top pass runs as an identity, plus one to keep keys in place).
+TEST_F(RadixRouteFixture, small_AllKeysEqual) {
+  SKIP_WITHOUT_DEVICE();
+  const std::vector<std::uint32_t> keys(7777, 0xdeadbeefu);
+  EXPECT_EQ(sort_and_check(keys, 32, false, 0, Target::in_place, "in place"), 0);
+  EXPECT_EQ(sort_and_check(keys, 32, false, 0, Target::values_to_target, "target"), 2);
+  EXPECT_EQ(sort_and_check(keys, 32, true, 0xdeadbeefu, Target::values_to_target_keys_dropped,
+                           "target, keys dropped, floor"),
+            1);
+  EXPECT_EQ(sort_and_check(keys, 24, false, 0, Target::values_to_target, "24 bits, target"), 1);
+}
+
+// The shortcut forced on keys above a floor: it partitions on the highest digit of key - floor
+// that varies, and every placement is still exact.
+TEST_F(RadixRouteFixture, mid_ShortcutWithAFloor) {
+  SKIP_WITHOUT_DEVICE();
+  engine().set_shortcut(RadixShortcut::always);
+  const auto keys = spread_keys(60000, 0xbf012345u, 1u << 20, 1, 3);
+  const std::uint32_t lowest = *std::min_element(keys.begin(), keys.end());
+  for (const Placement& p : kPlacements) {
+    sort_and_check(keys, 32, true, lowest, p.target, std::string("shortcut, ") + p.name);
+    EXPECT_EQ(engine().last_partition_pass(), 2) << p.name;  // (key - floor) < 2^20: digit 2
+  }
+  engine().set_shortcut(RadixShortcut::by_size);
+}
+
+// A floor needs begin_bit == 0; anything else is refused before any launch.
+TEST_F(RadixRouteFixture, small_FloorWithAPartialLowRangeIsRefused) {
+  SKIP_WITHOUT_DEVICE();
+  RadixSortOptions options;
+  options.key_floor = buffers_->floor.data();
+  EXPECT_THROW(
+      engine().sort(buffers_->keys.data(), buffers_->values.data(), 100, 8, 32, nullptr, options),
+      std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace particles::cuda
