@@ -22,7 +22,6 @@ struct BucketSortArgs {
   const std::uint32_t* histograms;      // [passes][256] digit counts of the sort
   int begin_bit;                        // of the sort; pass p's digit starts at begin_bit + 8p
   const std::int32_t* partition_pass;   // the pass that partitioned; -1: shortcut not taken
-  const std::uint32_t* key_floor;       // the sort ranks key - *key_floor; null: key
 };
 
 // Bits needed to write x (0 for 0), at compile time.
@@ -84,14 +83,12 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(B
     return static_cast<std::uint32_t>((static_cast<int>(warp_id()) * live + i) * kWarpSize) +
            lane_id();
   };
-  // The words ranked are key - floor (the keys themselves are gathered again at the end).
-  const std::uint32_t floor = a.key_floor != nullptr ? *a.key_floor : 0u;
   std::uint32_t words[Items], rank[Items];
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
     if (i >= live) break;
     const std::uint32_t j = slot(i);
-    words[i] = j < size ? __ldg(&a.keys_in[start + j]) - floor : 0xffffffffu;  // padding last
+    words[i] = j < size ? __ldg(&a.keys_in[start + j]) : 0xffffffffu;  // padding sorts last
   }
 
   // First digit on the keys themselves; then on (remaining key bits << kPositionBits | position).

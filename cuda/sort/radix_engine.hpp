@@ -11,9 +11,10 @@
 //      are started in order), ranks its keys in registers (warp multisplit), publishes its
 //      per-digit counts, finds its global offsets by decoupled look-back over earlier tiles
 //      (single-pass chained scan, no separate scan kernel), and scatters through shared memory.
-//   Passes whose digit is the same for every key are skipped (radix_pass_route.hpp); the others
-//   ping-pong between the caller's arrays and the engine's buffers, and an odd count of them ends
-//   with a copy back when the caller needs the result in place.
+//   Keys/values ping-pong between the caller's arrays and the engine's buffers; an odd pass
+//   count ends with a copy back when the caller needs the result in place. Routed sorts
+//   (RadixSortOptions::skip_shared_digits, key_floor) skip the passes whose digit every key
+//   shares, decided on the device (radix_pass_route.hpp).
 // MSD-first shortcut (policy.hpp, kRadixBucketPolicies), planned by size. The histogram kernel
 // finds the highest digit whose keys differ (the digits above it are shared by every key, as the
 // sign and exponent bits of float depths often are); when every bucket of that digit fits one
@@ -45,7 +46,8 @@ struct RadixControl {
   // starts at zero once.
   std::uint32_t epoch;          // stamps this sort's look-back words
   std::int32_t partition_pass;  // the shortcut's partition pass, or -1: plain LSD
-  RadixPassRoute route;         // which passes run; route.copy_back enables the copy back
+  std::int32_t lsd_on;          // 1 when plain LSD runs (enables the odd-pass copy back)
+  RadixPassRoute route;         // routed sorts: which passes run; copy_back enables the copy
 };
 }  // namespace detail
 
@@ -61,9 +63,15 @@ struct RadixSortOptions {
   // (a graph stays valid while that target moves, e.g. a GL buffer mapped anew each frame); the
   // caller's value array is then left holding scratch. Saves a copy of the values.
   std::uint32_t* const* final_values = nullptr;
+  // Routing (radix_pass_route.hpp): the passes whose digit every key shares are skipped, decided
+  // on the device. Costs 5-12% per pass run on the H200 (a template switch keeps unrouted sorts
+  // free of it), so it is asked for where digits are likely to be shared; the MSD-first shortcut
+  // is not planned for a routed sort.
+  bool skip_shared_digits = false;
   // When not null, a device word no key is below, read when the sort runs; needs begin_bit == 0
-  // and every key below 2^end_bit. The sort orders key - floor, the same order, so keys that
-  // span less than 2^24 above the floor (a frame's depth keys) skip the top pass.
+  // and every key below 2^end_bit; implies skip_shared_digits. The sort orders key - floor, the
+  // same order, so keys spanning less than 2^24 above the floor (a frame's depth keys) skip the
+  // top pass.
   const std::uint32_t* key_floor = nullptr;
   // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
   // buffers, which spares the copy back after an odd number of passes.
@@ -86,7 +94,8 @@ class RadixSortEngine {
   // planned, or a bucket too full). Synchronises with the device: tests and diagnostics only.
   int last_partition_pass() const;
   bool last_sort_took_shortcut() const { return last_partition_pass() >= 0; }
-  // The passes the last sort ran (skipped ones left out). Synchronises: tests and diagnostics.
+  // The passes the last sort ran when it was routed (skipped ones left out), else -1.
+  // Synchronises with the device: tests and diagnostics only.
   int last_run_passes() const;
 
  private:
@@ -100,6 +109,7 @@ class RadixSortEngine {
   RadixShortcut shortcut_ = RadixShortcut::by_size;
   int bucket_policy_ = -1;
   bool shortcut_planned_ = false;  // by the last sort
+  bool routed_ = false;            // the last sort
 };
 
 }  // namespace particles::cuda

@@ -40,37 +40,45 @@ __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
   return enable != nullptr && *enable == 0;
 }
 
-// What the histogram kernel's last block decides, the only block to see every count: which
-// passes run and where (radix_pass_route.hpp), and, when the MSD-first shortcut is planned
-// (bucket_capacity > 0), whether it is taken.
+// What the histogram kernel's last block decides, the only block to see every count. Unrouted
+// sorts: when the MSD-first shortcut is planned (bucket_capacity > 0), whether it is taken.
+// Routed sorts (radix_pass_route.hpp): which passes run and where.
 struct RouteDecision {
   std::uint32_t bucket_capacity;  // pairs one bucket-sort block holds; 0: shortcut not planned
-  bool parity_matters;            // the result must end in the caller's arrays
-  bool final_target;              // the values go to a target of their own
+  bool parity_matters;            // routed: the result must end in the caller's arrays
+  bool final_target;              // routed: the values go to a target of their own
   std::uint32_t* blocks_done;     // cleared per sort
   std::int32_t* partition_pass;   // the pass that partitions, or -1: plain LSD
-  RadixPassRoute* route;
+  std::int32_t* lsd_on;           // unrouted: 1 when plain LSD runs (enables the copy back)
+  RadixPassRoute* route;          // routed only
 };
 
 __device__ __forceinline__ std::uint32_t floor_of(const std::uint32_t* key_floor) {
   return key_floor != nullptr ? *key_floor : 0u;
 }
 
+// Routed: the digits counted are those of key - *key_floor (0 when null), and the last block
+// plans the route. Unrouted sorts get a kernel without either (a template switch, as for
+// radix_onesweep_kernel).
+template <bool Routed>
 __global__ void __launch_bounds__(kHistogramThreads)
     radix_histogram_kernel(const std::uint32_t* keys, std::uint32_t n, int begin_bit, int end_bit,
                            std::uint32_t* hist, std::uint32_t* epoch, const std::int32_t* enable,
                            const std::uint32_t* key_floor, RouteDecision decide) {
   if (disabled(enable)) {  // no kernel of the sort may run on words left by an earlier sort
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-      *decide.partition_pass = -1;
-      decide.route->copy_back = 0;
+      if (decide.bucket_capacity != 0) {
+        *decide.partition_pass = -1;
+        *decide.lsd_on = 0;
+      }
+      if (Routed) decide.route->copy_back = 0;
     }
     return;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) ++*epoch;  // read by the passes, which start after us
   __shared__ std::uint32_t local[kMaxPasses][kRadixBuckets];
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  const std::uint32_t floor = floor_of(key_floor);
+  const std::uint32_t floor = Routed ? floor_of(key_floor) : 0u;
   for (int i = static_cast<int>(threadIdx.x); i < kMaxPasses * kRadixBuckets;
        i += kHistogramThreads)
     (&local[0][0])[i] = 0;
@@ -107,11 +115,12 @@ __global__ void __launch_bounds__(kHistogramThreads)
     const std::uint32_t c = (&local[0][0])[i];
     if (c != 0) atomicAdd(&hist[i], c);
   }
+  if (!Routed && decide.bucket_capacity == 0) return;
 
   // The last block to finish sees every count. A digit with one used bucket is shared by every
-  // key and its pass is skipped. Digits above the highest one whose keys differ are such digits
-  // (float depths share sign and exponent bits), so that digit partitions for the shortcut, which
-  // is taken when its fullest bucket fits one bucket-sort block.
+  // key; routed, its pass is skipped. For the shortcut: the digits above the highest one whose
+  // keys differ are such digits (float depths share sign and exponent bits), so that digit
+  // partitions, and the shortcut is taken when its fullest bucket fits one bucket-sort block.
   __shared__ bool last_block;
   __shared__ std::uint32_t fullest_of[kMaxPasses];
   __shared__ std::uint32_t used_of[kMaxPasses];
@@ -134,26 +143,26 @@ __global__ void __launch_bounds__(kHistogramThreads)
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    int partition = -1;
-    if (decide.bucket_capacity != 0) {
+    if (Routed) {
+      *decide.route = plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+    } else {
       int pass = passes - 1;
       while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
-      if (fullest_of[pass] <= decide.bucket_capacity) partition = pass;
+      const bool fits = fullest_of[pass] <= decide.bucket_capacity;
+      *decide.partition_pass = fits ? pass : -1;
+      *decide.lsd_on = fits ? 0 : 1;
     }
-    *decide.partition_pass = partition;
-    *decide.route = partition >= 0 ? shortcut_radix_route(partition)
-                                   : plan_radix_route(used_of, passes, decide.parity_matters,
-                                                      decide.final_target);
   }
 }
 
 struct OnesweepArgs {
-  // The two homes of the pairs: the caller's arrays and the engine's buffers. A pass reads one
-  // and writes the other, as its route says (a run with an even number reads the caller's).
-  std::uint32_t* caller_keys;
-  std::uint32_t* caller_values;
-  std::uint32_t* alt_keys;
-  std::uint32_t* alt_values;
+  // Unrouted: this pass's source and destination, ping-ponged by the host. Routed: the caller's
+  // arrays (in) and the engine's buffers (out) for every pass; each run reads one and writes the
+  // other as the route says (a run with an even number reads the caller's).
+  std::uint32_t* keys_in;  // not const: a partition pass may turn input and output around
+  std::uint32_t* values_in;
+  std::uint32_t* keys_out;
+  std::uint32_t* values_out;
   std::uint32_t n;
   int shift;
   int bits;                        // digit width of this pass, 1..8
@@ -162,10 +171,18 @@ struct OnesweepArgs {
   std::uint64_t* status;  // [tiles][256]
   const std::uint32_t* epoch;
   const std::int32_t* enable;
-  std::uint32_t* const* values_out_at;  // when set, the route's final pass writes values there
-  const RadixPassRoute* route;          // from the histogram kernel
-  const std::uint32_t* key_floor;       // digits are taken of key - *key_floor; null: of key
+  // When set, values go there instead: unrouted, from the pass given it; routed, from the
+  // route's final pass.
+  std::uint32_t* const* values_out_at;
+  // Unrouted, set when the MSD-first shortcut is planned: *partition_pass (from the histogram
+  // kernel) is -1 for plain LSD; otherwise only that pass runs, as the shortcut's partition step:
+  // it reads the caller's arrays (in and out swapped when swap_on_partition, an odd pass) and
+  // leaves the final write to the bucket sort (values_out_at unused).
+  const std::int32_t* partition_pass;
   int pass;
+  bool swap_on_partition;
+  const RadixPassRoute* route;     // routed: from the histogram kernel
+  const std::uint32_t* key_floor;  // routed: digits are taken of key - *key_floor; null: of key
 };
 
 template <int Threads, int Items, Multisplit Method>
@@ -173,6 +190,7 @@ struct OnesweepShared {
   typename BlockRadixRank<Threads, Items, Method>::Storage rank;
   std::uint32_t global_base[kRadixBuckets];  // output index of tile position j is base[d] + j
   std::uint32_t tile;
+  std::int32_t run;                            // routed: run number of this pass, -1: skipped
   std::uint32_t tile_buffer[Threads * Items];  // keys, then values, in tile-sorted order
   std::uint32_t value_stage[Threads * Items];  // this tile's values in input order
   std::uint8_t slot_digit[Threads * Items];    // digit of the key at each tile-sorted slot
@@ -183,25 +201,37 @@ struct OnesweepShared {
 // tile), and values never enter registers before the scatter: they travel global -> shared by
 // cp.async while the keys are ranked. That keeps 15 items within 64 registers, so several
 // blocks share an SM and one block's ranking overlaps another's loads and stores.
-template <int Threads, int Items, int MinBlocks, Multisplit Method>
+// Routed is a template switch, not a run-time test: routed passes (buffers chosen on the device,
+// digits of key - floor) ran 5-12% slower on the H200 (2^22 nearly sorted 32-bit keys, 4 passes:
+// 198 -> 223 us), so sorts that do not ask for routing keep the host-routed kernel.
+template <int Threads, int Items, int MinBlocks, Multisplit Method, bool Routed>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(OnesweepArgs a) {
   using Rank = BlockRadixRank<Threads, Items, Method>;
   constexpr int kTile = Threads * Items;
   auto& sh = dynamic_shared<OnesweepShared<Threads, Items, Method>>();
   if (disabled(a.enable)) return;
-  const int run = a.route->run_index[a.pass];
-  if (run < 0) return;  // skipped: every key has the same digit, or the shortcut took over
+  if (!Routed && a.partition_pass != nullptr && *a.partition_pass >= 0 &&
+      *a.partition_pass != a.pass)
+    return;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
-  // look-back is already running: no deadlock whatever the scheduler does.
-  if (threadIdx.x == 0) sh.tile = atomicAdd(a.tile_counter, 1u);
+  // look-back is already running: no deadlock whatever the scheduler does. Routed, the route is
+  // read in the same round trip; a skipped pass only draws tile numbers nobody waits for.
+  if (threadIdx.x == 0) {
+    sh.tile = atomicAdd(a.tile_counter, 1u);
+    if (Routed) sh.run = a.route->run_index[a.pass];
+  }
   __syncthreads();
+  if (Routed && sh.run < 0) return;  // skipped: every key has the same digit
   const std::uint32_t tile = sh.tile;
   const std::uint32_t tile_start = tile * kTile;
-  const std::uint32_t* const keys_in = run % 2 == 0 ? a.caller_keys : a.alt_keys;
-  const std::uint32_t* const values_in = run % 2 == 0 ? a.caller_values : a.alt_values;
+  const bool swap =
+      Routed ? sh.run % 2 == 1
+             : a.swap_on_partition && a.partition_pass != nullptr && *a.partition_pass == a.pass;
+  const std::uint32_t* const keys_in = swap ? a.keys_out : a.keys_in;
+  const std::uint32_t* const values_in = swap ? a.values_out : a.values_in;
   const std::uint32_t valid = min(static_cast<std::uint32_t>(kTile), a.n - tile_start);
-  const std::uint32_t floor = floor_of(a.key_floor);
+  const std::uint32_t floor = Routed ? floor_of(a.key_floor) : 0u;
   // The digit of key - floor; padding, floor - 1, has every digit at its top bucket.
   const KeyBits bits_of_digit{a.shift, a.shift + a.bits};
   auto digit_bits = [&](std::uint32_t key) { return bits_of_digit(key - floor); };
@@ -260,9 +290,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   // Consecutive threads write consecutive addresses of each bucket's run. Each slot's digit is
   // kept in shared memory for the value scatter (a register array of output indices here would
   // push the kernel past 64 registers).
-  // Read again, not held across the ranking (registers; see the value scatter below).
-  const bool from_caller = a.route->run_index[a.pass] % 2 == 0;
-  std::uint32_t* const keys_out = from_caller ? a.alt_keys : a.caller_keys;
+  // Routed: read again, not held across the ranking (registers; see the value scatter below).
+  const bool swap_out = Routed ? a.route->run_index[a.pass] % 2 == 1 : swap;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
@@ -270,7 +299,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
       const std::uint32_t key = sh.tile_buffer[j];
       const std::uint32_t d = digit_bits(key);
       sh.slot_digit[j] = static_cast<std::uint8_t>(d);
-      keys_out[sh.global_base[d] + j] = key;
+      (swap_out ? a.keys_in : a.keys_out)[sh.global_base[d] + j] = key;
     }
   }
   __syncthreads();
@@ -278,10 +307,17 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   for (int i = 0; i < Items; ++i) sh.tile_buffer[rank[i]] = sh.value_stage[Rank::striped_index(i)];
   __syncthreads();
   // Read only now: a register held across the ranking would push the kernel into spills.
-  std::uint32_t* const values_out = a.values_out_at != nullptr && a.route->final_pass == a.pass
-                                        ? *a.values_out_at
-                                    : from_caller ? a.alt_values
-                                                  : a.caller_values;
+  std::uint32_t* values_out;
+  if (Routed) {
+    values_out = a.values_out_at != nullptr && a.route->final_pass == a.pass ? *a.values_out_at
+                 : swap_out                                                  ? a.values_in
+                                                                             : a.values_out;
+  } else {
+    const bool partition = a.partition_pass != nullptr && *a.partition_pass == a.pass;
+    values_out = partition                    ? (a.swap_on_partition ? a.values_in : a.values_out)
+                 : a.values_out_at != nullptr ? *a.values_out_at
+                                              : a.values_out;
+  }
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
@@ -295,23 +331,24 @@ constexpr std::size_t onesweep_shared_bytes() {
       OnesweepShared<P.threads, P.items_per_thread, static_cast<Multisplit>(P.multisplit)>);
 }
 
-template <RadixPolicy P>
+template <RadixPolicy P, bool Routed>
 constexpr auto onesweep_kernel_of() {
   return radix_onesweep_kernel<P.threads, P.items_per_thread, P.min_blocks_per_sm,
-                               static_cast<Multisplit>(P.multisplit)>;
+                               static_cast<Multisplit>(P.multisplit), Routed>;
 }
 
 template <RadixPolicy P>
 void prepare_onesweep() {
-  CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel_of<P>(),
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(onesweep_shared_bytes<P>())));
+  for (auto kernel : {onesweep_kernel_of<P, false>(), onesweep_kernel_of<P, true>()})
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(onesweep_shared_bytes<P>())));
 }
 
 template <RadixPolicy P>
-void launch_onesweep(const OnesweepArgs& args, std::size_t tiles, cudaStream_t stream) {
-  onesweep_kernel_of<
-      P>()<<<static_cast<unsigned>(tiles), P.threads, onesweep_shared_bytes<P>(), stream>>>(args);
+void launch_onesweep(const OnesweepArgs& args, std::size_t tiles, bool routed,
+                     cudaStream_t stream) {
+  const auto kernel = routed ? onesweep_kernel_of<P, true>() : onesweep_kernel_of<P, false>();
+  kernel<<<static_cast<unsigned>(tiles), P.threads, onesweep_shared_bytes<P>(), stream>>>(args);
   CUDA_CHECK_LAUNCH("radix_onesweep_kernel");
 }
 
@@ -321,9 +358,9 @@ void prepare_all(std::index_sequence<I...>) {
   (prepare_onesweep<kRadixPolicies[I]>(), ...);
 }
 template <std::size_t... I>
-void launch_policy(std::size_t index, const OnesweepArgs& args, std::size_t tiles,
+void launch_policy(std::size_t index, const OnesweepArgs& args, std::size_t tiles, bool routed,
                    cudaStream_t stream, std::index_sequence<I...>) {
-  ((index == I ? launch_onesweep<kRadixPolicies[I]>(args, tiles, stream) : void()), ...);
+  ((index == I ? launch_onesweep<kRadixPolicies[I]>(args, tiles, routed, stream) : void()), ...);
 }
 constexpr auto kPolicyIndices = std::make_index_sequence<std::size(kRadixPolicies)>();
 
@@ -423,6 +460,7 @@ int RadixSortEngine::last_partition_pass() const {
 }
 
 int RadixSortEngine::last_run_passes() const {
+  if (!routed_) return -1;
   std::int32_t runs = 0;
   CUDA_CHECK(cudaMemcpy(&runs, &control_.data()->route.runs, sizeof runs, cudaMemcpyDeviceToHost));
   return runs;
@@ -435,6 +473,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     throw std::invalid_argument("radix sort: a key floor needs begin_bit == 0");
   std::uint32_t* const* final_values = options.final_values;
   shortcut_planned_ = false;
+  routed_ = false;
   if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
     if (final_values != nullptr && n > 0) {
       detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
@@ -444,7 +483,12 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     return;
   }
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  const int bucket_policy = radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
+  // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
+  // stands in for every other pass).
+  const bool routed = options.key_floor != nullptr || options.skip_shared_digits;
+  routed_ = routed;
+  const int bucket_policy =
+      routed ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
   const bool shortcut_planned = bucket_policy >= 0;
   shortcut_planned_ = shortcut_planned;
   const std::size_t policy_index = radix_tile_policy_for(n, options.policy);
@@ -458,6 +502,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   std::uint32_t* counters = control->tile_counters;
   std::uint32_t* epoch = &control->epoch;
   std::int32_t* partition_pass = &control->partition_pass;
+  std::int32_t* lsd_on = &control->lsd_on;
   CUDA_CHECK(cudaMemsetAsync(control, 0, offsetof(detail::RadixControl, epoch), stream));
   const detail::RouteDecision decide{
       shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
@@ -466,24 +511,38 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
       final_values != nullptr,
       &control->blocks_done,
       partition_pass,
+      lsd_on,
       &control->route};
 
-  const std::size_t hist_blocks =
+  const unsigned hist_blocks = static_cast<unsigned>(
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
-                            (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads));
-  detail::
-      radix_histogram_kernel<<<static_cast<unsigned>(hist_blocks), kHistogramThreads, 0, stream>>>(
-          keys, n32, begin_bit, end_bit, hist, epoch, options.enable, options.key_floor, decide);
+                            (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads)));
+  if (routed) {
+    detail::radix_histogram_kernel<true><<<hist_blocks, kHistogramThreads, 0, stream>>>(
+        keys, n32, begin_bit, end_bit, hist, epoch, options.enable, options.key_floor, decide);
+  } else {
+    detail::radix_histogram_kernel<false><<<hist_blocks, kHistogramThreads, 0, stream>>>(
+        keys, n32, begin_bit, end_bit, hist, epoch, options.enable, nullptr, decide);
+  }
   CUDA_CHECK_LAUNCH("radix_histogram_kernel");
 
-  // Every pass is launched; on the device each runs or returns at once as the route says.
+  // Unrouted: keys/values ping-pong between the caller's arrays and our buffers as the host
+  // says; with the shortcut planned every pass is launched, and on the device all run (plain
+  // LSD) or only the partition pass, reading the caller's arrays. Routed: every pass gets both
+  // homes and runs or returns as the route says.
+  std::uint32_t* src_k = keys;
+  std::uint32_t* src_v = values;
+  std::uint32_t* dst_k = alt_keys_.data();
+  std::uint32_t* dst_v = alt_values_.data();
   for (int pass = 0; pass < passes; ++pass) {
     const int shift = begin_bit + pass * kRadixBits;
+    const bool top = pass == passes - 1;
+    const bool odd = pass % 2 == 1;
     const detail::OnesweepArgs args{
-        keys,
-        values,
-        alt_keys_.data(),
-        alt_values_.data(),
+        routed ? keys : src_k,
+        routed ? values : src_v,
+        routed ? alt_keys_.data() : dst_k,
+        routed ? alt_values_.data() : dst_v,
         n32,
         shift,
         std::min(kRadixBits, end_bit - shift),
@@ -492,27 +551,34 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
         epoch,
         options.enable,
-        final_values,
+        routed || top ? final_values : nullptr,
+        shortcut_planned ? partition_pass : nullptr,
+        pass,
+        shortcut_planned && odd,  // odd passes read our buffers; a partition, the caller's
         &control->route,
-        options.key_floor,
-        pass};
-    detail::launch_policy(policy_index, args, tiles, stream, detail::kPolicyIndices);
+        options.key_floor};
+    detail::launch_policy(policy_index, args, tiles, routed, stream, detail::kPolicyIndices);
+    std::swap(src_k, dst_k);
+    std::swap(src_v, dst_v);
   }
   if (shortcut_planned) {
     const detail::BucketSortArgs args{alt_keys_.data(), alt_values_.data(), keys,
                                       values,           final_values,       hist,
-                                      begin_bit,        partition_pass,     options.key_floor};
+                                      begin_bit,        partition_pass};
     detail::launch_bucket_policy(static_cast<std::size_t>(bucket_policy), args, kRadixBuckets,
                                  stream, detail::kBucketPolicyIndices);
   }
-  // With an even pass count the route never leaves the result in our buffers (radix_pass_route).
+  // An odd pass count leaves the result in our buffers (routed: an odd count of run passes,
+  // which with an even pass count the route never leaves; radix_pass_route.hpp).
   if (passes % 2 == 1 && parity_matters) {
     const unsigned blocks = static_cast<unsigned>(
         std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (n + 255) / 256));
     // With final_values the values are already where they belong; only the keys come back.
     detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
         alt_keys_.data(), final_values != nullptr ? nullptr : alt_values_.data(), keys, values, n32,
-        &control->route.copy_back);
+        routed             ? &control->route.copy_back
+        : shortcut_planned ? lsd_on
+                           : options.enable);
     CUDA_CHECK_LAUNCH("copy_pairs_kernel");
   }
 }

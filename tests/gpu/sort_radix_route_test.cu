@@ -72,6 +72,7 @@ class RadixRouteFixture : public ::testing::Test {
     CUDA_CHECK(cudaMemset(buffers_->target.data(), 0xff, n * 4));
 
     RadixSortOptions options;
+    options.skip_shared_digits = true;
     options.key_floor = use_floor ? buffers_->floor.data() : nullptr;
     if (target != Target::in_place) options.final_values = buffers_->target_at.data();
     options.keys_needed = target != Target::values_to_target_keys_dropped;
@@ -178,17 +179,21 @@ TEST_F(RadixRouteFixture, small_AllKeysEqual) {
   EXPECT_EQ(sort_and_check(keys, 24, false, 0, Target::values_to_target, "24 bits, target"), 1);
 }
 
-// The shortcut forced on keys above a floor: it partitions on the highest digit of key - floor
-// that varies, and every placement is still exact.
-TEST_F(RadixRouteFixture, mid_ShortcutWithAFloor) {
+// A routed sort never takes the MSD-first shortcut, even forced; an unrouted one reports no route.
+TEST_F(RadixRouteFixture, mid_RoutingTurnsTheShortcutOff) {
   SKIP_WITHOUT_DEVICE();
   engine().set_shortcut(RadixShortcut::always);
   const auto keys = spread_keys(60000, 0xbf012345u, 1u << 20, 1, 3);
   const std::uint32_t lowest = *std::min_element(keys.begin(), keys.end());
   for (const Placement& p : kPlacements) {
-    sort_and_check(keys, 32, true, lowest, p.target, std::string("shortcut, ") + p.name);
-    EXPECT_EQ(engine().last_partition_pass(), 2) << p.name;  // (key - floor) < 2^20: digit 2
+    const int runs =
+        sort_and_check(keys, 32, true, lowest, p.target, std::string("floor, ") + p.name);
+    EXPECT_EQ(runs, p.target == Target::values_to_target_keys_dropped ? 3 : 4) << p.name;
+    EXPECT_EQ(engine().last_partition_pass(), -1) << p.name;
   }
+  engine().sort(buffers_->keys.data(), buffers_->values.data(), keys.size(), 0, 32, nullptr);
+  EXPECT_TRUE(engine().last_sort_took_shortcut());
+  EXPECT_EQ(engine().last_run_passes(), -1);
   engine().set_shortcut(RadixShortcut::by_size);
 }
 
