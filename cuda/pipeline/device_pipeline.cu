@@ -289,6 +289,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
   // Keys that need neither this frame's extents (quantized) nor last frame's order (auto) can
   // be made in the simulate pass itself.
   const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact && !automatic;
+  // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
+  // every other path sorts order_ in place and copies it there. With keys from the step, that
+  // sort also makes the index values itself, so the step does not write them.
+  const bool direct_to_target = shape.sort && !automatic && shape.algorithm == Algorithm::radix;
+  const bool sort_makes_values = keys_in_step && direct_to_target;
   mark(0, timing_slot, marks);
   if (shape.fused) {
     FusedStepArgs step;
@@ -301,7 +306,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     step.extents = &report->extents;
     step.extents_workspace = extents_workspace_.data();
     step.keys = keys_in_step ? keys_.data() : nullptr;
-    step.values = order_.data();
+    step.values = sort_makes_values ? nullptr : order_.data();
     step.key_floor = keys_in_step ? key_floor_.data() : nullptr;
     step.key_floor_partials = key_floor_.data() + 1;
     launch_step_fused(step, s);
@@ -332,9 +337,6 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     marks[3] = marks[2];
   }
 
-  // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
-  // every other path sorts order_ in place and copies it there.
-  const bool direct_to_target = shape.sort && !automatic && shape.algorithm == Algorithm::radix;
   if (shape.sort) {
     if (automatic) {
       // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
@@ -346,12 +348,13 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
       PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
       record_auto_sort(shape.bits);
     } else if (direct_to_target) {
-      // The sorted keys are not kept (nothing reads them), and with keys made in the step the
+      // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
       // above it, so the top pass is skipped, and 3 passes, an odd count, need no copy back.
       radix().sort(keys_.data(), order_.data(), count_, 0, shape.bits, s,
                    {.final_values = &c->order,
                     .key_floor = keys_in_step ? key_floor_.data() : nullptr,
+                    .values_are_indices = sort_makes_values,
                     .keys_needed = false});
     } else {
       sorter(sort_algorithm_of(shape.algorithm))

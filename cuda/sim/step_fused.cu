@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(kThreads)
     if (a.keys != nullptr) {
       const std::uint32_t key = exact_depth_key(depth);
       a.keys[i] = key;
-      a.values[i] = i;
+      if (a.values != nullptr) a.values[i] = i;
       key_min = min(key_min, key);
     }
   }

@@ -27,7 +27,7 @@ struct FusedStepArgs {
   Extents* extents = nullptr;                 // device memory, written once per launch
   void* extents_workspace = nullptr;          // see extents_workspace_bytes()
   std::uint32_t* keys = nullptr;              // nullptr: no keys; else exact keys by index
-  std::uint32_t* values = nullptr;            // with keys: values[i] = i
+  std::uint32_t* values = nullptr;            // with keys, optional: values[i] = i
   // With keys, optional: *key_floor gets the smallest key written (the radix sort's key floor,
   // RadixSortOptions), folded from one partial per block in key_floor_partials, which holds
   // kKeyFloorPartials words.

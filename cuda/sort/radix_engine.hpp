@@ -73,6 +73,10 @@ struct RadixSortOptions {
   // same order, so keys spanning less than 2^24 above the floor (a frame's depth keys) skip the
   // top pass.
   const std::uint32_t* key_floor = nullptr;
+  // The values are 0, 1, ..., n - 1 (each pair's index) and need not be written by the caller:
+  // the first pass makes them instead of reading them. Implies skip_shared_digits; refused with
+  // an empty bit range (no pass would make them).
+  bool values_are_indices = false;
   // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
   // buffers, which spares the copy back after an odd number of passes.
   bool keys_needed = true;

@@ -29,17 +29,18 @@ struct RadixPassRoute {
 };
 
 // used_buckets[p]: how many of pass p's buckets hold a key. parity_matters: the caller needs the
-// result in its own arrays (sorted keys wanted, or values with no final target). final_target:
-// the values go to a target of their own, so at least one pass must run to put them there.
+// result in its own arrays (sorted keys wanted, or values with no final target). values_to_write:
+// the values go to a target of their own, or are to be made by the first pass (indices), so at
+// least one pass must run.
 PARTICLES_HD RadixPassRoute plan_radix_route(const std::uint32_t* used_buckets, int passes,
-                                             bool parity_matters, bool final_target) {
+                                             bool parity_matters, bool values_to_write) {
   bool run[kRadixMaxPasses] = {};
   int runs = 0;
   for (int p = 0; p < passes; ++p) {
     run[p] = used_buckets[p] > 1;
     runs += run[p] ? 1 : 0;
   }
-  if (runs == 0 && final_target) {  // nothing to order, but the values must reach the target
+  if (runs == 0 && values_to_write) {  // nothing to order, but the values must be written
     run[passes - 1] = true;
     runs = 1;
   }

@@ -51,7 +51,17 @@ struct RouteDecision {
   std::int32_t* partition_pass;   // the pass that partitions, or -1: plain LSD
   std::int32_t* lsd_on;           // unrouted: 1 when plain LSD runs (enables the copy back)
   RadixPassRoute* route;          // routed only
+  std::uint32_t* tile_counters;   // routed: [passes], each pass's start written here
 };
+
+// Routed passes find their part in the tile number they draw, so a block needs no load besides
+// its atomic to start: the histogram kernel starts a skipped pass's counter at kTileSkipped, and
+// that of a pass reading the engine's buffers (an odd run number) at kTileFromOurs; the first
+// pass that runs has kTileFirstRun (it makes index values itself when told they are indices).
+constexpr std::uint32_t kTileFirstRun = 1u << 29;
+constexpr std::uint32_t kTileSkipped = 1u << 30;
+constexpr std::uint32_t kTileFromOurs = 1u << 31;
+constexpr std::uint32_t kTileNumberMask = kTileFirstRun - 1u;
 
 __device__ __forceinline__ std::uint32_t floor_of(const std::uint32_t* key_floor) {
   return key_floor != nullptr ? *key_floor : 0u;
@@ -144,7 +154,15 @@ __global__ void __launch_bounds__(kHistogramThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     if (Routed) {
-      *decide.route = plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+      const RadixPassRoute route =
+          plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+      *decide.route = route;
+      // Each pass learns its part from the tile number it draws (radix_onesweep_kernel).
+      for (int p = 0; p < passes; ++p)
+        decide.tile_counters[p] = route.run_index[p] < 0        ? kTileSkipped
+                                  : route.run_index[p] % 2 == 1 ? kTileFromOurs
+                                  : route.run_index[p] == 0     ? kTileFirstRun
+                                                                : 0u;
     } else {
       int pass = passes - 1;
       while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
@@ -183,14 +201,14 @@ struct OnesweepArgs {
   bool swap_on_partition;
   const RadixPassRoute* route;     // routed: from the histogram kernel
   const std::uint32_t* key_floor;  // routed: digits are taken of key - *key_floor; null: of key
+  bool values_are_indices;         // routed: the first run makes values_in[i] = i, unread
 };
 
 template <int Threads, int Items, Multisplit Method>
 struct OnesweepShared {
   typename BlockRadixRank<Threads, Items, Method>::Storage rank;
-  std::uint32_t global_base[kRadixBuckets];  // output index of tile position j is base[d] + j
-  std::uint32_t tile;
-  std::int32_t run;                            // routed: run number of this pass, -1: skipped
+  std::uint32_t global_base[kRadixBuckets];    // output index of tile position j is base[d] + j
+  std::uint32_t tile;                          // as drawn (routed: with the flags of kTileSkipped)
   std::uint32_t tile_buffer[Threads * Items];  // keys, then values, in tile-sorted order
   std::uint32_t value_stage[Threads * Items];  // this tile's values in input order
   std::uint8_t slot_digit[Threads * Items];    // digit of the key at each tile-sorted slot
@@ -215,18 +233,15 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
     return;
 
   // Tiles are numbered in the order blocks start, so every tile this one waits for in the
-  // look-back is already running: no deadlock whatever the scheduler does. Routed, the route is
-  // read in the same round trip; a skipped pass only draws tile numbers nobody waits for.
-  if (threadIdx.x == 0) {
-    sh.tile = atomicAdd(a.tile_counter, 1u);
-    if (Routed) sh.run = a.route->run_index[a.pass];
-  }
+  // look-back is already running: no deadlock whatever the scheduler does. Routed, the number
+  // drawn also says whether the pass is skipped and which buffers it reads (kTileSkipped).
+  if (threadIdx.x == 0) sh.tile = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
-  if (Routed && sh.run < 0) return;  // skipped: every key has the same digit
-  const std::uint32_t tile = sh.tile;
+  if (Routed && (sh.tile & kTileSkipped) != 0) return;  // every key has the same digit
+  const std::uint32_t tile = Routed ? sh.tile & kTileNumberMask : sh.tile;
   const std::uint32_t tile_start = tile * kTile;
   const bool swap =
-      Routed ? sh.run % 2 == 1
+      Routed ? (sh.tile & kTileFromOurs) != 0
              : a.swap_on_partition && a.partition_pass != nullptr && *a.partition_pass == a.pass;
   const std::uint32_t* const keys_in = swap ? a.keys_out : a.keys_in;
   const std::uint32_t* const values_in = swap ? a.values_out : a.values_in;
@@ -236,10 +251,17 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(Ones
   const KeyBits bits_of_digit{a.shift, a.shift + a.bits};
   auto digit_bits = [&](std::uint32_t key) { return bits_of_digit(key - floor); };
 
+  // Values are in flight until the scatter needs them, or made here when they are the indices.
+  const bool make_values = Routed && a.values_are_indices && (sh.tile & kTileFirstRun) != 0;
 #pragma unroll
-  for (int k = 0; k < Items; ++k) {  // values: in flight until the scatter needs them
+  for (int k = 0; k < Items; ++k) {
     const std::uint32_t j = threadIdx.x + static_cast<std::uint32_t>(k * Threads);
-    if (j < valid) __pipeline_memcpy_async(&sh.value_stage[j], &values_in[tile_start + j], 4);
+    if (j < valid) {
+      if (make_values)
+        sh.value_stage[j] = tile_start + j;
+      else
+        __pipeline_memcpy_async(&sh.value_stage[j], &values_in[tile_start + j], 4);
+    }
   }
   __pipeline_commit();
   std::uint32_t keys[Items], rank[Items];
@@ -474,7 +496,11 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   std::uint32_t* const* final_values = options.final_values;
   shortcut_planned_ = false;
   routed_ = false;
+  if (options.values_are_indices && begin_bit == end_bit && n > 1)
+    throw std::invalid_argument("radix sort: index values need a bit range to sort by");
   if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
+    if (options.values_are_indices && n == 1)
+      CUDA_CHECK(cudaMemsetAsync(values, 0, sizeof(std::uint32_t), stream));  // the index 0
     if (final_values != nullptr && n > 0) {
       detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
           values, final_values, static_cast<std::uint32_t>(n), options.enable);
@@ -485,7 +511,8 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
   // stands in for every other pass).
-  const bool routed = options.key_floor != nullptr || options.skip_shared_digits;
+  const bool routed =
+      options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
   routed_ = routed;
   const int bucket_policy =
       routed ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
@@ -508,11 +535,12 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
       shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
                        : 0u,
       parity_matters,
-      final_values != nullptr,
+      final_values != nullptr || options.values_are_indices,  // values to write: a pass must run
       &control->blocks_done,
       partition_pass,
       lsd_on,
-      &control->route};
+      &control->route,
+      counters};
 
   const unsigned hist_blocks = static_cast<unsigned>(
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
@@ -556,7 +584,8 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         pass,
         shortcut_planned && odd,  // odd passes read our buffers; a partition, the caller's
         &control->route,
-        options.key_floor};
+        options.key_floor,
+        options.values_are_indices};
     detail::launch_policy(policy_index, args, tiles, routed, stream, detail::kPolicyIndices);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);

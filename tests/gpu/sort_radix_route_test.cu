@@ -56,8 +56,11 @@ class RadixRouteFixture : public ::testing::Test {
 
   // Sorts keys (values: their indices) by bits [0, end_bit) with the given floor (none when
   // use_floor is false) and placement; checks the result and returns how many passes ran.
+  // make_values: the values are not uploaded (the buffer holds garbage) and the sort is told
+  // they are the indices.
   int sort_and_check(const std::vector<std::uint32_t>& keys, int end_bit, bool use_floor,
-                     std::uint32_t floor, Target target, const std::string& what) {
+                     std::uint32_t floor, Target target, const std::string& what,
+                     bool make_values = false) {
     const std::size_t n = keys.size();
     std::vector<std::uint32_t> values(n), order(n);
     std::iota(values.begin(), values.end(), 0u);
@@ -67,7 +70,10 @@ class RadixRouteFixture : public ::testing::Test {
       return (keys[x] & mask) < (keys[y] & mask);
     });
     CUDA_CHECK(cudaMemcpy(buffers_->keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(buffers_->values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    if (make_values)
+      CUDA_CHECK(cudaMemset(buffers_->values.data(), 0xab, n * 4));
+    else
+      CUDA_CHECK(cudaMemcpy(buffers_->values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(buffers_->floor.data(), &floor, 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(buffers_->target.data(), 0xff, n * 4));
 
@@ -76,6 +82,7 @@ class RadixRouteFixture : public ::testing::Test {
     options.key_floor = use_floor ? buffers_->floor.data() : nullptr;
     if (target != Target::in_place) options.final_values = buffers_->target_at.data();
     options.keys_needed = target != Target::values_to_target_keys_dropped;
+    options.values_are_indices = make_values;
     engine().sort(buffers_->keys.data(), buffers_->values.data(), n, 0, end_bit, nullptr, options);
 
     std::vector<std::uint32_t> got_keys(n), got_values(n);
@@ -195,6 +202,34 @@ TEST_F(RadixRouteFixture, mid_RoutingTurnsTheShortcutOff) {
   EXPECT_TRUE(engine().last_sort_took_shortcut());
   EXPECT_EQ(engine().last_run_passes(), -1);
   engine().set_shortcut(RadixShortcut::by_size);
+}
+
+// Index values made by the first pass (the pipeline's radix frame): the caller's value array
+// holds garbage, and every placement still gets the stable order; all keys equal and a single
+// pair still get their indices (a pass runs, or the lone index is written).
+TEST_F(RadixRouteFixture, mid_FirstPassMakesIndexValues) {
+  SKIP_WITHOUT_DEVICE();
+  for (std::size_t n : {std::size_t{1}, std::size_t{3000}, kCapacity}) {
+    const auto keys = spread_keys(n, 0x40f00000u, 0x00c00000u, 1, static_cast<unsigned>(n));
+    const std::uint32_t lowest = *std::min_element(keys.begin(), keys.end());
+    for (const Placement& p : kPlacements) {
+      const std::string what = "n=" + std::to_string(n) + " " + p.name;
+      sort_and_check(keys, 32, true, lowest, p.target, what + ", floor", true);
+      sort_and_check(keys, 32, false, 0, p.target, what + ", no floor", true);
+      sort_and_check(keys, 24, false, 0, p.target, what + ", 24 bits", true);
+    }
+  }
+  const std::vector<std::uint32_t> equal(5000, 77u);
+  for (const Placement& p : kPlacements) {
+    const int runs =
+        sort_and_check(equal, 32, false, 0, p.target, std::string("all equal, ") + p.name, true);
+    EXPECT_GE(runs, 1) << p.name;
+  }
+  RadixSortOptions options;
+  options.values_are_indices = true;
+  EXPECT_THROW(
+      engine().sort(buffers_->keys.data(), buffers_->values.data(), 100, 8, 8, nullptr, options),
+      std::invalid_argument);
 }
 
 // A floor needs begin_bit == 0; anything else is refused before any launch.
