@@ -77,6 +77,15 @@ inline constexpr RadixBucketPolicy kRadixBucketPolicies[] = {
 inline constexpr double kRadixBucketHeadroom = 1.25;
 inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 16;
 
+// Window finish of the radix Sorter (radix_pass_route.hpp): 32-bit sorts of at least this many
+// pairs stop after the two top digits when the histograms say the groups sharing the top 16 bits
+// are short, and the odd-even window sort finishes them. Skew: no top-digit bucket above this
+// multiple of the mean; the mean group at most kRadixWindowMaxMeanGroup pairs (the window
+// reaches 512 pairs past each tile edge, and a group can straddle a tile edge).
+inline constexpr std::size_t kRadixWindowMinPairs = std::size_t{1} << 22;
+inline constexpr double kRadixWindowSkew = 1.5;
+inline constexpr std::size_t kRadixWindowMaxMeanGroup = 256;
+
 // Blocks per SM of the up-front histogram kernel (grid-stride): enough to hide load latency.
 inline constexpr int kHistogramThreads = 512;
 inline constexpr int kHistogramBlocksPerSm = 2;

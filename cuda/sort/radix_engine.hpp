@@ -77,6 +77,12 @@ struct RadixSortOptions {
   // the first pass makes them instead of reading them. Implies skip_shared_digits; refused with
   // an empty bit range (no pass would make them).
   bool values_are_indices = false;
+  // When not null, a device word the sort sets to 1 when it stopped after the two top digits of a
+  // 32-bit sort (radix_pass_route.hpp, window_finish_fits), leaving the pairs stably sorted by
+  // the top 16 bits for the caller to finish with the odd-even window sort over all 32 bits, or
+  // to 0 when it sorted completely. Implies skip_shared_digits; needs begin_bit 0, end_bit 32 and
+  // no final_values.
+  std::int32_t* window_finish = nullptr;
   // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
   // buffers, which spares the copy back after an odd number of passes.
   bool keys_needed = true;

@@ -76,4 +76,28 @@ PARTICLES_HD RadixPassRoute shortcut_radix_route(int partition_pass) {
   return route;
 }
 
+// Window finish (RadixSortOptions::window_finish): a 32-bit sort may run only its two top passes,
+// a stable sort by the top 16 bits, and leave the low 16 bits to the odd-even window sort, which
+// orders every tile with a halo of 512 pairs on each side and proves the result exact (or falls
+// back to its exact kernel). That is one sweep instead of two when every group of keys sharing
+// the top 16 bits is short: taken only when both top digits are even (no bucket fuller than
+// `skew` times the mean) and the mean group, n / 65536, is at most `max_mean_group`.
+PARTICLES_HD bool window_finish_fits(std::uint32_t fullest_top, std::uint32_t fullest_second,
+                                     std::uint64_t n, double skew, std::uint64_t max_mean_group) {
+  const double mean_bucket = static_cast<double>(n) / kRadixBuckets;
+  return n / (kRadixBuckets * kRadixBuckets) <= max_mean_group &&
+         static_cast<double>(fullest_top) <= skew * mean_bucket &&
+         static_cast<double>(fullest_second) <= skew * mean_bucket;
+}
+
+// Its route: passes 2 and 3 run, from the caller's arrays and back to them.
+PARTICLES_HD RadixPassRoute window_finish_route() {
+  RadixPassRoute route{};
+  for (int p = 0; p < kRadixMaxPasses; ++p) route.run_index[p] = p >= 2 ? p - 2 : -1;
+  route.final_pass = -1;  // the window sort writes the result
+  route.runs = 2;
+  route.copy_back = 0;
+  return route;
+}
+
 }  // namespace particles::cuda

@@ -52,6 +52,8 @@ struct RouteDecision {
   std::int32_t* lsd_on;           // unrouted: 1 when plain LSD runs (enables the copy back)
   RadixPassRoute* route;          // routed only
   std::uint32_t* tile_counters;   // routed: [passes], each pass's start written here
+  std::int32_t* window_finish;    // routed, optional: set when only the two top passes run
+  std::uint32_t n;
 };
 
 // Routed passes find their part in the tile number they draw, so a block needs no load besides
@@ -82,6 +84,7 @@ __global__ void __launch_bounds__(kHistogramThreads)
         *decide.lsd_on = 0;
       }
       if (Routed) decide.route->copy_back = 0;
+      if (Routed && decide.window_finish != nullptr) *decide.window_finish = 0;
     }
     return;
   }
@@ -154,8 +157,13 @@ __global__ void __launch_bounds__(kHistogramThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     if (Routed) {
+      const bool window = decide.window_finish != nullptr && passes == kRadixMaxPasses &&
+                          window_finish_fits(fullest_of[3], fullest_of[2], decide.n,
+                                             kRadixWindowSkew, kRadixWindowMaxMeanGroup);
+      if (decide.window_finish != nullptr) *decide.window_finish = window ? 1 : 0;
       const RadixPassRoute route =
-          plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+          window ? window_finish_route()
+                 : plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
       *decide.route = route;
       // Each pass learns its part from the tile number it draws (radix_onesweep_kernel).
       for (int p = 0; p < passes; ++p)
@@ -413,18 +421,32 @@ void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigne
 }
 constexpr auto kBucketPolicyIndices = std::make_index_sequence<std::size(kRadixBucketPolicies)>();
 
+// Our radix sort behind the Sorter interface. Large 32-bit sorts may end with the odd-even window
+// sort instead of the two low passes (RadixSortOptions::window_finish), decided on the device.
 class RadixSorter final : public Sorter {
  public:
-  explicit RadixSorter(std::size_t capacity) : engine_(capacity) {}
+  explicit RadixSorter(std::size_t capacity)
+      : engine_(capacity),
+        window_(capacity >= kRadixWindowMinPairs ? make_odd_even_sorter_impl(capacity) : nullptr),
+        window_finish_(1) {
+    CUDA_CHECK(cudaMemset(window_finish_.data(), 0, sizeof(std::int32_t)));
+  }
   SortAlgorithm algorithm() const override { return SortAlgorithm::radix; }
   std::size_t capacity() const override { return engine_.capacity(); }
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream) override {
-    engine_.sort(keys, values, n, begin_bit, end_bit, stream);
+    if (window_ && n >= kRadixWindowMinPairs && begin_bit == 0 && end_bit == 32) {
+      engine_.sort(keys, values, n, 0, 32, stream, {.window_finish = window_finish_.data()});
+      window_->sort_enabled(keys, values, n, 0, 32, stream, window_finish_.data());
+    } else {
+      engine_.sort(keys, values, n, begin_bit, end_bit, stream);
+    }
   }
 
  private:
   RadixSortEngine engine_;
+  std::unique_ptr<OddEvenSorter> window_;     // only for capacities the window finish can use
+  DeviceBuffer<std::int32_t> window_finish_;  // the engine's verdict, the window sort's enable
 };
 
 }  // namespace
@@ -511,8 +533,12 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
   // stands in for every other pass).
-  const bool routed =
-      options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
+  if (options.window_finish != nullptr &&
+      (begin_bit != 0 || end_bit != 32 || final_values != nullptr || options.key_floor != nullptr))
+    throw std::invalid_argument(
+        "radix sort: a window finish needs bits 0..32, no final target and no key floor");
+  const bool routed = options.key_floor != nullptr || options.skip_shared_digits ||
+                      options.values_are_indices || options.window_finish != nullptr;
   routed_ = routed;
   const int bucket_policy =
       routed ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
@@ -540,7 +566,9 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
       partition_pass,
       lsd_on,
       &control->route,
-      counters};
+      counters,
+      options.window_finish,
+      n32};
 
   const unsigned hist_blocks = static_cast<unsigned>(
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,

@@ -16,7 +16,9 @@
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -230,6 +232,99 @@ TEST_F(RadixRouteFixture, mid_FirstPassMakesIndexValues) {
   EXPECT_THROW(
       engine().sort(buffers_->keys.data(), buffers_->values.data(), 100, 8, 8, nullptr, options),
       std::invalid_argument);
+}
+
+// Window finish: the engine stops after the two top digits when they are even, leaving the pairs
+// stably sorted by the top 16 bits, and the odd-even window sort (enabled by the same word)
+// finishes exactly. Skewed top digits sort completely in the engine; top digits that are even
+// one by one but correlated (top 16 bits d:d) make groups too long for the window, whose check
+// then hands over to its exact kernel: every outcome is the stable order.
+TEST_F(RadixRouteFixture, mid_WindowFinishIsExactWhicheverWayItGoes) {
+  SKIP_WITHOUT_DEVICE();
+  const std::size_t n = kCapacity;
+  auto window = make_odd_even_sorter(n);
+  DeviceBuffer<std::int32_t> finish(1);
+  std::mt19937 rng(11);
+  std::vector<std::uint32_t> random(n), skewed(n), correlated(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    random[i] = rng();
+    skewed[i] = 0x3e000000u | (rng() & 0x00ffffffu);
+    const std::uint32_t d = rng() & 0xffu;
+    correlated[i] = (d << 24) | (d << 16) | (rng() & 0xffffu);
+  }
+  struct Case {
+    const char* name;
+    const std::vector<std::uint32_t>* keys;
+    int expected_finish;
+  };
+  for (const Case& c : {Case{"random", &random, 1}, Case{"skewed", &skewed, 0},
+                        Case{"correlated", &correlated, 1}}) {
+    const std::vector<std::uint32_t>& keys = *c.keys;
+    std::vector<std::uint32_t> values(n), order(n), by_top(n);
+    std::iota(values.begin(), values.end(), 0u);
+    std::iota(order.begin(), order.end(), 0u);
+    by_top = order;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
+    std::stable_sort(by_top.begin(), by_top.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return keys[x] >> 16 < keys[y] >> 16;
+    });
+    CUDA_CHECK(cudaMemcpy(buffers_->keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffers_->values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    RadixSortOptions options;
+    options.window_finish = finish.data();
+    engine().sort(buffers_->keys.data(), buffers_->values.data(), n, 0, 32, nullptr, options);
+    std::int32_t took = -1;
+    CUDA_CHECK(cudaMemcpy(&took, finish.data(), sizeof took, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(took, c.expected_finish) << c.name;
+    std::vector<std::uint32_t> got(n);
+    CUDA_CHECK(cudaMemcpy(got.data(), buffers_->values.data(), n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, took == 1 ? by_top : order) << c.name << ": after the engine";
+    window->sort_enabled(buffers_->keys.data(), buffers_->values.data(), n, 0, 32, nullptr,
+                         finish.data());
+    std::vector<std::uint32_t> got_keys(n);
+    CUDA_CHECK(cudaMemcpy(got.data(), buffers_->values.data(), n * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got_keys.data(), buffers_->keys.data(), n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, order) << c.name << ": finished";
+    bool keys_ok = true;
+    for (std::size_t i = 0; i < n && keys_ok; ++i) keys_ok = got_keys[i] == keys[order[i]];
+    EXPECT_TRUE(keys_ok) << c.name;
+  }
+  RadixSortOptions partial;
+  partial.window_finish = finish.data();
+  EXPECT_THROW(
+      engine().sort(buffers_->keys.data(), buffers_->values.data(), 100, 0, 24, nullptr, partial),
+      std::invalid_argument);
+}
+
+// The radix Sorter takes the window finish from kRadixWindowMinPairs: random and correlated
+// 32-bit keys at that size, and 24-bit keys (no window finish), all exact.
+TEST(RadixSorterWindowFinish, large_ExactAtTheThreshold) {
+  SKIP_WITHOUT_DEVICE();
+  const std::size_t n = kRadixWindowMinPairs + 3;
+  auto sorter = make_sorter(SortAlgorithm::radix, n);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  std::mt19937 rng(5);
+  for (int variant = 0; variant < 3; ++variant) {
+    std::vector<std::uint32_t> keys(n), values(n), order(n);
+    for (auto& k : keys) {
+      const std::uint32_t d = rng() & 0xffu;
+      k = variant == 1 ? (d << 24) | (d << 16) | (rng() & 0xffffu) : rng();
+    }
+    const int end_bit = variant == 2 ? 24 : 32;
+    const std::uint32_t mask = end_bit == 32 ? 0xffffffffu : (1u << end_bit) - 1u;
+    std::iota(values.begin(), values.end(), 0u);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return (keys[x] & mask) < (keys[y] & mask);
+    });
+    CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    sorter->sort(d_keys.data(), d_values.data(), n, 0, end_bit, nullptr);
+    std::vector<std::uint32_t> got(n);
+    CUDA_CHECK(cudaMemcpy(got.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, order) << "variant " << variant;
+  }
 }
 
 // A floor needs begin_bit == 0; anything else is refused before any launch.
