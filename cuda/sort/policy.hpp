@@ -82,7 +82,7 @@ inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 16;
 // are short, and the odd-even window sort finishes them. Skew: no top-digit bucket above this
 // multiple of the mean; the mean group at most kRadixWindowMaxMeanGroup pairs (the window
 // reaches 512 pairs past each tile edge, and a group can straddle a tile edge).
-inline constexpr std::size_t kRadixWindowMinPairs = std::size_t{1} << 22;
+inline constexpr std::size_t kRadixWindowMinPairs = std::size_t{1} << 23;
 inline constexpr double kRadixWindowSkew = 1.5;
 inline constexpr std::size_t kRadixWindowMaxMeanGroup = 256;
 

@@ -47,6 +47,7 @@ struct RadixControl {
   std::uint32_t epoch;          // stamps this sort's look-back words
   std::int32_t partition_pass;  // the shortcut's partition pass, or -1: plain LSD
   std::int32_t lsd_on;          // 1 when plain LSD runs (enables the odd-pass copy back)
+  std::int32_t window_skip;     // window finish: the low passes' early-return word
   RadixPassRoute route;         // routed sorts: which passes run; copy_back enables the copy
 };
 }  // namespace detail
@@ -80,8 +81,8 @@ struct RadixSortOptions {
   // When not null, a device word the sort sets to 1 when it stopped after the two top digits of a
   // 32-bit sort (radix_pass_route.hpp, window_finish_fits), leaving the pairs stably sorted by
   // the top 16 bits for the caller to finish with the odd-even window sort over all 32 bits, or
-  // to 0 when it sorted completely. Implies skip_shared_digits; needs begin_bit 0, end_bit 32 and
-  // no final_values.
+  // to 0 when it sorted completely. Needs begin_bit 0, end_bit 32, no final_values and no
+  // routing; the shortcut is not planned with it.
   std::int32_t* window_finish = nullptr;
   // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
   // buffers, which spares the copy back after an odd number of passes.

@@ -90,14 +90,4 @@ PARTICLES_HD bool window_finish_fits(std::uint32_t fullest_top, std::uint32_t fu
          static_cast<double>(fullest_second) <= skew * mean_bucket;
 }
 
-// Its route: passes 2 and 3 run, from the caller's arrays and back to them.
-PARTICLES_HD RadixPassRoute window_finish_route() {
-  RadixPassRoute route{};
-  for (int p = 0; p < kRadixMaxPasses; ++p) route.run_index[p] = p >= 2 ? p - 2 : -1;
-  route.final_pass = -1;  // the window sort writes the result
-  route.runs = 2;
-  route.copy_back = 0;
-  return route;
-}
-
 }  // namespace particles::cuda

@@ -52,7 +52,8 @@ struct RouteDecision {
   std::int32_t* lsd_on;           // unrouted: 1 when plain LSD runs (enables the copy back)
   RadixPassRoute* route;          // routed only
   std::uint32_t* tile_counters;   // routed: [passes], each pass's start written here
-  std::int32_t* window_finish;    // routed, optional: set when only the two top passes run
+  std::int32_t* window_finish;    // unrouted, optional: set when only the two top passes run
+  std::int32_t* window_skip;      // with window_finish: the low passes' early-return word
   std::uint32_t n;
 };
 
@@ -61,6 +62,11 @@ struct RouteDecision {
 // that of a pass reading the engine's buffers (an odd run number) at kTileFromOurs; the first
 // pass that runs has kTileFirstRun (it makes index values itself when told they are indices).
 constexpr std::uint32_t kTileFirstRun = 1u << 29;
+
+// Window finish (unrouted): passes 0 and 1 get the word the histogram kernel sets to this value,
+// not a pass number, as their partition pass, so they return at once, or to -1, so they run. The
+// two top passes are the same in both plans (an even number of passes before them).
+constexpr std::int32_t kWindowSkipsLowPasses = kRadixMaxPasses;
 constexpr std::uint32_t kTileSkipped = 1u << 30;
 constexpr std::uint32_t kTileFromOurs = 1u << 31;
 constexpr std::uint32_t kTileNumberMask = kTileFirstRun - 1u;
@@ -84,7 +90,7 @@ __global__ void __launch_bounds__(kHistogramThreads)
         *decide.lsd_on = 0;
       }
       if (Routed) decide.route->copy_back = 0;
-      if (Routed && decide.window_finish != nullptr) *decide.window_finish = 0;
+      if (decide.window_finish != nullptr) *decide.window_finish = 0;
     }
     return;
   }
@@ -128,7 +134,7 @@ __global__ void __launch_bounds__(kHistogramThreads)
     const std::uint32_t c = (&local[0][0])[i];
     if (c != 0) atomicAdd(&hist[i], c);
   }
-  if (!Routed && decide.bucket_capacity == 0) return;
+  if (!Routed && decide.bucket_capacity == 0 && decide.window_finish == nullptr) return;
 
   // The last block to finish sees every count. A digit with one used bucket is shared by every
   // key; routed, its pass is skipped. For the shortcut: the digits above the highest one whose
@@ -157,13 +163,8 @@ __global__ void __launch_bounds__(kHistogramThreads)
   __syncthreads();
   if (threadIdx.x == 0) {
     if (Routed) {
-      const bool window = decide.window_finish != nullptr && passes == kRadixMaxPasses &&
-                          window_finish_fits(fullest_of[3], fullest_of[2], decide.n,
-                                             kRadixWindowSkew, kRadixWindowMaxMeanGroup);
-      if (decide.window_finish != nullptr) *decide.window_finish = window ? 1 : 0;
       const RadixPassRoute route =
-          window ? window_finish_route()
-                 : plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+          plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
       *decide.route = route;
       // Each pass learns its part from the tile number it draws (radix_onesweep_kernel).
       for (int p = 0; p < passes; ++p)
@@ -172,11 +173,20 @@ __global__ void __launch_bounds__(kHistogramThreads)
                                   : route.run_index[p] == 0     ? kTileFirstRun
                                                                 : 0u;
     } else {
-      int pass = passes - 1;
-      while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
-      const bool fits = fullest_of[pass] <= decide.bucket_capacity;
-      *decide.partition_pass = fits ? pass : -1;
-      *decide.lsd_on = fits ? 0 : 1;
+      if (decide.window_finish != nullptr) {
+        const bool window = passes == kRadixMaxPasses &&
+                            window_finish_fits(fullest_of[3], fullest_of[2], decide.n,
+                                               kRadixWindowSkew, kRadixWindowMaxMeanGroup);
+        *decide.window_finish = window ? 1 : 0;
+        *decide.window_skip = window ? kWindowSkipsLowPasses : -1;
+      }
+      if (decide.bucket_capacity != 0) {
+        int pass = passes - 1;
+        while (pass > 0 && used_of[pass] <= 1) --pass;  // all keys equal: pass 0 (an identity)
+        const bool fits = fullest_of[pass] <= decide.bucket_capacity;
+        *decide.partition_pass = fits ? pass : -1;
+        *decide.lsd_on = fits ? 0 : 1;
+      }
     }
   }
 }
@@ -533,15 +543,15 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
   // stands in for every other pass).
-  if (options.window_finish != nullptr &&
-      (begin_bit != 0 || end_bit != 32 || final_values != nullptr || options.key_floor != nullptr))
+  const bool routed =
+      options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
+  const bool window_finish = options.window_finish != nullptr;
+  if (window_finish && (begin_bit != 0 || end_bit != 32 || final_values != nullptr || routed))
     throw std::invalid_argument(
-        "radix sort: a window finish needs bits 0..32, no final target and no key floor");
-  const bool routed = options.key_floor != nullptr || options.skip_shared_digits ||
-                      options.values_are_indices || options.window_finish != nullptr;
+        "radix sort: a window finish needs bits 0..32, no final target and no routing");
   routed_ = routed;
   const int bucket_policy =
-      routed ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
+      routed || window_finish ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
   const bool shortcut_planned = bucket_policy >= 0;
   shortcut_planned_ = shortcut_planned;
   const std::size_t policy_index = radix_tile_policy_for(n, options.policy);
@@ -568,6 +578,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
       &control->route,
       counters,
       options.window_finish,
+      &control->window_skip,
       n32};
 
   const unsigned hist_blocks = static_cast<unsigned>(
@@ -608,7 +619,9 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         epoch,
         options.enable,
         routed || top ? final_values : nullptr,
-        shortcut_planned ? partition_pass : nullptr,
+        shortcut_planned            ? partition_pass
+        : window_finish && pass < 2 ? &control->window_skip
+                                    : nullptr,
         pass,
         shortcut_planned && odd,  // odd passes read our buffers; a partition, the caller's
         &control->route,
