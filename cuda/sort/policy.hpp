@@ -79,7 +79,9 @@ inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 16;
 
 // Window finish of the radix Sorter (radix_pass_route.hpp): 32-bit sorts of at least this many
 // pairs stop after the two top digits when the histograms say the groups sharing the top 16 bits
-// are short, and the odd-even window sort finishes them. Skew: no top-digit bucket above this
+// are short, and the odd-even window sort finishes them. H200, 2026-11-30 (docs/performance.md):
+// 2^24 random 575 against 645 us for 4 passes (CUB 594), 2^23 311 against 355; at 2^22 185
+// against 160 for the MSD-first shortcut, so not below 2^23. Skew: no top-digit bucket above this
 // multiple of the mean; the mean group at most kRadixWindowMaxMeanGroup pairs (the window
 // reaches 512 pairs past each tile edge, and a group can straddle a tile edge).
 inline constexpr std::size_t kRadixWindowMinPairs = std::size_t{1} << 23;
