@@ -23,7 +23,7 @@ inline constexpr int kRadixMaxPasses = 32 / kRadixBits;
 struct RadixPassRoute {
   std::int32_t run_index[kRadixMaxPasses];  // run number of each pass, -1 when it is skipped
   std::int32_t final_pass;  // the pass that writes the values to a final target: the last run
-                            // pass, or -1 (none runs, or the shortcut's bucket sort writes them)
+                            // pass, or -1 when none runs
   std::int32_t runs;        // how many passes run
   std::int32_t copy_back;   // 1: the result ends in the engine's buffers
 };
@@ -62,17 +62,6 @@ PARTICLES_HD RadixPassRoute plan_radix_route(const std::uint32_t* used_buckets, 
   }
   route.runs = runs;
   route.copy_back = parity_matters && runs % 2 == 1 ? 1 : 0;
-  return route;
-}
-
-// The route of a sort that took the MSD-first shortcut: only the partition pass runs, reading the
-// caller's arrays; the bucket sort then writes the result back to them (no copy-back).
-PARTICLES_HD RadixPassRoute shortcut_radix_route(int partition_pass) {
-  RadixPassRoute route{};
-  for (int p = 0; p < kRadixMaxPasses; ++p) route.run_index[p] = p == partition_pass ? 0 : -1;
-  route.final_pass = -1;
-  route.runs = 1;
-  route.copy_back = 0;
   return route;
 }
 

@@ -46,7 +46,7 @@ __device__ __forceinline__ bool disabled(const std::int32_t* enable) {
 struct RouteDecision {
   std::uint32_t bucket_capacity;  // pairs one bucket-sort block holds; 0: shortcut not planned
   bool parity_matters;            // routed: the result must end in the caller's arrays
-  bool final_target;              // routed: the values go to a target of their own
+  bool values_to_write;           // routed: values to a target of their own, or made as indices
   std::uint32_t* blocks_done;     // cleared per sort
   std::int32_t* partition_pass;   // the pass that partitions, or -1: plain LSD
   std::int32_t* lsd_on;           // unrouted: 1 when plain LSD runs (enables the copy back)
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(kHistogramThreads)
   if (threadIdx.x == 0) {
     if (Routed) {
       const RadixPassRoute route =
-          plan_radix_route(used_of, passes, decide.parity_matters, decide.final_target);
+          plan_radix_route(used_of, passes, decide.parity_matters, decide.values_to_write);
       *decide.route = route;
       // Each pass learns its part from the tile number it draws (radix_onesweep_kernel).
       for (int p = 0; p < passes; ++p)
@@ -571,7 +571,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
       shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
                        : 0u,
       parity_matters,
-      final_values != nullptr || options.values_are_indices,  // values to write: a pass must run
+      final_values != nullptr || options.values_are_indices,
       &control->blocks_done,
       partition_pass,
       lsd_on,

@@ -76,7 +76,7 @@ struct RouteCase {
   std::array<std::uint32_t, kRadixMaxPasses> used;
   int passes;
   bool parity_matters;
-  bool final_target;
+  bool values_to_write;
   std::vector<int> expected_runs;
   bool copy_back;
 };
@@ -111,27 +111,17 @@ TEST(RadixRoute, SkipsDigitsSharedByEveryKeyAndKeepsTheResultWhereItIsWanted) {
   };
   for (const RouteCase& c : cases) {
     const RadixPassRoute r =
-        plan_radix_route(c.used.data(), c.passes, c.parity_matters, c.final_target);
+        plan_radix_route(c.used.data(), c.passes, c.parity_matters, c.values_to_write);
     const std::string what = "used " + std::to_string(c.used[0]) + "," + std::to_string(c.used[1]) +
                              "," + std::to_string(c.used[2]) + "," + std::to_string(c.used[3]) +
                              " passes " + std::to_string(c.passes) +
                              (c.parity_matters ? " in place" : "") +
-                             (c.final_target ? " target" : "");
+                             (c.values_to_write ? " target" : "");
     EXPECT_EQ(run_passes(r), c.expected_runs) << what;
     EXPECT_EQ(r.runs, static_cast<int>(c.expected_runs.size())) << what;
     EXPECT_EQ(r.copy_back != 0, c.copy_back) << what;
     EXPECT_EQ(r.final_pass, c.expected_runs.empty() ? -1 : c.expected_runs.back()) << what;
     for (int p = c.passes; p < kRadixMaxPasses; ++p) EXPECT_EQ(r.run_index[p], -1) << what;
-  }
-}
-
-TEST(RadixRoute, ShortcutRunsOnlyThePartitionPassAndLeavesTheValuesToTheBucketSort) {
-  for (int partition = 0; partition < kRadixMaxPasses; ++partition) {
-    const RadixPassRoute r = shortcut_radix_route(partition);
-    EXPECT_EQ(run_passes(r), std::vector<int>{partition});
-    EXPECT_EQ(r.run_index[partition], 0);  // reads the caller's arrays
-    EXPECT_EQ(r.final_pass, -1);
-    EXPECT_EQ(r.copy_back, 0);
   }
 }
 

@@ -22,6 +22,7 @@
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_data.hpp"
+#include "sort_test_device.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -30,20 +31,6 @@ using testing::Distribution;
 constexpr std::size_t kCapacity = (std::size_t{1} << 24) + 1;
 constexpr SortAlgorithm kAlgorithms[] = {SortAlgorithm::radix, SortAlgorithm::oddeven,
                                          SortAlgorithm::quicksort, SortAlgorithm::cub};
-
-std::string device_missing_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (count == 0) return "no CUDA device present";
-  return {};
-}
-
-#define SKIP_WITHOUT_DEVICE()                                  \
-  do {                                                         \
-    static const std::string reason = device_missing_reason(); \
-    if (!reason.empty()) GTEST_SKIP() << reason;               \
-  } while (0)
 
 // Sorters are costly to build (capacity 2^24): one of each for the whole binary.
 Sorter& sorter(SortAlgorithm a) {

@@ -19,16 +19,10 @@
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
+#include "sort_test_device.hpp"
 
 namespace particles::cuda {
 namespace {
-
-bool device_present() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-#define SKIP_WITHOUT_DEVICE() \
-  if (!device_present()) GTEST_SKIP() << "no CUDA device present"
 
 // n keys base + (random below span) * step: a narrow range above base, with the low digit shared
 // when step is a multiple of 256.
@@ -115,7 +109,7 @@ class RadixRouteFixture : public ::testing::Test {
   std::unique_ptr<Buffers> buffers_;
 
   void SetUp() override {
-    if (!device_present()) return;
+    if (!testing::device_present()) return;
     buffers_ = std::make_unique<Buffers>();
     std::uint32_t* t = buffers_->target.data();
     CUDA_CHECK(cudaMemcpy(buffers_->target_at.data(), &t, sizeof t, cudaMemcpyHostToDevice));

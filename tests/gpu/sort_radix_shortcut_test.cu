@@ -16,18 +16,12 @@
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "sort_test_data.hpp"
+#include "sort_test_device.hpp"
 
 namespace particles::cuda {
 namespace {
 
 using testing::Distribution;
-
-bool device_present() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-#define SKIP_WITHOUT_DEVICE() \
-  if (!device_present()) GTEST_SKIP() << "no CUDA device present"
 
 std::vector<std::uint32_t> stable_order(const std::vector<std::uint32_t>& keys, KeyBits bits) {
   std::vector<std::uint32_t> order(keys.size());
