@@ -54,9 +54,10 @@ inline std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys, int
   return count;
 }
 
-// Twin of the odd-even tile sort: stable sort of one tile by the buckets of its key range
-// (TileBuckets), then by (sort key, input position) inside each bucket. When a bucket holds more
-// than bucket_limit keys the kernel radix-sorts the tile instead; so does this (returns false).
+// Twin of the odd-even tile sort and of the radix bucket sort's spread path (one tile or one
+// top-digit bucket): stable sort by the buckets of its key range (TileBuckets), then by (sort
+// key, input position) inside each bucket. When a bucket holds more than bucket_limit keys the
+// kernels radix-sort instead; so does this (returns false).
 inline bool cpu_bucket_tile_sort(std::span<std::uint32_t> keys, std::span<std::uint32_t> values,
                                  KeyBits bits, int bucket_bits, int bucket_limit) {
   const std::size_t n = keys.size();

@@ -182,7 +182,7 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
 
   // Counts -> exclusive offsets. Thread t owns buckets [t * kItems, (t + 1) * kItems).
   const bool crowded =
-      bucket_counts_to_offsets<kItems>(&sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
+      bucket_counts_to_offsets<kItems, kOddEvenBucketLimit>(&sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
   if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
 
   if (__syncthreads_or(crowded)) {

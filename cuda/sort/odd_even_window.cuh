@@ -22,6 +22,7 @@
 #include "cuda/detail/dependent_launch.cuh"
 #include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
+#include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/merge.hpp"
 #include "cuda/sort/odd_even_window.hpp"
@@ -29,75 +30,6 @@
 #include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda::detail {
-
-// Block-wide minimum and maximum; every thread gets both. scratch: two words a warp.
-template <int Warps>
-__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi,
-                                              std::uint32_t (&scratch)[2][Warps]) {
-  lo = __reduce_min_sync(kFullMask, lo);
-  hi = __reduce_max_sync(kFullMask, hi);
-  if (lane_id() == 0) {
-    scratch[0][warp_id()] = lo;
-    scratch[1][warp_id()] = hi;
-  }
-  __syncthreads();
-  for (int w = 0; w < Warps; ++w) {
-    lo = min(lo, scratch[0][w]);
-    hi = max(hi, scratch[1][w]);
-  }
-  __syncthreads();  // scratch is reused
-}
-
-// Block-wide exclusive prefix sum in thread order.
-template <int Warps>
-__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value,
-                                                             std::uint32_t (&scratch)[2][Warps]) {
-  const std::uint32_t inclusive = warp_inclusive_sum(value);
-  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
-  __syncthreads();
-  std::uint32_t before = 0;
-  for (unsigned w = 0; w < warp_id(); ++w) before += scratch[0][w];
-  __syncthreads();  // scratch is reused
-  return before + inclusive - value;
-}
-
-// Per-bucket key counts -> exclusive offsets, in place, over a block: thread t owns the Buckets
-// consecutive counters at own (16-byte aligned; threads in index order cover the buckets in
-// order). Returns whether one of this thread's buckets holds more than kOddEvenBucketLimit keys
-// (ranking inside a bucket costs its size per key); the caller combines the threads' answers.
-template <int Buckets, int Warps>
-__device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
-                                                         std::uint32_t (&scratch)[2][Warps]) {
-  static_assert(Buckets % 4 == 0, "uint4 access");
-  auto* own4 = reinterpret_cast<uint4*>(own);
-  std::uint32_t count[Buckets];
-  std::uint32_t sum = 0;
-  bool crowded = false;
-#pragma unroll
-  for (int v = 0; v < Buckets / 4; ++v) {
-    const uint4 q = own4[v];
-    count[4 * v] = q.x;
-    count[4 * v + 1] = q.y;
-    count[4 * v + 2] = q.z;
-    count[4 * v + 3] = q.w;
-  }
-#pragma unroll
-  for (int j = 0; j < Buckets; ++j) {
-    sum += count[j];
-    crowded |= count[j] > static_cast<std::uint32_t>(kOddEvenBucketLimit);
-  }
-  std::uint32_t running = block_exclusive_sum(sum, scratch);
-#pragma unroll
-  for (int j = 0; j < Buckets; ++j) {
-    const std::uint32_t q = count[j];
-    count[j] = running;
-    running += q;
-  }
-#pragma unroll
-  for (int v = 0; v < Buckets / 4; ++v)
-    own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
-  return crowded;
-}
 
 namespace window {
 
@@ -389,7 +321,7 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait
   __syncthreads();
 
   // Counts -> exclusive offsets. Thread t owns buckets [t * kBucketsPerThread, ...).
-  const bool crowded = bucket_counts_to_offsets<kBucketsPerThread>(
+  const bool crowded = bucket_counts_to_offsets<kBucketsPerThread, kOddEvenBucketLimit>(
       &sh.bucket.offset[threadIdx.x * kBucketsPerThread], sh.scratch);
   if (threadIdx.x == 0) sh.bucket.offset[kBuckets] = static_cast<std::uint32_t>(size);
 

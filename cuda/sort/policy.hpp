@@ -62,10 +62,11 @@ struct RadixBucketPolicy {
   int min_blocks_per_sm;
   constexpr int capacity() const { return threads * items_per_thread; }
 };
-// Registers hold one word and its rank per item, shared memory one word per pair: 512 x 12 runs 2
-// blocks per SM, 1024 x 20 one (64 registers a thread either way). H200, 2026-11-29, 32-bit random
-// (sort_bench tuning lines): 512x12 54.3 against 1024x20 62.8 us at 2^20; at 2^21 1024x20 91.0
-// against 93.7 for a 512x24 block, which was dropped.
+// 512 x 12 runs 2 blocks per SM, 1024 x 20 one (64 registers a thread either way).
+// H200, 2026-11-30, 32-bit random, sort_bench tuning lines (the spread bucket sort,
+// radix_bucket_sort.cuh): 512x12 46.8-47.1 against 1024x20 53.8-53.9 us at 2^20. A 512 x 40
+// block (1 per SM, 128 registers) was slower at every size: 57.1 / 83.9 / 152.8 us at
+// 2^20 / 2^21 / 2^22 against 1024x20's 53.8 / 76.1 / 130.8; dropped (as was 512x24 on 2026-11-29).
 inline constexpr RadixBucketPolicy kRadixBucketPolicies[] = {
     {512, 12, 2},   // 0: 6144 pairs: 2^20 keys make buckets of ~4096
     {1024, 20, 1},  // 1: 20480 pairs: 2^21 and 2^22 keys, buckets of ~8192 and ~16384
@@ -76,6 +77,10 @@ inline constexpr RadixBucketPolicy kRadixBucketPolicies[] = {
 // against 34.0 us for the LSD passes (H200, 2026-11-29, forced); smaller sorts were not timed.
 inline constexpr double kRadixBucketHeadroom = 1.25;
 inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 16;
+// Bucket sort (radix_bucket_sort.cuh): a bucket whose fullest sub-bucket holds more keys than
+// this takes the LSD path instead of ranking inside sub-buckets (a key's ranking costs its
+// sub-bucket's size). Spread keys fill one to three a sub-bucket; as kOddEvenBucketLimit below.
+inline constexpr int kRadixSpreadBucketLimit = 16;
 
 // Window finish of the radix Sorter (radix_pass_route.hpp): 32-bit sorts of at least this many
 // pairs stop after the two top digits when the histograms say the groups sharing the top 16 bits

@@ -6,14 +6,17 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/cpu_reference.hpp"
 #include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_bucket_sort.cuh"
 #include "cuda/sort/radix_engine.hpp"
 #include "sort_test_data.hpp"
 #include "sort_test_device.hpp"
@@ -127,6 +130,94 @@ TEST(SortRadixShortcut, large_BySizePartitionsOnTheHighestVaryingDigit) {
   const Outcome e = sort_and_check(engine, spread, KeyBits{0, 32}, d_keys, d_values);
   EXPECT_TRUE(e.exact);
   EXPECT_EQ(e.partition_pass, -1);
+}
+
+// Inside each top-digit bucket the bucket sort ranks by sub-buckets of the lower bits' range
+// when they are spread, copies the bucket when the lower bits are all equal, and sorts by 8-bit
+// digits when some sub-bucket is crowded. Random top bytes (every bucket fits) with lower bits
+// built for each of those paths, every bucket-sort policy, 4 and 3 passes. The expected result
+// is the CPU twin's (a stable partition by the top digit, then cpu_bucket_tile_sort of each
+// bucket with the block's sub-bucket bits), which also says which path each bucket takes.
+TEST(SortRadixShortcut, mid_EveryBucketSortPathIsExact) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = std::size_t{1} << 18;  // about 1024 pairs a bucket
+  RadixSortEngine engine(n);
+  engine.set_shortcut(RadixShortcut::always);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  const auto top = testing::make_keys(Distribution::random, n, 0, 32, 21);
+  const auto noise = testing::make_keys(Distribution::random, n, 0, 32, 22);
+  enum class Path { spread, lsd, either };
+  struct Case {
+    const char* name;
+    std::uint32_t (*low)(std::uint32_t noise, std::size_t i);
+    Path path;
+  };
+  const Case cases[] = {
+      {"spread", [](std::uint32_t r, std::size_t) { return r & 0xffffffu; }, Path::spread},
+      // All equal: the twin (and the kernel) leave the bucket in input order, the spread path.
+      {"all equal", [](std::uint32_t, std::size_t) { return 0x5a5a5au; }, Path::spread},
+      // 1024 pairs of a bucket on 5 values: sub-buckets of ~200 keys.
+      {"five values", [](std::uint32_t r, std::size_t) { return (r % 5u) * 0x30001u; }, Path::lsd},
+      // A narrow range (64 values): one sub-bucket a value, ~16 keys each.
+      {"narrow", [](std::uint32_t r, std::size_t) { return 0x100000u + (r & 63u); }, Path::either},
+      // Half of each bucket one repeated value, half spread: one crowded sub-bucket.
+      {"half repeated",
+       [](std::uint32_t r, std::size_t i) { return i % 2 == 0 ? 0x777777u : r & 0xffffffu; },
+       Path::lsd},
+      // 512 values spread over the range, two keys each in a bucket: ties inside sub-buckets,
+      // which must keep their input order.
+      {"ties", [](std::uint32_t r, std::size_t) { return (r & 511u) * 0x2001u; }, Path::spread},
+  };
+  const int spread_bits[] = {
+      detail::spread_bucket_bits<kRadixBucketPolicies[0].threads,
+                                 kRadixBucketPolicies[0].items_per_thread>(),
+      detail::spread_bucket_bits<kRadixBucketPolicies[1].threads,
+                                 kRadixBucketPolicies[1].items_per_thread>()};
+  static_assert(std::size(kRadixBucketPolicies) == std::size(spread_bits), "one per policy");
+  for (const Case& c : cases) {
+    std::vector<std::uint32_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = (top[i] & 0xff000000u) | c.low(noise[i], i);
+    for (int policy = 0; policy < static_cast<int>(std::size(kRadixBucketPolicies)); ++policy) {
+      engine.set_bucket_policy(policy);
+      for (KeyBits bits : {KeyBits{0, 32}, KeyBits{8, 32}}) {
+        // The twin: stable partition by the top digit (bits 24..31), then each bucket.
+        const KeyBits digit{24, 32}, low{bits.begin_bit, 24};
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+          return digit(keys[x]) < digit(keys[y]);
+        });
+        std::vector<std::uint32_t> want_keys(n);
+        for (std::size_t i = 0; i < n; ++i) want_keys[i] = keys[order[i]];
+        int spread_buckets = 0, lsd_buckets = 0;
+        for (std::size_t first = 0; first < n;) {
+          std::size_t last = first;
+          while (last < n && digit(want_keys[last]) == digit(want_keys[first])) ++last;
+          const bool spread =
+              cpu_bucket_tile_sort(std::span(want_keys).subspan(first, last - first),
+                                   std::span(order).subspan(first, last - first), low,
+                                   spread_bits[policy], kRadixSpreadBucketLimit);
+          ++(spread ? spread_buckets : lsd_buckets);
+          first = last;
+        }
+        if (c.path == Path::spread) EXPECT_EQ(lsd_buckets, 0) << c.name;
+        if (c.path == Path::lsd) EXPECT_EQ(spread_buckets, 0) << c.name;
+
+        std::vector<std::uint32_t> values(n), got_keys(n), got_values(n);
+        std::iota(values.begin(), values.end(), 0u);
+        CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+        engine.sort(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit, nullptr);
+        CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+        EXPECT_EQ(got_keys, want_keys)
+            << c.name << " policy " << policy << " bits " << bits.begin_bit << ".." << bits.end_bit;
+        EXPECT_EQ(got_values, order) << c.name << " policy " << policy;
+        // With the top byte varying, the top digit partitions (the buckets fit every policy).
+        EXPECT_EQ(engine.last_partition_pass(), bits.width() / kRadixBits - 1) << c.name;
+      }
+    }
+  }
 }
 
 // final_values with the shortcut on and off: values land in the target, keys in place, for even

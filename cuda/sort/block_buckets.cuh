@@ -1,0 +1,101 @@
+#pragma once
+// Block-wide helpers of the sorts that order a block's keys by buckets over their key range (the
+// odd-even tile and window sorts, the radix sort's bucket sort): minimum and maximum, an
+// exclusive sum in thread order, and bucket counts turned into offsets.
+#include <cstdint>
+
+#include "cuda/detail/warp.cuh"
+
+namespace particles::cuda::detail {
+
+// Block-wide minimum and maximum; every thread gets both. scratch: two words a warp.
+template <int Warps>
+__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi,
+                                              std::uint32_t (&scratch)[2][Warps]) {
+  lo = __reduce_min_sync(kFullMask, lo);
+  hi = __reduce_max_sync(kFullMask, hi);
+  if (lane_id() == 0) {
+    scratch[0][warp_id()] = lo;
+    scratch[1][warp_id()] = hi;
+  }
+  __syncthreads();
+  for (int w = 0; w < Warps; ++w) {
+    lo = min(lo, scratch[0][w]);
+    hi = max(hi, scratch[1][w]);
+  }
+  __syncthreads();  // scratch is reused
+}
+
+// Block-wide exclusive prefix sum in thread order.
+template <int Warps>
+__device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value,
+                                                             std::uint32_t (&scratch)[2][Warps]) {
+  const std::uint32_t inclusive = warp_inclusive_sum(value);
+  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  __syncthreads();
+  std::uint32_t before = 0;
+  for (unsigned w = 0; w < warp_id(); ++w) before += scratch[0][w];
+  __syncthreads();  // scratch is reused
+  return before + inclusive - value;
+}
+
+// Per-bucket key counts -> exclusive offsets, in place, over a block: thread t owns the Buckets
+// consecutive counters at own (16-byte aligned; threads in index order cover the buckets in
+// order). Returns whether one of this thread's buckets holds more than Limit keys (ranking
+// inside a bucket costs its size per key); the caller combines the threads' answers.
+// HoldCounts: keep the thread's counts in registers through the block sum, or (for callers with
+// many live registers of their own) read them from shared memory again after it.
+template <int Buckets, int Limit, int Warps, bool HoldCounts = true>
+__device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
+                                                         std::uint32_t (&scratch)[2][Warps]) {
+  static_assert(Buckets % 4 == 0, "uint4 access");
+  auto* own4 = reinterpret_cast<uint4*>(own);
+  if constexpr (HoldCounts) {
+    std::uint32_t count[Buckets];
+    std::uint32_t sum = 0;
+    bool crowded = false;
+#pragma unroll
+    for (int v = 0; v < Buckets / 4; ++v) {
+      const uint4 q = own4[v];
+      count[4 * v] = q.x;
+      count[4 * v + 1] = q.y;
+      count[4 * v + 2] = q.z;
+      count[4 * v + 3] = q.w;
+    }
+#pragma unroll
+    for (int j = 0; j < Buckets; ++j) {
+      sum += count[j];
+      crowded |= count[j] > static_cast<std::uint32_t>(Limit);
+    }
+    std::uint32_t running = block_exclusive_sum(sum, scratch);
+#pragma unroll
+    for (int j = 0; j < Buckets; ++j) {
+      const std::uint32_t q = count[j];
+      count[j] = running;
+      running += q;
+    }
+#pragma unroll
+    for (int v = 0; v < Buckets / 4; ++v)
+      own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+    return crowded;
+  } else {
+    std::uint32_t sum = 0;
+    bool crowded = false;
+#pragma unroll
+    for (int v = 0; v < Buckets / 4; ++v) {
+      const uint4 q = own4[v];
+      sum += q.x + q.y + q.z + q.w;
+      crowded |= max(max(q.x, q.y), max(q.z, q.w)) > static_cast<std::uint32_t>(Limit);
+    }
+    std::uint32_t running = block_exclusive_sum(sum, scratch);
+#pragma unroll
+    for (int v = 0; v < Buckets / 4; ++v) {
+      const uint4 q = own4[v];
+      own4[v] = make_uint4(running, running + q.x, running + q.x + q.y, running + q.x + q.y + q.z);
+      running += q.x + q.y + q.z + q.w;
+    }
+    return crowded;
+  }
+}
+
+}  // namespace particles::cuda::detail
