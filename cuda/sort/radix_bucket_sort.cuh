@@ -17,9 +17,9 @@
 // written out in order: both the reads and the writes are coalesced.
 //
 // H200, 2026-11-30, 2^22 32-bit random pairs (ncu): this kernel 64.3 us, against 97.8 for the
-// LSD ranking with random reads of each pair from L2 at the end, which was 1.26x CUB's speed
-// for the whole sort (now 1.53x). 8192 sub-buckets for a 1024 x 20 block measured faster than
-// 16384 (whole sort 131.3 against 134.5 us).
+// LSD ranking with random reads of each pair from L2 at the end; the whole sort went from 1.26x
+// CUB's speed to 1.53-1.57x. 8192 sub-buckets for a 1024 x 20 block measured faster than 16384
+// (whole sort 131.3 against 134.5 us).
 #include <cstdint>
 
 #include "cuda/detail/dynamic_shared.cuh"
@@ -137,7 +137,7 @@ __device__ __noinline__ void bucket_sort_lsd(const std::uint32_t* keys_in, std::
 
 // Values enter the block only at the end, to be staged at their places. Registers hold the keys
 // and their places in their sub-buckets, two 16-bit places a register.
-template <int Threads, int Items, int MinBlocks, int StageBatch = 10>
+template <int Threads, int Items, int MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(BucketSortArgs a) {
   using Shared = BucketSortShared<Threads, Items>;
   constexpr int kWarps = Threads / kWarpSize;
@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(B
   // The pairs are read again in bucket order (coalesced L2 hits: the partition pass has just
   // written them), staged in shared memory at their places and written out in order. Random
   // reads of single pairs from L2 instead took about 40% of this kernel (ncu, 2^22 pairs).
-  constexpr int kBatch = StageBatch;
+  constexpr int kBatch = 10;  // pairs in flight a thread: 20 registers, within the 64 of 1024 x 20
 #pragma unroll
   for (int first_item = 0; first_item < Items; first_item += kBatch) {
     std::uint32_t keys[kBatch], values[kBatch];
