@@ -57,7 +57,7 @@ constexpr int spread_bucket_bits() {
 }
 
 template <int Threads, int Items>
-using BucketLsdRank = BlockRadixRank<Threads, Items, Multisplit::ballot>;
+using BucketLsdRank = BlockRadixRank<Threads, Items, Multisplit::atomic_or>;
 
 template <int Threads, int Items>
 struct BucketSortShared {
@@ -82,8 +82,7 @@ struct BucketSortShared {
 
 // The LSD path of the bucket sort (crowded sub-buckets: many equal or clustered keys), out of
 // line so that its registers do not burden the spread path; it reads the keys again and notes
-// the sorted place of every bucket position in sh.rank_of. Ballot multisplit: it needs no
-// per-warp match masks, which keeps the shared storage it shares with the spread path small.
+// the sorted place of every bucket position in sh.rank_of.
 // First digit on the keys themselves; then on (remaining key bits << kPositionBits | position):
 // after the first digit at most 16 key bits remain.
 template <int Threads, int Items>
@@ -136,8 +135,13 @@ __device__ __noinline__ void bucket_sort_lsd(const std::uint32_t* keys_in, std::
 }
 
 // Values enter the block only at the end, to be staged at their places. Registers hold the keys
-// and their places in their sub-buckets, two 16-bit places a register.
-template <int Threads, int Items, int MinBlocks>
+// and their places in their sub-buckets, two 16-bit places a register. Spread = false: every
+// bucket is ranked by LSD digits, for sorts of 2 passes, which leave at most 8 bits below the
+// partition digit: one LSD ranking costs less than the spread path's range, counting and scan
+// there (H200, 2026-11-30, 16-bit random 2^20: 38.7-39.0 us against 45.2-45.7 with the spread
+// path, and 2^19 30.0 against 34.1-34.3). With 16 bits below it (32-bit keys whose top digit is
+// shared) the spread path is the faster: nearly sorted 2^21 72.6-73.0 against 80.4-80.8 us.
+template <int Threads, int Items, int MinBlocks, bool Spread>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(BucketSortArgs a) {
   using Shared = BucketSortShared<Threads, Items>;
   constexpr int kWarps = Threads / kWarpSize;
@@ -185,80 +189,84 @@ __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(B
            lane_id();
   };
   const KeyBits low{a.begin_bit, a.begin_bit + partition_pass * kRadixBits};  // the bits to sort
-  std::uint32_t words[Items];
-  std::uint32_t lo = 0xffffffffu, hi = 0;
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    if (i >= live) break;
-    const std::uint32_t j = slot(i);
-    words[i] = j < size ? __ldg(&a.keys_in[start + j]) : 0xffffffffu;  // padding sorts last
-    if (j < size) {
-      lo = min(lo, low(words[i]));
-      hi = max(hi, low(words[i]));
-    }
-  }
-  for (int v = static_cast<int>(threadIdx.x); v < Shared::kSpreadBuckets / 4; v += Threads)
-    reinterpret_cast<uint4*>(sh.spread.offset)[v] = make_uint4(0u, 0u, 0u, 0u);
-  block_min_max(lo, hi, sh.scratch);  // its barriers also order the zeroing before the counting
-  if (lo == hi) {  // the bits below the partition digit are all equal: the bucket is in order
+  if constexpr (!Spread) {
+    bucket_sort_lsd<Threads, Items>(a.keys_in, start, size, live, low);
+  } else {
+    std::uint32_t words[Items];
+    std::uint32_t lo = 0xffffffffu, hi = 0;
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       if (i >= live) break;
       const std::uint32_t j = slot(i);
+      words[i] = j < size ? __ldg(&a.keys_in[start + j]) : 0xffffffffu;  // padding sorts last
       if (j < size) {
-        a.keys_out[start + j] = words[i];
-        values_out[start + j] = __ldg(&a.values_in[start + j]);
+        lo = min(lo, low(words[i]));
+        hi = max(hi, low(words[i]));
       }
     }
-    return;
-  }
-
-  // Spread path, counting: each key's place in its sub-bucket, two 16-bit places a register.
-  const TileBuckets sub(lo, hi, kSpreadBits);
-  std::uint32_t packed[(Items + 1) / 2] = {};
+    for (int v = static_cast<int>(threadIdx.x); v < Shared::kSpreadBuckets / 4; v += Threads)
+      reinterpret_cast<uint4*>(sh.spread.offset)[v] = make_uint4(0u, 0u, 0u, 0u);
+    block_min_max(lo, hi, sh.scratch);  // its barriers also order the zeroing before the counting
+    if (lo == hi) {  // the bits below the partition digit are all equal: the bucket is in order
 #pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    if (i >= live) break;
-    if (slot(i) < size)
-      packed[i / 2] |= atomicAdd(&sh.spread.offset[sub(low(words[i]))], 1u) << (16 * (i % 2));
-  }
-  __syncthreads();
-  const bool crowded =
-      bucket_counts_to_offsets<kSpreadPerThread, kRadixSpreadBucketLimit, kWarps, false>(
-          &sh.spread.offset[threadIdx.x * kSpreadPerThread], sh.scratch);
-  if (threadIdx.x == 0) sh.spread.offset[Shared::kSpreadBuckets] = size;
+      for (int i = 0; i < Items; ++i) {
+        if (i >= live) break;
+        const std::uint32_t j = slot(i);
+        if (j < size) {
+          a.keys_out[start + j] = words[i];
+          values_out[start + j] = __ldg(&a.values_in[start + j]);
+        }
+      }
+      return;
+    }
 
-  if (!__syncthreads_or(crowded)) {
-    // Order words, (key bits below the sub-bucket's) << kPositionBits | position, in sub-bucket
-    // order: inside one sub-bucket they order as (key, position) does, so comparing them ranks
-    // stably.
-    const std::uint32_t below = (1u << sub.shift) - 1u;
+    // Spread path, counting: each key's place in its sub-bucket, two 16-bit places a register.
+    const TileBuckets sub(lo, hi, kSpreadBits);
+    std::uint32_t packed[(Items + 1) / 2] = {};
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       if (i >= live) break;
-      const std::uint32_t j = slot(i);
-      if (j < size) {
-        const std::uint32_t key = low(words[i]);
-        const std::uint32_t b = sub(key);
-        const std::uint32_t to =
-            sh.spread.offset[b] + ((packed[i / 2] >> (16 * (i % 2))) & 0xffffu);
-        sh.words[to] = ((key - lo) & below) << kPositionBits | j;
-        sh.spread.sub_of[to] = static_cast<std::uint16_t>(b);
-      }
+      if (slot(i) < size)
+        packed[i / 2] |= atomicAdd(&sh.spread.offset[sub(low(words[i]))], 1u) << (16 * (i % 2));
     }
     __syncthreads();
-    // The order word at p goes to its sub-bucket's offset plus the number of smaller order words
-    // in that sub-bucket; that place is noted under the word's position.
-    for (std::uint32_t p = threadIdx.x; p < size; p += Threads) {
-      const std::uint32_t mine = sh.words[p];
-      const std::uint32_t b = sh.spread.sub_of[p];
-      const std::uint32_t end = sh.spread.offset[b + 1];
-      std::uint32_t f = sh.spread.offset[b];
-      for (std::uint32_t m = f; m < end; ++m) f += sh.words[m] < mine;
-      sh.rank_of[mine & ((1u << kPositionBits) - 1u)] = static_cast<std::uint16_t>(f);
+    const bool crowded =
+        bucket_counts_to_offsets<kSpreadPerThread, kRadixSpreadBucketLimit, kWarps, false>(
+            &sh.spread.offset[threadIdx.x * kSpreadPerThread], sh.scratch);
+    if (threadIdx.x == 0) sh.spread.offset[Shared::kSpreadBuckets] = size;
+
+    if (!__syncthreads_or(crowded)) {
+      // Order words, (key bits below the sub-bucket's) << kPositionBits | position, in sub-bucket
+      // order: inside one sub-bucket they order as (key, position) does, so comparing them ranks
+      // stably.
+      const std::uint32_t below = (1u << sub.shift) - 1u;
+#pragma unroll
+      for (int i = 0; i < Items; ++i) {
+        if (i >= live) break;
+        const std::uint32_t j = slot(i);
+        if (j < size) {
+          const std::uint32_t key = low(words[i]);
+          const std::uint32_t b = sub(key);
+          const std::uint32_t to =
+              sh.spread.offset[b] + ((packed[i / 2] >> (16 * (i % 2))) & 0xffffu);
+          sh.words[to] = ((key - lo) & below) << kPositionBits | j;
+          sh.spread.sub_of[to] = static_cast<std::uint16_t>(b);
+        }
+      }
+      __syncthreads();
+      // The order word at p goes to its sub-bucket's offset plus the number of smaller order words
+      // in that sub-bucket; that place is noted under the word's position.
+      for (std::uint32_t p = threadIdx.x; p < size; p += Threads) {
+        const std::uint32_t mine = sh.words[p];
+        const std::uint32_t b = sh.spread.sub_of[p];
+        const std::uint32_t end = sh.spread.offset[b + 1];
+        std::uint32_t f = sh.spread.offset[b];
+        for (std::uint32_t m = f; m < end; ++m) f += sh.words[m] < mine;
+        sh.rank_of[mine & ((1u << kPositionBits) - 1u)] = static_cast<std::uint16_t>(f);
+      }
+    } else {
+      bucket_sort_lsd<Threads, Items>(a.keys_in, start, size, live, low);
     }
-  } else {
-    bucket_sort_lsd<Threads, Items>(a.keys_in, start, size, live, low);
   }
 
   __syncthreads();  // every place is noted; the order words and sub-buckets are no longer read

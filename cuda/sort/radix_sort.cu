@@ -404,9 +404,9 @@ void launch_policy(std::size_t index, const OnesweepArgs& args, std::size_t tile
 }
 constexpr auto kPolicyIndices = std::make_index_sequence<std::size(kRadixPolicies)>();
 
-template <RadixBucketPolicy P>
+template <RadixBucketPolicy P, bool Spread>
 constexpr auto bucket_kernel_of() {
-  return radix_bucket_sort_kernel<P.threads, P.items_per_thread, P.min_blocks_per_sm>;
+  return radix_bucket_sort_kernel<P.threads, P.items_per_thread, P.min_blocks_per_sm, Spread>;
 }
 template <RadixBucketPolicy P>
 constexpr std::size_t bucket_shared_bytes() {
@@ -414,20 +414,32 @@ constexpr std::size_t bucket_shared_bytes() {
 }
 template <std::size_t... I>
 void prepare_bucket_sorts(std::index_sequence<I...>) {
-  (CUDA_CHECK(cudaFuncSetAttribute(
-       bucket_kernel_of<kRadixBucketPolicies[I]>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-       static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
+  (CUDA_CHECK(
+       cudaFuncSetAttribute(bucket_kernel_of<kRadixBucketPolicies[I], true>(),
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
+   ...);
+  (CUDA_CHECK(
+       cudaFuncSetAttribute(bucket_kernel_of<kRadixBucketPolicies[I], false>(),
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
    ...);
 }
+// spread: whether buckets may be ranked by sub-buckets (radix_bucket_sort.cuh); sorts of 2 passes
+// leave at most 8 bits below the partition digit, which LSD ranks faster.
 template <RadixBucketPolicy P>
-void launch_bucket_sort(const BucketSortArgs& args, unsigned buckets, cudaStream_t stream) {
-  bucket_kernel_of<P>()<<<buckets, P.threads, bucket_shared_bytes<P>(), stream>>>(args);
+void launch_bucket_sort(const BucketSortArgs& args, unsigned buckets, bool spread,
+                        cudaStream_t stream) {
+  const auto kernel = spread ? bucket_kernel_of<P, true>() : bucket_kernel_of<P, false>();
+  kernel<<<buckets, P.threads, bucket_shared_bytes<P>(), stream>>>(args);
   CUDA_CHECK_LAUNCH("radix_bucket_sort_kernel");
 }
 template <std::size_t... I>
 void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigned buckets,
-                          cudaStream_t stream, std::index_sequence<I...>) {
-  ((index == I ? launch_bucket_sort<kRadixBucketPolicies[I]>(args, buckets, stream) : void()), ...);
+                          bool spread, cudaStream_t stream, std::index_sequence<I...>) {
+  ((index == I ? launch_bucket_sort<kRadixBucketPolicies[I]>(args, buckets, spread, stream)
+               : void()),
+   ...);
 }
 constexpr auto kBucketPolicyIndices = std::make_index_sequence<std::size(kRadixBucketPolicies)>();
 
@@ -636,7 +648,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
                                       values,           final_values,       hist,
                                       begin_bit,        partition_pass};
     detail::launch_bucket_policy(static_cast<std::size_t>(bucket_policy), args, kRadixBuckets,
-                                 stream, detail::kBucketPolicyIndices);
+                                 passes > 2, stream, detail::kBucketPolicyIndices);
   }
   // An odd pass count leaves the result in our buffers (routed: an odd count of run passes,
   // which with an even pass count the route never leaves; radix_pass_route.hpp).

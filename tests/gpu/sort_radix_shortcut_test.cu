@@ -135,7 +135,7 @@ TEST(SortRadixShortcut, large_BySizePartitionsOnTheHighestVaryingDigit) {
 // Inside each top-digit bucket the bucket sort ranks by sub-buckets of the lower bits' range
 // when they are spread, copies the bucket when the lower bits are all equal, and sorts by 8-bit
 // digits when some sub-bucket is crowded. Random top bytes (every bucket fits) with lower bits
-// built for each of those paths, every bucket-sort policy, 4 and 3 passes. The expected result
+// built for each of those paths, every bucket-sort policy, 4, 3 and 2 passes. The expected result
 // is the CPU twin's (a stable partition by the top digit, then cpu_bucket_tile_sort of each
 // bucket with the block's sub-bucket bits), which also says which path each bucket takes.
 TEST(SortRadixShortcut, mid_EveryBucketSortPathIsExact) {
@@ -179,7 +179,7 @@ TEST(SortRadixShortcut, mid_EveryBucketSortPathIsExact) {
     for (std::size_t i = 0; i < n; ++i) keys[i] = (top[i] & 0xff000000u) | c.low(noise[i], i);
     for (int policy = 0; policy < static_cast<int>(std::size(kRadixBucketPolicies)); ++policy) {
       engine.set_bucket_policy(policy);
-      for (KeyBits bits : {KeyBits{0, 32}, KeyBits{8, 32}}) {
+      for (KeyBits bits : {KeyBits{0, 32}, KeyBits{8, 32}, KeyBits{16, 32}}) {
         // The twin: stable partition by the top digit (bits 24..31), then each bucket.
         const KeyBits digit{24, 32}, low{bits.begin_bit, 24};
         std::vector<std::uint32_t> order(n);
@@ -200,8 +200,12 @@ TEST(SortRadixShortcut, mid_EveryBucketSortPathIsExact) {
           ++(spread ? spread_buckets : lsd_buckets);
           first = last;
         }
-        if (c.path == Path::spread) EXPECT_EQ(lsd_buckets, 0) << c.name;
-        if (c.path == Path::lsd) EXPECT_EQ(spread_buckets, 0) << c.name;
+        // Two passes leave 8 bits below the partition digit, which the kernel always ranks by
+        // LSD; the paths the cases are built for apply from 3 passes.
+        if (bits.width() > 2 * kRadixBits) {
+          if (c.path == Path::spread) EXPECT_EQ(lsd_buckets, 0) << c.name;
+          if (c.path == Path::lsd) EXPECT_EQ(spread_buckets, 0) << c.name;
+        }
 
         std::vector<std::uint32_t> values(n), got_keys(n), got_values(n);
         std::iota(values.begin(), values.end(), 0u);
