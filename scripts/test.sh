@@ -17,10 +17,12 @@ if [[ -z "${DISPLAY:-}" ]] && command -v Xvfb >/dev/null; then
   Xvfb ":$n" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
   xvfb_pid=$!
   trap 'kill $xvfb_pid 2>/dev/null' EXIT
-  for _ in $(seq 100); do
+  # Up to 60 s: a loaded machine (a parallel build) has taken more than 10 s to start it.
+  for _ in $(seq 600); do
     [[ -S /tmp/.X11-unix/X$n ]] && break
     sleep 0.1
   done
+  [[ -S /tmp/.X11-unix/X$n ]] || echo "test.sh: Xvfb :$n did not start within 60 s" >&2
   export DISPLAY=":$n"
 fi
 "${ctest_cmd[@]}"

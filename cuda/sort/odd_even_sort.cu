@@ -181,8 +181,8 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
   __syncthreads();
 
   // Counts -> exclusive offsets. Thread t owns buckets [t * kItems, (t + 1) * kItems).
-  const bool crowded =
-      bucket_counts_to_offsets<kItems, kOddEvenBucketLimit>(&sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
+  const bool crowded = bucket_counts_to_offsets<kItems, kOddEvenBucketLimit>(
+      &sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
   if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
 
   if (__syncthreads_or(crowded)) {
