@@ -30,6 +30,7 @@
 
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/radix_options.hpp"
 #include "cuda/sort/radix_pass_route.hpp"
 #include "cuda/sort/radix_plan.hpp"
 
@@ -52,42 +53,6 @@ struct RadixControl {
 };
 }  // namespace detail
 
-// What a sort may do besides ordering the caller's arrays in place.
-struct RadixSortOptions {
-  // When not null, every kernel first reads *enable and does nothing if it is 0 (lets a sort be a
-  // device-decided fallback without host sync).
-  const std::int32_t* enable = nullptr;
-  // -1: the tile policy by size (kRadixPolicyRules); else an index into kRadixPolicies (the
-  // benchmark's tuning table and the tests force each one).
-  int policy = -1;
-  // When not null, a device word holding where the sorted values go, read when the last pass runs
-  // (a graph stays valid while that target moves, e.g. a GL buffer mapped anew each frame); the
-  // caller's value array is then left holding scratch. Saves a copy of the values.
-  std::uint32_t* const* final_values = nullptr;
-  // Routing (radix_pass_route.hpp): the passes whose digit every key shares are skipped, decided
-  // on the device. Costs 5-12% per pass run on the H200 (a template switch keeps unrouted sorts
-  // free of it), so it is asked for where digits are likely to be shared; the MSD-first shortcut
-  // is not planned for a routed sort.
-  bool skip_shared_digits = false;
-  // When not null, a device word no key is below, read when the sort runs; needs begin_bit == 0
-  // and every key below 2^end_bit; implies skip_shared_digits. The sort orders key - floor, the
-  // same order, so keys spanning less than 2^24 above the floor (a frame's depth keys) skip the
-  // top pass.
-  const std::uint32_t* key_floor = nullptr;
-  // The values are 0, 1, ..., n - 1 (each pair's index) and need not be written by the caller:
-  // the first pass makes them instead of reading them. Implies skip_shared_digits; refused with
-  // an empty bit range (no pass would make them).
-  bool values_are_indices = false;
-  // When not null, a device word the sort sets to 1 when it stopped after the two top digits of a
-  // 32-bit sort (radix_pass_route.hpp, window_finish_fits), leaving the pairs stably sorted by
-  // the top 16 bits for the caller to finish with the odd-even window sort over all 32 bits, or
-  // to 0 when it sorted completely. Needs begin_bit 0, end_bit 32, no final_values and no
-  // routing; the shortcut is not planned with it.
-  std::int32_t* window_finish = nullptr;
-  // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
-  // buffers, which spares the copy back after an odd number of passes.
-  bool keys_needed = true;
-};
 class RadixSortEngine {
  public:
   explicit RadixSortEngine(std::size_t capacity);

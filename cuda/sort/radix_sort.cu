@@ -535,13 +535,10 @@ int RadixSortEngine::last_run_passes() const {
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                            int end_bit, cudaStream_t stream, const RadixSortOptions& options) {
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
-  if (options.key_floor != nullptr && begin_bit != 0)
-    throw std::invalid_argument("radix sort: a key floor needs begin_bit == 0");
+  check_radix_options(options, n, begin_bit, end_bit);
   std::uint32_t* const* final_values = options.final_values;
   shortcut_planned_ = false;
   routed_ = false;
-  if (options.values_are_indices && begin_bit == end_bit && n > 1)
-    throw std::invalid_argument("radix sort: index values need a bit range to sort by");
   if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
     if (options.values_are_indices && n == 1)
       CUDA_CHECK(cudaMemsetAsync(values, 0, sizeof(std::uint32_t), stream));  // the index 0
@@ -557,10 +554,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   // stands in for every other pass).
   const bool routed =
       options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
-  const bool window_finish = options.window_finish != nullptr;
-  if (window_finish && (begin_bit != 0 || end_bit != 32 || final_values != nullptr || routed))
-    throw std::invalid_argument(
-        "radix sort: a window finish needs bits 0..32, no final target and no routing");
+  const bool window_finish = options.window_finish != nullptr;  // checked above
   routed_ = routed;
   const int bucket_policy =
       routed || window_finish ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);

@@ -1,7 +1,8 @@
 // The radix sort's plan, checked without a device: the tile policy and the MSD-first shortcut's
 // block chosen by size, forced choices, and out-of-range indices refused
 // (cuda/sort/radix_plan.hpp); and the route of the passes that the histogram kernel plans on the
-// device from the digit counts (cuda/sort/radix_pass_route.hpp).
+// device from the digit counts (cuda/sort/radix_pass_route.hpp); and the options a sort refuses
+// (cuda/sort/radix_options.hpp).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/sort/radix_options.hpp"
 #include "cuda/sort/radix_pass_route.hpp"
 #include "cuda/sort/radix_plan.hpp"
 
@@ -133,6 +135,45 @@ TEST(RadixRoute, WindowFinishOnlyForEvenTopDigitsAndShortGroups) {
   EXPECT_FALSE(window_finish_fits(66000, 200000, n, 1.5, 256));       // second digit skewed
   EXPECT_FALSE(window_finish_fits(n, 66000, n, 1.5, 256));            // top digit shared
   EXPECT_FALSE(window_finish_fits(131072, 131072, 2 * n, 1.5, 256));  // mean group 512
+}
+
+// Every refusal of RadixSortOptions, and the combinations the library itself uses (the radix
+// Sorter's window finish, the pipeline's routed frame) accepted. The pointers are never read.
+TEST(RadixOptions, RefusesWhatCannotGoTogether) {
+  std::int32_t word = 0;
+  std::uint32_t floor_word = 0;
+  std::uint32_t* target = nullptr;
+  constexpr std::size_t n = 1000;
+  auto refused = [](const RadixSortOptions& o, std::size_t size, int begin, int end) {
+    try {
+      check_radix_options(o, size, begin, end);
+    } catch (const std::invalid_argument&) {
+      return true;
+    }
+    return false;
+  };
+  // A key floor needs the keys from bit 0; index values need a bit range.
+  EXPECT_TRUE(refused({.key_floor = &floor_word}, n, 4, 32));
+  EXPECT_TRUE(refused({.key_floor = &floor_word}, 1, 4, 32));  // even with nothing to sort
+  EXPECT_TRUE(refused({.values_are_indices = true}, n, 8, 8));
+  EXPECT_FALSE(refused({.values_are_indices = true}, 1, 8, 8));  // one pair: its index is 0
+  // A window finish: bits 0..32 only, with no final target and no routing of any kind.
+  EXPECT_TRUE(refused({.window_finish = &word}, n, 0, 24));
+  EXPECT_TRUE(refused({.window_finish = &word}, n, 8, 32));
+  EXPECT_TRUE(refused({.final_values = &target, .window_finish = &word}, n, 0, 32));
+  EXPECT_TRUE(refused({.skip_shared_digits = true, .window_finish = &word}, n, 0, 32));
+  EXPECT_TRUE(refused({.key_floor = &floor_word, .window_finish = &word}, n, 0, 32));
+  EXPECT_TRUE(refused({.values_are_indices = true, .window_finish = &word}, n, 0, 32));
+  // An empty sort does no pass, so a window finish is not checked there.
+  EXPECT_FALSE(refused({.final_values = &target, .window_finish = &word}, 1, 0, 32));
+  // What the library uses.
+  EXPECT_FALSE(refused({.window_finish = &word}, n, 0, 32));
+  EXPECT_FALSE(refused({.final_values = &target,
+                        .key_floor = &floor_word,
+                        .values_are_indices = true,
+                        .keys_needed = false},
+                       n, 0, 32));
+  EXPECT_FALSE(refused({.enable = &word, .final_values = &target}, n, 0, 16));
 }
 
 }  // namespace
