@@ -43,6 +43,9 @@ struct RadixSortOptions {
   // false: with final_values set, the sorted keys are not wanted and may be left in the engine's
   // buffers, which spares the copy back after an odd number of passes.
   bool keys_needed = true;
+
+  // Whether the sort is routed (skips the passes whose digit every key shares).
+  bool routed() const { return key_floor != nullptr || skip_shared_digits || values_are_indices; }
 };
 
 // Throws std::invalid_argument for options that cannot go together or with this sort (the
@@ -55,10 +58,8 @@ inline void check_radix_options(const RadixSortOptions& options, std::size_t n, 
   if (options.values_are_indices && begin_bit == end_bit && n > 1)
     throw std::invalid_argument("radix sort: index values need a bit range to sort by");
   if (n < 2 || begin_bit == end_bit) return;
-  const bool routed =
-      options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
   if (options.window_finish != nullptr &&
-      (begin_bit != 0 || end_bit != 32 || options.final_values != nullptr || routed))
+      (begin_bit != 0 || end_bit != 32 || options.final_values != nullptr || options.routed()))
     throw std::invalid_argument(
         "radix sort: a window finish needs bits 0..32, no final target and no routing");
 }

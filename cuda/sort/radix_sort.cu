@@ -412,18 +412,15 @@ template <RadixBucketPolicy P>
 constexpr std::size_t bucket_shared_bytes() {
   return sizeof(BucketSortShared<P.threads, P.items_per_thread>);
 }
+template <RadixBucketPolicy P>
+void prepare_bucket_sort() {
+  for (auto kernel : {bucket_kernel_of<P, true>(), bucket_kernel_of<P, false>()})
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bucket_shared_bytes<P>())));
+}
 template <std::size_t... I>
 void prepare_bucket_sorts(std::index_sequence<I...>) {
-  (CUDA_CHECK(
-       cudaFuncSetAttribute(bucket_kernel_of<kRadixBucketPolicies[I], true>(),
-                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
-   ...);
-  (CUDA_CHECK(
-       cudaFuncSetAttribute(bucket_kernel_of<kRadixBucketPolicies[I], false>(),
-                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            static_cast<int>(bucket_shared_bytes<kRadixBucketPolicies[I]>()))),
-   ...);
+  (prepare_bucket_sort<kRadixBucketPolicies[I]>(), ...);
 }
 // spread: whether buckets may be ranked by sub-buckets (radix_bucket_sort.cuh); sorts of 2 passes
 // leave at most 8 bits below the partition digit, which LSD ranks faster.
@@ -552,8 +549,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
   // stands in for every other pass).
-  const bool routed =
-      options.key_floor != nullptr || options.skip_shared_digits || options.values_are_indices;
+  const bool routed = options.routed();
   const bool window_finish = options.window_finish != nullptr;  // checked above
   routed_ = routed;
   const int bucket_policy =
