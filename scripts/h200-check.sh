@@ -44,7 +44,7 @@ step sanitizers
 # API errors are off: the pipeline probes for optional graph features (stage-timing event nodes)
 # and falls back by design where they are refused; memory errors still count.
 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/pipeline_tests" \
-  --gtest_filter='Sanitized*:PipelineLifecycle*:Sizes/StageExtents*:Modes/StageKeys*:Sizes/StageFused*' \
+  --gtest_filter='Sanitized*:PipelineLifecycle*:Sizes/StageExtents*:Modes/StageKeys*:Sizes/StageFused*:StageAutoProbe.*' \
   > "$log/memcheck.log" 2>&1
 echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/memcheck.log" | tr '\n' ' ')"
 [[ -z ${QUICK:-} ]] && compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/sort_tests" \
@@ -56,7 +56,7 @@ echo "memcheck sort rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/memcheck_sort.l
   > "$log/racecheck_sort.log" 2>&1
 echo "racecheck sort rc=$? $(grep -E 'RACECHECK SUMMARY|PASSED' "$log/racecheck_sort.log" | tr '\n' ' ')"
 compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/pipeline_tests" \
-  --gtest_filter='Sanitized/PipelineSmall.*radix*:Sanitized/PipelineSmall.*auto*:Sizes/StageExtents.*/65537:Sizes/StageFused.*galaxy_n257' \
+  --gtest_filter='Sanitized/PipelineSmall.*radix*:Sanitized/PipelineSmall.*auto*:Sizes/StageExtents.*/65537:Sizes/StageFused.*galaxy_n257:StageAutoProbe.*' \
   > "$log/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|PASSED' "$log/racecheck.log" | tr '\n' ' ')"
 

@@ -9,6 +9,7 @@
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/keys/depth_keys.hpp"
+#include "cuda/pipeline/auto_probe.hpp"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
@@ -41,47 +42,6 @@ __global__ void choose_auto_path_kernel(const FrameReport* report, std::int32_t*
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
   enable[0] = path == SortPath::oddeven ? 1 : 0;
   enable[1] = path == SortPath::radix ? 1 : 0;
-}
-
-// Both probes of core/auto_policy.hpp in one pass over the keys (they read the same lines):
-// pairs (i, i + 1) and (i, i + stride) out of order, summed into the report, which the caller
-// zeroes. One launch instead of two keeps auto's fixed cost down on small frames.
-__global__ void sortedness_probes_kernel(const std::uint32_t* __restrict__ keys,
-                                         std::uint32_t count, std::uint32_t stride,
-                                         FrameReport* report) {
-  std::uint32_t adjacent = 0, strided = 0;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i + 1 < count;
-       i += gridDim.x * blockDim.x) {
-    const std::uint32_t k = keys[i];
-    adjacent += k > keys[i + 1] ? 1u : 0u;
-    if (i + stride < count) strided += k > keys[i + stride] ? 1u : 0u;
-  }
-  // Warp sums, then block sums in shared memory: two atomics per block, not per warp (same-
-  // address atomics from every warp of a million keys cost tens of microseconds).
-  adjacent = __reduce_add_sync(0xffffffffu, adjacent);
-  strided = __reduce_add_sync(0xffffffffu, strided);
-  __shared__ std::uint32_t warp_sums[2][kThreads / 32];
-  const unsigned warp = threadIdx.x / 32u, lane = threadIdx.x & 31u;
-  if (lane == 0) {
-    warp_sums[0][warp] = adjacent;
-    warp_sums[1][warp] = strided;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    adjacent = lane < kThreads / 32 ? warp_sums[0][lane] : 0u;
-    strided = lane < kThreads / 32 ? warp_sums[1][lane] : 0u;
-    adjacent = __reduce_add_sync(0xffffffffu, adjacent);
-    strided = __reduce_add_sync(0xffffffffu, strided);
-    if (lane == 0) {
-      if (adjacent != 0) atomicAdd(&report->descents, adjacent);
-      if (strided != 0) atomicAdd(&report->strided_descents, strided);
-    }
-  }
-}
-
-// A few blocks per SM are enough to stream the keys once.
-unsigned probe_grid_for(std::uint32_t count) {
-  return detail::grid_stride_blocks(count, kThreads, 4);
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {
@@ -149,6 +109,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   frame_ = 0;
   state_.resize(count);
   keys_.resize(count);
+  keys_by_index_.resize(count);
   order_.resize(count);
   if (count > capacity_) {
     sorters_.clear();
@@ -286,9 +247,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
   FrameReport* report = report_.data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
-  // Keys that need neither this frame's extents (quantized) nor last frame's order (auto) can
-  // be made in the simulate pass itself.
-  const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact && !automatic;
+  // Exact keys need only the view, so the simulate pass itself makes them, by index. Every
+  // algorithm but auto sorts them from the identity order; auto gathers them through last
+  // frame's order (gather_keys) and sorts that.
+  const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact;
+  const bool gather_keys = keys_in_step && automatic;
   // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
   // every other path sorts order_ in place and copies it there. With keys from the step, that
   // sort also makes the index values itself, so the step does not write them.
@@ -305,8 +268,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     step.view = &c->view;
     step.extents = &report->extents;
     step.extents_workspace = extents_workspace_.data();
-    step.keys = keys_in_step ? keys_.data() : nullptr;
-    step.values = sort_makes_values ? nullptr : order_.data();
+    step.keys = !keys_in_step ? nullptr : gather_keys ? keys_by_index_.data() : keys_.data();
+    // auto's order_ holds last frame's order, which the gather reads.
+    step.values = sort_makes_values || gather_keys ? nullptr : order_.data();
     step.key_floor = keys_in_step ? key_floor_.data() : nullptr;
     step.key_floor_partials = key_floor_.data() + 1;
     launch_step_fused(step, s);
@@ -319,7 +283,12 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     mark(2, timing_slot, marks);
   }
 
-  if (!keys_in_step) {
+  if (gather_keys) {
+    // The probes ride on the gather: they are what auto decides with, at the start of its sort.
+    launch_gather_keys_probed(keys_by_index_.data(), order_.data(), keys_.data(), count_,
+                              kAutoProbeStride, &report->descents, s);
+    mark(3, timing_slot, marks);
+  } else if (!keys_in_step) {
     DepthKeyArgs keys;
     keys.state = state_.data();
     keys.count = count_;
@@ -342,11 +311,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
       // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
       static_assert(offsetof(FrameReport, strided_descents) ==
                     offsetof(FrameReport, descents) + sizeof(std::uint32_t));
-      CUDA_CHECK(cudaMemsetAsync(&report->descents, 0, 2 * sizeof(std::uint32_t), s));
-      sortedness_probes_kernel<<<probe_grid_for(count_), kThreads, 0, s>>>(
-          keys_.data(), count_, kAutoProbeStride, report);
-      PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", s);
-      record_auto_sort(shape.bits);
+      if (!gather_keys)
+        launch_sortedness_probes(keys_.data(), count_, kAutoProbeStride, &report->descents, s);
+      // Gathered keys are a permutation of the step's, so its key floor is theirs too.
+      record_auto_sort(shape.bits, gather_keys ? key_floor_.data() : nullptr);
     } else if (direct_to_target) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
@@ -375,13 +343,13 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
 
 // Both sorts, each enabled by its word, which a one-thread kernel sets from the probe's counts:
 // the decision is made on the device, in the same frame, without a host round trip.
-void DevicePipeline::record_auto_sort(int end_bit) {
+void DevicePipeline::record_auto_sort(int end_bit, const std::uint32_t* key_floor) {
   cudaStream_t s = stream_.get();
   choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data());
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
   odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
   radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
-               {.enable = auto_enable_.data() + 1});
+               {.enable = auto_enable_.data() + 1, .key_floor = key_floor});
 }
 
 FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {

@@ -18,8 +18,9 @@
 // after reset() waits for itself. So the host never runs more than one frame ahead and never
 // stalls the GPU.
 //
-// Automatic sorting ("auto"): the keys are laid out in last frame's order, the sortedness probe
-// counts descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
+// Automatic sorting ("auto"): the keys are laid out in last frame's order (exact keys: made by
+// index in the fused step and gathered through that order), the sortedness probe counts
+// descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
 // one-thread kernel turns them, with choose_auto_path, into two enable words: already sorted ->
 // neither sort runs, no element far from home -> the odd-even sort, else the radix sort. Both
 // sorts are in the graph and the one not chosen returns at once (a few empty launches). The
@@ -130,7 +131,8 @@ class DevicePipeline {
   void record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
-  void record_auto_sort(int end_bit);
+  // key_floor: a device word below every key (the step's), or null.
+  void record_auto_sort(int end_bit, const std::uint32_t* key_floor);
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 
@@ -142,6 +144,7 @@ class DevicePipeline {
 
   DeviceBuffer<ParticleState> state_;
   DeviceBuffer<std::uint32_t> keys_;
+  DeviceBuffer<std::uint32_t> keys_by_index_;  // auto, exact, fused: the step's keys, by index
   DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
   DeviceBuffer<unsigned char> extents_workspace_;
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials

@@ -1,0 +1,106 @@
+#include "cuda/pipeline/auto_probe.hpp"
+
+#include "cuda/detail/launch_grid.hpp"
+#include "cuda/pipeline/launch_check.hpp"
+
+namespace particles::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Adds the block's two counts to counts[0..1]: warp sums, then block sums in shared memory, so
+// two atomics per block rather than per warp (same-address atomics from every warp of a million
+// keys cost tens of microseconds). Every thread of the block calls it.
+__device__ void add_block_counts(std::uint32_t adjacent, std::uint32_t strided,
+                                 std::uint32_t* counts) {
+  adjacent = __reduce_add_sync(kFullMask, adjacent);
+  strided = __reduce_add_sync(kFullMask, strided);
+  __shared__ std::uint32_t warp_sums[2][kThreads / 32];
+  const unsigned warp = threadIdx.x / 32u, lane = threadIdx.x & 31u;
+  if (lane == 0) {
+    warp_sums[0][warp] = adjacent;
+    warp_sums[1][warp] = strided;
+  }
+  __syncthreads();
+  if (warp != 0) return;
+  adjacent = lane < kThreads / 32 ? warp_sums[0][lane] : 0u;
+  strided = lane < kThreads / 32 ? warp_sums[1][lane] : 0u;
+  adjacent = __reduce_add_sync(kFullMask, adjacent);
+  strided = __reduce_add_sync(kFullMask, strided);
+  if (lane == 0) {
+    if (adjacent != 0) atomicAdd(&counts[0], adjacent);
+    if (strided != 0) atomicAdd(&counts[1], strided);
+  }
+}
+
+// Both probes in one pass over the keys (they read the same lines).
+__global__ void __launch_bounds__(kThreads)
+    sortedness_probes_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t count,
+                             std::uint32_t stride, std::uint32_t* counts) {
+  std::uint32_t adjacent = 0, strided = 0;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i + 1 < count;
+       i += gridDim.x * blockDim.x) {
+    const std::uint32_t k = keys[i];
+    adjacent += k > keys[i + 1] ? 1u : 0u;
+    if (i + stride < count) strided += k > keys[i + stride] ? 1u : 0u;
+  }
+  add_block_counts(adjacent, strided, counts);
+}
+
+// The gather and both probes. Each warp takes 32 consecutive positions, so a key's right
+// neighbour comes from the next lane; only lane 31 gathers one more. The loop bound is the warp's
+// first position, so whole warps iterate together and the shuffles see every lane.
+__global__ void __launch_bounds__(kThreads)
+    gather_keys_probed_kernel(const std::uint32_t* __restrict__ keys_by_index,
+                              const std::uint32_t* __restrict__ order,
+                              std::uint32_t* __restrict__ keys, std::uint32_t count,
+                              std::uint32_t stride, std::uint32_t* counts) {
+  const unsigned lane = threadIdx.x & 31u;
+  std::uint32_t adjacent = 0, strided = 0;
+  const std::uint32_t step = gridDim.x * blockDim.x;
+  for (std::uint32_t warp_first = blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+       warp_first < count; warp_first += step) {
+    const std::uint32_t i = warp_first + lane;
+    const bool valid = i < count;
+    const std::uint32_t k = valid ? keys_by_index[order[i]] : 0u;
+    if (valid) keys[i] = k;
+    std::uint32_t next = __shfl_down_sync(kFullMask, k, 1);
+    if (lane == 31 && i + 1 < count) next = keys_by_index[order[i + 1]];
+    if (i + 1 < count) {
+      adjacent += k > next ? 1u : 0u;
+      if (i + stride < count) strided += k > keys_by_index[order[i + stride]] ? 1u : 0u;
+    }
+  }
+  add_block_counts(adjacent, strided, counts);
+}
+
+// A few blocks per SM are enough to stream the keys once; the gather's dependent loads (the
+// order, then the key it names) want every warp slot the SM has to hide their latency.
+unsigned probe_grid_for(std::uint32_t count) {
+  return detail::grid_stride_blocks(count, kThreads, 4);
+}
+unsigned gather_grid_for(std::uint32_t count) {
+  return detail::grid_stride_blocks(count, kThreads, 8);
+}
+
+}  // namespace
+
+void launch_sortedness_probes(const std::uint32_t* keys, std::uint32_t count, std::uint32_t stride,
+                              std::uint32_t* counts, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(std::uint32_t), stream));
+  sortedness_probes_kernel<<<probe_grid_for(count), kThreads, 0, stream>>>(keys, count, stride,
+                                                                           counts);
+  PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", stream);
+}
+
+void launch_gather_keys_probed(const std::uint32_t* keys_by_index, const std::uint32_t* order,
+                               std::uint32_t* keys, std::uint32_t count, std::uint32_t stride,
+                               std::uint32_t* counts, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(std::uint32_t), stream));
+  gather_keys_probed_kernel<<<gather_grid_for(count), kThreads, 0, stream>>>(
+      keys_by_index, order, keys, count, stride, counts);
+  PARTICLES_CHECK_LAUNCH("gather_keys_probed_kernel", stream);
+}
+
+}  // namespace particles::cuda
