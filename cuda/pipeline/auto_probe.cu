@@ -48,31 +48,15 @@ __global__ void __launch_bounds__(kThreads)
   add_block_counts(adjacent, strided, counts);
 }
 
-// The gather and both probes. Each warp takes 32 consecutive positions, so a key's right
-// neighbour comes from the next lane; only lane 31 gathers one more. The loop bound is the warp's
-// first position, so whole warps iterate together and the shuffles see every lane.
+// keys[i] = keys_by_index[order[i]]: one scattered 4-byte read per key, from a buffer that the
+// step has just written (at 1M particles, 4 MB that L2 still holds).
 __global__ void __launch_bounds__(kThreads)
-    gather_keys_probed_kernel(const std::uint32_t* __restrict__ keys_by_index,
-                              const std::uint32_t* __restrict__ order,
-                              std::uint32_t* __restrict__ keys, std::uint32_t count,
-                              std::uint32_t stride, std::uint32_t* counts) {
-  const unsigned lane = threadIdx.x & 31u;
-  std::uint32_t adjacent = 0, strided = 0;
-  const std::uint32_t step = gridDim.x * blockDim.x;
-  for (std::uint32_t warp_first = blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
-       warp_first < count; warp_first += step) {
-    const std::uint32_t i = warp_first + lane;
-    const bool valid = i < count;
-    const std::uint32_t k = valid ? keys_by_index[order[i]] : 0u;
-    if (valid) keys[i] = k;
-    std::uint32_t next = __shfl_down_sync(kFullMask, k, 1);
-    if (lane == 31 && i + 1 < count) next = keys_by_index[order[i + 1]];
-    if (i + 1 < count) {
-      adjacent += k > next ? 1u : 0u;
-      if (i + stride < count) strided += k > keys_by_index[order[i + stride]] ? 1u : 0u;
-    }
-  }
-  add_block_counts(adjacent, strided, counts);
+    gather_keys_kernel(const std::uint32_t* __restrict__ keys_by_index,
+                       const std::uint32_t* __restrict__ order, std::uint32_t* __restrict__ keys,
+                       std::uint32_t count) {
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += gridDim.x * blockDim.x)
+    keys[i] = keys_by_index[order[i]];
 }
 
 // A few blocks per SM are enough to stream the keys once; the gather's dependent loads (the
@@ -94,13 +78,11 @@ void launch_sortedness_probes(const std::uint32_t* keys, std::uint32_t count, st
   PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", stream);
 }
 
-void launch_gather_keys_probed(const std::uint32_t* keys_by_index, const std::uint32_t* order,
-                               std::uint32_t* keys, std::uint32_t count, std::uint32_t stride,
-                               std::uint32_t* counts, cudaStream_t stream) {
-  CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(std::uint32_t), stream));
-  gather_keys_probed_kernel<<<gather_grid_for(count), kThreads, 0, stream>>>(
-      keys_by_index, order, keys, count, stride, counts);
-  PARTICLES_CHECK_LAUNCH("gather_keys_probed_kernel", stream);
+void launch_gather_keys(const std::uint32_t* keys_by_index, const std::uint32_t* order,
+                        std::uint32_t* keys, std::uint32_t count, cudaStream_t stream) {
+  gather_keys_kernel<<<gather_grid_for(count), kThreads, 0, stream>>>(keys_by_index, order, keys,
+                                                                      count);
+  PARTICLES_CHECK_LAUNCH("gather_keys_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -131,8 +131,7 @@ class DevicePipeline {
   void record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
-  // key_floor: a device word below every key (the step's), or null.
-  void record_auto_sort(int end_bit, const std::uint32_t* key_floor);
+  void record_auto_sort(int end_bit);
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 

@@ -1,5 +1,5 @@
 // Auto's inputs against their CPU twins: keys gathered through last frame's order must be
-// keys_by_index[order[i]], and both probes must count what cpu_count_descents and
+// keys_by_index[order[i]], and both probes over them must count what cpu_count_descents and
 // cpu_count_strided_descents count, on sizes around the warp and block edges and with ties.
 #include <gtest/gtest.h>
 
@@ -55,7 +55,7 @@ void expect_counts(const std::vector<std::uint32_t>& counts, Counts expected, co
   EXPECT_EQ(counts[1], expected.strided) << what << ": strided descents";
 }
 
-TEST(StageAutoProbe, GatherAndProbesMatchTheCpuTwins) {
+TEST(StageAutoProbe, GatheredKeysAndTheirProbesMatchTheCpuTwins) {
   REQUIRE_CUDA_DEVICE();
   for (const std::uint32_t n : {0u, 1u, 2u, 31u, 32u, 33u, 255u, 257u, 5000u, 70001u}) {
     for (const std::uint32_t stride : {1u, 5u, 2048u}) {
@@ -66,16 +66,12 @@ TEST(StageAutoProbe, GatherAndProbesMatchTheCpuTwins) {
         auto keys_by_index = test::to_device(in.keys_by_index);
         auto order = test::to_device(in.order);
         cuda::DeviceBuffer<std::uint32_t> keys(n);
-        // Stale counts must not leak in: the launch zeroes them.
-        auto counts = test::to_device(std::vector<std::uint32_t>{77u, 88u});
-        cuda::launch_gather_keys_probed(keys_by_index.data(), order.data(), keys.data(), n, stride,
-                                        counts.data(), nullptr);
+        cuda::launch_gather_keys(keys_by_index.data(), order.data(), keys.data(), n, nullptr);
         const auto gathered = test::to_host(keys.data(), n);
         for (std::uint32_t i = 0; i < n; ++i)
           ASSERT_EQ(gathered[i], in.keys_by_index[in.order[i]]) << "position " << i;
-        expect_counts(test::to_host(counts.data(), 2), expected, "gather");
-
-        // The probes alone, over keys already laid out in that order.
+        // Stale counts must not leak in: the launch zeroes them.
+        auto counts = test::to_device(std::vector<std::uint32_t>{77u, 88u});
         cuda::launch_sortedness_probes(keys.data(), n, stride, counts.data(), nullptr);
         expect_counts(test::to_host(counts.data(), 2), expected, "probes");
       }
@@ -90,19 +86,17 @@ TEST(StageAutoProbe, SortedInputHasNoDescentsAndShuffledHasMany) {
   auto keys_by_index = test::to_device(in.keys_by_index);
   cuda::DeviceBuffer<std::uint32_t> keys(n);
   auto counts = test::to_device(std::vector<std::uint32_t>{1u, 1u});
-  {
-    auto order = test::to_device(in.order);
-    cuda::launch_gather_keys_probed(keys_by_index.data(), order.data(), keys.data(), n, 2048,
-                                    counts.data(), nullptr);
-    expect_counts(test::to_host(counts.data(), 2), {0u, 0u}, "sorted");
-  }
+  auto probe = [&](const std::vector<std::uint32_t>& order_host) {
+    auto order = test::to_device(order_host);
+    cuda::launch_gather_keys(keys_by_index.data(), order.data(), keys.data(), n, nullptr);
+    cuda::launch_sortedness_probes(keys.data(), n, 2048, counts.data(), nullptr);
+    return test::to_host(counts.data(), 2);
+  };
+  expect_counts(probe(in.order), {0u, 0u}, "sorted");
   std::reverse(in.order.begin(), in.order.end());
   const Counts expected = cpu_counts(in, 2048);
   ASSERT_GT(expected.adjacent, n / 2);  // the case is what it claims to be
-  auto order = test::to_device(in.order);
-  cuda::launch_gather_keys_probed(keys_by_index.data(), order.data(), keys.data(), n, 2048,
-                                  counts.data(), nullptr);
-  expect_counts(test::to_host(counts.data(), 2), expected, "reversed");
+  expect_counts(probe(in.order), expected, "reversed");
 }
 
 }  // namespace
