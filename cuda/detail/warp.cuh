@@ -1,5 +1,5 @@
 #pragma once
-// Warp- and block-level primitives shared by the sort kernels. Everything here is explicit about
+// Warp- and block-level primitives shared by the kernels. Everything here is explicit about
 // which lanes take part (the *_sync intrinsics with a full mask): no implicit warp-synchronous
 // code, which has been invalid since Volta's independent thread scheduling.
 #include <cstdint>
@@ -54,6 +54,19 @@ __device__ __forceinline__ std::uint32_t block_exclusive_sum_256(std::uint32_t v
   }
   __syncthreads();
   return active ? inclusive - value + scratch[warp_id()] : 0u;
+}
+
+// Block-wide minimum; every thread gets it. scratch: a word a warp; every thread of the block
+// calls it, and scratch is free again when it returns.
+template <int Warps>
+__device__ __forceinline__ std::uint32_t block_min(std::uint32_t value,
+                                                   std::uint32_t (&scratch)[Warps]) {
+  value = __reduce_min_sync(kFullMask, value);
+  if (lane_id() == 0) scratch[warp_id()] = value;
+  __syncthreads();
+  for (int w = 0; w < Warps; ++w) value = min(value, scratch[w]);
+  __syncthreads();
+  return value;
 }
 
 }  // namespace particles::cuda::detail

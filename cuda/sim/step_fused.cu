@@ -6,6 +6,7 @@
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
+#include "cuda/detail/warp.cuh"
 #include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 
@@ -14,18 +15,6 @@ namespace {
 
 constexpr int kThreads = 256;
 static_assert(kKeyFloorPartials >= detail::kExtentsMaxBlocks, "one key partial per block");
-
-// The smallest of every thread's value, in thread 0 (every thread of the block must call it).
-__device__ std::uint32_t block_min(std::uint32_t v) {
-  __shared__ std::uint32_t warp_min[kThreads / 32];
-  v = __reduce_min_sync(0xffffffffu, v);
-  if (threadIdx.x % 32 == 0) warp_min[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (int w = 1; w < kThreads / 32; ++w) v = min(v, warp_min[w]);
-  __syncthreads();  // warp_min is free again for the next call
-  return v;
-}
 
 // Same arithmetic, in the same order, as step_kernel, extents_kernel and depth_keys_kernel (and
 // the same --fmad=false), so every output is bit-identical to the three stages run apart.
@@ -56,15 +45,16 @@ __global__ void __launch_bounds__(kThreads)
   }
   // The key floor rides on the extents' last-block combine: each block's smallest key is
   // published before the block takes its ticket, so the last block sees them all.
+  __shared__ std::uint32_t warp_min[kThreads / 32];
   if (a.key_floor != nullptr) {
-    key_min = block_min(key_min);
+    key_min = detail::block_min(key_min, warp_min);
     if (threadIdx.x == 0) a.key_floor_partials[blockIdx.x] = key_min;
   }
   if (!detail::grid_combine_extents<kThreads>(e, ws, a.extents) || a.key_floor == nullptr) return;
   key_min = 0xffffffffu;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
     key_min = min(key_min, __ldcg(a.key_floor_partials + b));
-  key_min = block_min(key_min);
+  key_min = detail::block_min(key_min, warp_min);
   if (threadIdx.x == 0) *a.key_floor = key_min;
 }
 
