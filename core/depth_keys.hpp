@@ -38,6 +38,21 @@ PARTICLES_HD std::uint32_t exact_depth_key(float depth) {
   return ~ordered_bits(depth);
 }
 
+// The depth an exact key was made from, up to the folds above: -0.0 comes back as +0.0 and every
+// NaN as the canonical one, which every key here treats alike. So a key derived from it equals
+// the key derived from the depth itself (quantized keys from the fused step's exact ones).
+PARTICLES_HD float depth_of_exact_key(std::uint32_t key) {
+  const std::uint32_t ordered = ~key;
+  const std::uint32_t bits = (ordered & 0x80000000u) ? ordered ^ 0x80000000u : ~ordered;
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+#endif
+}
+
 // Quantized mode: `bits` bits over [depth_min, depth_max], far first, so a radix sort needs
 // only ceil(bits / 8) passes. Depths outside the range clamp; NaN maps to the farthest bucket.
 PARTICLES_HD std::uint32_t quantized_depth_key(float depth, float depth_min, float depth_max,

@@ -23,13 +23,19 @@ struct KeyFn {
   __device__ __forceinline__ std::uint32_t operator()(const ParticleState* s) const {
     const float4 a = __ldg(reinterpret_cast<const float4*>(s));
     const float depth = view_depth(view, Vec3{a.x, a.y, a.z});
+    return of_depth(depth);
+  }
+  __device__ __forceinline__ std::uint32_t of_exact_key(std::uint32_t exact) const {
+    return mode == KeyMode::exact ? exact : of_depth(depth_of_exact_key(exact));
+  }
+  __device__ __forceinline__ std::uint32_t of_depth(float depth) const {
     return mode == KeyMode::exact ? exact_depth_key(depth)
                                   : quantized_depth_key(depth, depth_min, depth_max, bits);
   }
 };
 
 __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
-  KeyFn key{*a.view, 0.0f, 0.0f, a.mode, a.bits};
+  KeyFn key{a.exact_keys != nullptr ? DepthFrame{} : *a.view, 0.0f, 0.0f, a.mode, a.bits};
   if (a.mode == KeyMode::quantized) {
     key.depth_min = a.extents->depth_min;
     key.depth_max = a.extents->depth_max;
@@ -37,7 +43,7 @@ __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.count; i += stride) {
     const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
-    a.keys[i] = key(a.state + p);
+    a.keys[i] = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[p]) : key(a.state + p);
     if (a.values != a.order) a.values[i] = p;
   }
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Stage 3 of the frame: depth keys laid out in a given draw order, ready for a (key, value)
-// sort. The CPU twin is cpu_depth_keys (keys by particle index); here keys[i] is the key of
-// particle order[i], so a sort that starts from last frame's order needs no gather afterwards.
+// sort, made from the particles' state or from exact keys that the fused step made by index. The
+// CPU twin is cpu_depth_keys (keys by particle index); here keys[i] is the key of particle
+// order[i], so a sort that starts from last frame's order needs no gather afterwards.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,6 +16,11 @@ namespace particles::cuda {
 
 struct DepthKeyArgs {
   const ParticleState* state = nullptr;
+  // When not null, the keys come from these exact keys by particle index (the fused step's)
+  // instead of from the state: a 4-byte read per particle rather than 16, and through a
+  // scattered order one sector rather than a state's. Quantized keys are made from the depth
+  // each one encodes (depth_of_exact_key), equal to those made from the state.
+  const std::uint32_t* exact_keys = nullptr;
   std::uint32_t count = 0;
   // Draw order to key. nullptr means the identity (values[i] = i): the fixed algorithms start
   // from it every frame. When `values` == `order` the order is keyed in place and left as is.

@@ -48,24 +48,9 @@ __global__ void __launch_bounds__(kThreads)
   add_block_counts(adjacent, strided, counts);
 }
 
-// keys[i] = keys_by_index[order[i]]: one scattered 4-byte read per key, from a buffer that the
-// step has just written (at 1M particles, 4 MB that L2 still holds).
-__global__ void __launch_bounds__(kThreads)
-    gather_keys_kernel(const std::uint32_t* __restrict__ keys_by_index,
-                       const std::uint32_t* __restrict__ order, std::uint32_t* __restrict__ keys,
-                       std::uint32_t count) {
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
-       i += gridDim.x * blockDim.x)
-    keys[i] = keys_by_index[order[i]];
-}
-
-// A few blocks per SM are enough to stream the keys once; the gather's dependent loads (the
-// order, then the key it names) want every warp slot the SM has to hide their latency.
+// A few blocks per SM are enough to stream the keys once.
 unsigned probe_grid_for(std::uint32_t count) {
   return detail::grid_stride_blocks(count, kThreads, 4);
-}
-unsigned gather_grid_for(std::uint32_t count) {
-  return detail::grid_stride_blocks(count, kThreads, 8);
 }
 
 }  // namespace
@@ -76,13 +61,6 @@ void launch_sortedness_probes(const std::uint32_t* keys, std::uint32_t count, st
   sortedness_probes_kernel<<<probe_grid_for(count), kThreads, 0, stream>>>(keys, count, stride,
                                                                            counts);
   PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", stream);
-}
-
-void launch_gather_keys(const std::uint32_t* keys_by_index, const std::uint32_t* order,
-                        std::uint32_t* keys, std::uint32_t count, cudaStream_t stream) {
-  gather_keys_kernel<<<gather_grid_for(count), kThreads, 0, stream>>>(keys_by_index, order, keys,
-                                                                      count);
-  PARTICLES_CHECK_LAUNCH("gather_keys_kernel", stream);
 }
 
 }  // namespace particles::cuda

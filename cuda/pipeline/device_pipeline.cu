@@ -247,11 +247,12 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
   FrameReport* report = report_.data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
-  // Exact keys need only the view, so the simulate pass itself makes them, by index. Every
-  // algorithm but auto sorts them from the identity order; auto gathers them through last
-  // frame's order (gather_keys) and sorts that.
-  const bool keys_in_step = shape.fused && shape.mode == KeyMode::exact;
-  const bool gather_keys = keys_in_step && automatic;
+  // Exact keys need only the view, so the simulate pass itself makes them, by index. The fixed
+  // algorithms sort those from the identity order. Auto needs its keys (either mode) laid out in
+  // last frame's order: the keys pass makes them from the step's exact keys, gathered through
+  // that order (gather_keys), rather than from a second, scattered read of the state.
+  const bool gather_keys = shape.fused && automatic;
+  const bool keys_in_step = shape.fused && (shape.mode == KeyMode::exact || gather_keys);
   // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
   // every other path sorts order_ in place and copies it there. With keys from the step, that
   // sort also makes the index values itself, so the step does not write them.
@@ -283,12 +284,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     mark(2, timing_slot, marks);
   }
 
-  if (gather_keys) {
-    launch_gather_keys(keys_by_index_.data(), order_.data(), keys_.data(), count_, s);
-    mark(3, timing_slot, marks);
-  } else if (!keys_in_step) {
+  if (!keys_in_step || gather_keys) {
     DepthKeyArgs keys;
     keys.state = state_.data();
+    keys.exact_keys = gather_keys ? keys_by_index_.data() : nullptr;
     keys.count = count_;
     // auto keys last frame's order in place; the others start from the identity (ties by index).
     keys.order = automatic ? order_.data() : nullptr;

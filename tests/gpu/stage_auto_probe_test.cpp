@@ -1,6 +1,7 @@
-// Auto's inputs against their CPU twins: keys gathered through last frame's order must be
-// keys_by_index[order[i]], and both probes over them must count what cpu_count_descents and
-// cpu_count_strided_descents count, on sizes around the warp and block edges and with ties.
+// Auto's inputs against their CPU twins: exact keys gathered through last frame's order must be
+// keys_by_index[order[i]] (the order left as it was), and both probes over them must count what
+// cpu_count_descents and cpu_count_strided_descents count, on sizes around the warp and block edges
+// and with ties.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "core/cpu_pipeline.hpp"
 #include "core/hash.hpp"
+#include "cuda/keys/depth_keys.hpp"
 #include "cuda/pipeline/auto_probe.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
@@ -50,6 +52,19 @@ Counts cpu_counts(const ProbeInput& in, std::uint32_t stride) {
       static_cast<std::uint32_t>(cpu_count_strided_descents(in.keys_by_index, in.order, stride))};
 }
 
+// Lays the keys out in `order` as the auto frame does: the keys stage over exact keys by index.
+void gather_keys(const std::uint32_t* keys_by_index, std::uint32_t* order, std::uint32_t* keys,
+                 std::uint32_t n) {
+  cuda::DepthKeyArgs a;
+  a.exact_keys = keys_by_index;
+  a.count = n;
+  a.order = order;
+  a.values = order;  // keyed in place: the order is left as is
+  a.keys = keys;
+  a.mode = KeyMode::exact;
+  cuda::launch_depth_keys(a, nullptr);
+}
+
 void expect_counts(const std::vector<std::uint32_t>& counts, Counts expected, const char* what) {
   EXPECT_EQ(counts[0], expected.adjacent) << what << ": adjacent descents";
   EXPECT_EQ(counts[1], expected.strided) << what << ": strided descents";
@@ -66,10 +81,11 @@ TEST(StageAutoProbe, GatheredKeysAndTheirProbesMatchTheCpuTwins) {
         auto keys_by_index = test::to_device(in.keys_by_index);
         auto order = test::to_device(in.order);
         cuda::DeviceBuffer<std::uint32_t> keys(n);
-        cuda::launch_gather_keys(keys_by_index.data(), order.data(), keys.data(), n, nullptr);
+        gather_keys(keys_by_index.data(), order.data(), keys.data(), n);
         const auto gathered = test::to_host(keys.data(), n);
         for (std::uint32_t i = 0; i < n; ++i)
           ASSERT_EQ(gathered[i], in.keys_by_index[in.order[i]]) << "position " << i;
+        ASSERT_EQ(test::to_host(order.data(), n), in.order);
         // Stale counts must not leak in: the launch zeroes them.
         auto counts = test::to_device(std::vector<std::uint32_t>{77u, 88u});
         cuda::launch_sortedness_probes(keys.data(), n, stride, counts.data(), nullptr);
@@ -88,7 +104,7 @@ TEST(StageAutoProbe, SortedInputHasNoDescentsAndShuffledHasMany) {
   auto counts = test::to_device(std::vector<std::uint32_t>{1u, 1u});
   auto probe = [&](const std::vector<std::uint32_t>& order_host) {
     auto order = test::to_device(order_host);
-    cuda::launch_gather_keys(keys_by_index.data(), order.data(), keys.data(), n, nullptr);
+    gather_keys(keys_by_index.data(), order.data(), keys.data(), n);
     cuda::launch_sortedness_probes(keys.data(), n, 2048, counts.data(), nullptr);
     return test::to_host(counts.data(), 2);
   };

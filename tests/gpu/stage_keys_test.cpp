@@ -1,5 +1,6 @@
 // Stage 3 against cpu_depth_keys: keys laid out in a given order must equal the CPU's keys of
-// the same particles, bit for bit, in both modes, special depths included.
+// the same particles, bit for bit, in both modes, special depths included, whether made from the
+// state or from exact keys by index (auto's path: the fused step's keys, gathered).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,9 +30,14 @@ std::vector<std::uint32_t> shuffled(std::uint32_t n, std::uint32_t seed) {
   return order;
 }
 
+// Where the keys kernel makes its keys from: the state, or the exact keys by particle index that
+// the fused step writes (here the CPU twin's), with no state or view to fall back on.
+enum class KeySource { state, exact_keys };
+
 // Runs the keys kernel with `order` (empty = identity) and checks it against the CPU twin.
 void check_keys(const std::vector<ParticleState>& host, const DepthFrame& view, KeyCase kc,
-                const std::vector<std::uint32_t>& order, bool in_place) {
+                const std::vector<std::uint32_t>& order, bool in_place,
+                KeySource source = KeySource::state) {
   const auto n = static_cast<std::uint32_t>(host.size());
   auto state = test::to_device(host);
   auto d_view = test::device_value(view);
@@ -52,6 +58,15 @@ void check_keys(const std::vector<ParticleState>& host, const DepthFrame& view, 
   a.extents = extents.data();
   a.mode = kc.mode;
   a.bits = kc.bits;
+  cuda::DeviceBuffer<std::uint32_t> exact_keys;
+  if (source == KeySource::exact_keys) {
+    std::vector<std::uint32_t> exact(n);
+    cpu_depth_keys(host, view, KeyMode::exact, 32, cpu_extents(host, view), exact);
+    exact_keys = test::to_device(exact);
+    a.exact_keys = exact_keys.data();
+    a.state = nullptr;
+    a.view = nullptr;
+  }
   cuda::launch_depth_keys(a, nullptr);
 
   std::vector<std::uint32_t> cpu_keys(n);
@@ -78,6 +93,8 @@ TEST_P(StageKeys, SimulatedScenesMatchCpu) {
     check_keys(host, view, GetParam(), {}, false);
     check_keys(host, view, GetParam(), shuffled(n, 9), false);
     check_keys(host, view, GetParam(), shuffled(n, 10), true);
+    check_keys(host, view, GetParam(), shuffled(n, 11), true, KeySource::exact_keys);
+    check_keys(host, view, GetParam(), {}, false, KeySource::exact_keys);
   }
 }
 
@@ -95,6 +112,7 @@ TEST_P(StageKeys, SpecialPositionsMatchCpu) {
   // Straight down the z axis, so depth is exactly z (with -0.0 kept) or NaN from x = inf.
   const DepthFrame axis{{-0.0f, -0.0f, -0.0f}, {0.0f, 0.0f, 1.0f}};
   check_keys(host, axis, GetParam(), {}, false);
+  check_keys(host, axis, GetParam(), {}, false, KeySource::exact_keys);
   check_keys(host, test::orbit_view(7), GetParam(),
              shuffled(static_cast<std::uint32_t>(host.size()), 4), false);
 }

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace particles {
@@ -49,6 +51,35 @@ TEST(ExactDepthKey, FarSortsFirst) {
 
 TEST(ExactDepthKey, NaNDrawnBeforeEverything) {
   EXPECT_LT(exact_depth_key(kNaN), exact_depth_key(kInf));
+}
+
+// The keys stage makes auto's quantized keys from the fused step's exact keys through
+// depth_of_exact_key; they must equal the keys made from the depth itself, for every depth.
+TEST(DepthOfExactKey, KeysMadeFromItEqualKeysMadeFromTheDepth) {
+  std::vector<float> depths = {0.0f,    -0.0f,  kNaN,     -kNaN,   kInf,    -kInf, 1e-45f,
+                               -1e-45f, 1e-40f, -3.0e38f, 3.0e38f, 25.125f, -7.5f};
+  std::uint32_t bits = 0x2545f491u;  // a cheap stream of bit patterns: every class of float
+  for (int i = 0; i < 100000; ++i) {
+    bits = bits * 1664525u + 1013904223u;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    depths.push_back(f);
+  }
+  for (const float depth : depths) {
+    const std::uint32_t exact = exact_depth_key(depth);
+    const float back = depth_of_exact_key(exact);
+    ASSERT_EQ(exact_depth_key(back), exact) << depth;
+    if (!std::isnan(depth)) {
+      ASSERT_TRUE(back == depth) << depth;  // -0.0 comes back as +0.0
+    }
+    for (const int b : {1, 10, 16, 32}) {
+      for (const auto& [lo, hi] : {std::pair{-10.0f, 40.0f}, std::pair{3.0f, 3.0f},
+                                   std::pair{-kInf, kInf}, std::pair{1e-40f, 2e-40f}}) {
+        ASSERT_EQ(quantized_depth_key(back, lo, hi, b), quantized_depth_key(depth, lo, hi, b))
+            << depth << " bits " << b << " range " << lo << ".." << hi;
+      }
+    }
+  }
 }
 
 TEST(QuantizedDepthKey, EndsOfRangeMapToExtremeBuckets) {
