@@ -23,7 +23,10 @@ struct FrameSettings {
 };
 
 // Which path produced this frame's order (auto picks one of the first three).
-enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted };
+// How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,
+// oddeven, partition (the CUDA backend's splitter partition sort, tried before radix when the
+// order moved too far for odd-even) or radix; the fixed algorithms report full.
+enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted, partition };
 
 // The five pipeline stages, in frame order; names are used by the HUD, CSV and JSON.
 enum class Stage { simulate, extents, keys, sort, order };
@@ -63,6 +66,8 @@ constexpr const char* to_string(SortPath p) {
       return "as selected";
     case SortPath::unsorted:
       return "unsorted";
+    case SortPath::partition:
+      return "partition";
   }
   return "?";
 }

@@ -37,11 +37,14 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   }
 }
 
-// enable[0]: the odd-even sort runs; enable[1]: the radix sort runs (neither when sorted).
-__global__ void choose_auto_path_kernel(const FrameReport* report, std::int32_t* enable) {
+// enable[0]: the odd-even sort runs; enable[2]: the splitter partition sort runs, and sets
+// enable[1], the radix sort's, when it cannot (none runs when sorted).
+__global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enable) {
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
   enable[0] = path == SortPath::oddeven ? 1 : 0;
-  enable[1] = path == SortPath::radix ? 1 : 0;
+  enable[1] = 0;
+  enable[2] = path == SortPath::radix ? 1 : 0;
+  report->partitioned = 0;
 }
 
 SortAlgorithm sort_algorithm_of(Algorithm a) {
@@ -80,7 +83,7 @@ DevicePipeline::DevicePipeline()
       key_floor_(1 + kKeyFloorPartials),
       constants_(1),
       report_(1),
-      auto_enable_(2),
+      auto_enable_(3),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
@@ -114,9 +117,11 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   if (count > capacity_) {
     sorters_.clear();
     radix_.reset();
+    partition_.reset();
     capacity_ = count;
   }
   make_sorters();  // now, so that switching algorithm later allocates nothing
+  if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
   launch_init(params, state_.data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
@@ -164,6 +169,7 @@ RadixSortEngine& DevicePipeline::radix() {
 void DevicePipeline::make_sorters() {
   if (capacity_ == 0) return;
   radix();
+  if (!partition_) partition_ = std::make_unique<SplitterPartitionSort>(capacity_);
   for (SortAlgorithm a : {SortAlgorithm::oddeven, SortAlgorithm::quicksort, SortAlgorithm::cub})
     sorter(a);
 }
@@ -334,6 +340,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     detail::copy_values_to_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order,
                                                                         count_, nullptr);
     PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
+    // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of the
+    // next frame's partition sort.
+    if (automatic) partition_->note_sorted(keys_.data(), count_, s);
     mark(5, timing_slot, marks);
   }
 }
@@ -345,6 +354,8 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data());
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
   odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
+  partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,
+                           auto_enable_.data() + 1, &report_.data()->partitioned);
   radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
                {.enable = auto_enable_.data() + 1});
 }
@@ -391,6 +402,7 @@ FrameInfo DevicePipeline::info_of(int slot) const {
     info.path = SortPath::full;
   } else {
     info.path = choose_auto_path(r.descents, r.strided_descents);
+    if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;
   }
   return info;
 }

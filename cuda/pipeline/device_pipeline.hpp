@@ -21,9 +21,11 @@
 // Automatic sorting ("auto"): the keys are laid out in last frame's order (exact keys: made by
 // index in the fused step and gathered through that order), the sortedness probe counts
 // descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
-// one-thread kernel turns them, with choose_auto_path, into two enable words: already sorted ->
-// neither sort runs, no element far from home -> the odd-even sort, else the radix sort. Both
-// sorts are in the graph and the one not chosen returns at once (a few empty launches). The
+// one-thread kernel turns them, with choose_auto_path, into enable words: already sorted ->
+// no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
+// (cuda/sort/splitter_partition.hpp: buckets cut by last frame's sorted keys), which hands over
+// to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
+// is in the graph and those not chosen return at once (a few empty launches). The
 // choice is made on the device in the same frame, so every frame's order is exactly sorted and
 // ties keep last frame's order; only the report of which path ran (FrameInfo::path) arrives a
 // frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
@@ -42,6 +44,7 @@
 #include "cuda/detail/cuda_handles.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
+#include "cuda/sort/splitter_partition_sort.hpp"
 
 namespace particles::cuda {
 
@@ -64,6 +67,7 @@ struct FrameReport {
   Extents extents;
   std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
   std::uint32_t strided_descents = 0;  // auto only: the same at stride kAutoProbeStride
+  std::uint32_t partitioned = 0;  // auto only: 1 when the splitter partition sort did the sort
 };
 
 class DevicePipeline {
@@ -149,7 +153,9 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
-  DeviceBuffer<std::int32_t> auto_enable_;  // auto's choice: [0] odd-even runs, [1] radix runs
+  // auto's choice: [0] odd-even runs, [1] radix runs, [2] the splitter partition sort runs
+  // (when it cannot, it sets [1] instead).
+  DeviceBuffer<std::int32_t> auto_enable_;
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.
@@ -165,6 +171,7 @@ class DevicePipeline {
 
   std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
+  std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
   std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
   std::uint64_t graphs_built_ = 0;
 };

@@ -50,7 +50,16 @@ SortPath expected_auto_path(const Probes& p) {
   return choose_auto_path(p.descents == 0 ? 0u : 1u, p.strided == 0 ? 0u : 1u);
 }
 
-void run_case(const Case& c) {
+// Frames (after the first two) that auto's policy sent to radix, and those the partition sort
+// took of them.
+struct PathCounts {
+  int radix_policy = 0;
+  int partition = 0;
+};
+
+// `paths`, when given, receives the PathCounts (the gtest assertions need a void function).
+void run_case(const Case& c, PathCounts* paths = nullptr) {
+  PathCounts counted;
   cuda::DevicePipeline pipeline;
   pipeline.reset(test::scene(c.model), c.count);
   const std::uint32_t n = c.count;
@@ -103,8 +112,14 @@ void run_case(const Case& c) {
     EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
     if (c.algorithm == Algorithm::automatic) {
       const Probes& p = f == 0 ? probes : last_probes;
-      EXPECT_EQ(info.path, expected_auto_path(p))
-          << "frame " << f << " descents " << p.descents << " strided " << p.strided;
+      // The CPU policy's radix is the device's partition sort when last frame's splitters fit.
+      const SortPath policy = expected_auto_path(p);
+      const bool as_expected =
+          info.path == policy || (policy == SortPath::radix && info.path == SortPath::partition);
+      EXPECT_TRUE(as_expected) << "frame " << f << " path " << to_string(info.path) << " descents "
+                               << p.descents << " strided " << p.strided;
+      if (f >= 2 && policy == SortPath::radix) ++counted.radix_policy;
+      if (info.path == SortPath::partition) ++counted.partition;
     } else {
       EXPECT_EQ(info.path, SortPath::full);
     }
@@ -118,6 +133,7 @@ void run_case(const Case& c) {
   }
   // One graph for the whole run: neither the moving targets nor dt/view rebuilt it.
   EXPECT_EQ(pipeline.graphs_built(), 1u);
+  if (paths != nullptr) *paths = counted;
 }
 
 class PipelineFrames : public ::testing::TestWithParam<Case> {};
@@ -154,6 +170,8 @@ std::vector<Case> small_frames() {
       {Model::galaxy, Algorithm::automatic, KeyMode::quantized, 8, 3000, 6, 0.0f, false});
   cases.push_back(
       {Model::galaxy, Algorithm::radix, KeyMode::exact, 32, 3000, 6, 1.0f / 60.0f, true, false});
+  // Large steps: auto's policy says radix and the partition sort takes the frames.
+  cases.push_back({Model::galaxy, Algorithm::automatic, KeyMode::exact, 32, 9000, 6, 0.3f, true});
   return cases;
 }
 
@@ -266,6 +284,19 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
     const StageTimes last = pipeline.drain_stage_times();
     EXPECT_GE(last.frame, 0);
     EXPECT_GT(last.total(), 0.0f);
+  }
+}
+
+// A galaxy whose order moves too far for the odd-even sort every frame (large steps): auto's
+// policy says radix, and the splitter partition sort, from last frame's splitters, takes those
+// frames; run_case checks each of them against the CPU's stable sort of last frame's order.
+TEST(PipelinePartition, MovingGalaxyFramesTakeThePartitionSort) {
+  REQUIRE_CUDA_DEVICE();
+  for (const KeyMode mode : {KeyMode::exact, KeyMode::quantized}) {
+    PathCounts paths;
+    run_case({Model::galaxy, Algorithm::automatic, mode, 16, 60000, 24, 0.3f, true}, &paths);
+    EXPECT_GT(paths.radix_policy, 0) << "the case should move too far for the odd-even sort";
+    EXPECT_EQ(paths.partition, paths.radix_policy) << "every such frame partitioned";
   }
 }
 

@@ -1,0 +1,352 @@
+#include "cuda/sort/splitter_partition_sort.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/dynamic_shared.cuh"
+#include "cuda/detail/warp.cuh"
+#include "cuda/sort/block_buckets.cuh"
+#include "cuda/sort/block_radix.cuh"
+#include "cuda/sort/merge.hpp"
+#include "cuda/sort/splitter_partition.hpp"
+
+namespace particles::cuda {
+namespace {
+
+constexpr int kTileThreads = 256;
+constexpr int kTileItems = kPartitionBucket / kTileThreads;
+constexpr int kBucketThreads = 512;
+constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
+constexpr int kOffsetThreads = 1024;
+// Padding of a partial tile ranks after every real digit, so its ranks are the tile's last.
+constexpr std::uint32_t kPadDigit = kPartitionDigitSlots - 1;
+static_assert(kPadDigit >= static_cast<std::uint32_t>(kPartitionDigits), "a digit of its own");
+static_assert(kPartitionDigitSlots <= kRadixBuckets, "digits ranked by the radix ranking");
+static_assert(kTileItems * kTileThreads == kPartitionBucket &&
+                  kBucketItems * kBucketThreads == kPartitionBucketCapacity,
+              "whole tiles");
+
+using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems>;
+using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
+
+// The sort's device state words.
+enum StateWord : int {
+  kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
+  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by the offsets kernel
+  kStateWords = 2
+};
+constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
+
+// The splitters a tile's keys can fall between, from shared memory.
+struct SplitterWindow {
+  std::uint32_t values[kPartitionDigits + 1];
+  std::uint32_t first;  // the splitter index of values[0]
+  __device__ std::uint32_t operator()(std::uint32_t j) const { return values[j - first]; }
+};
+
+// Loads indices [t - reach, t + reach + 1] of [1, buckets) (all partition_digit reads); ends
+// with a barrier.
+__device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, std::uint32_t t,
+                            std::uint32_t buckets) {
+  const long long lo = max(1LL, static_cast<long long>(t) - kPartitionReach);
+  const long long hi =
+      min(static_cast<long long>(buckets) - 1, static_cast<long long>(t) + kPartitionReach + 1);
+  if (threadIdx.x == 0) w.first = static_cast<std::uint32_t>(lo);
+  for (long long j = lo + threadIdx.x; j <= hi; j += blockDim.x) w.values[j - lo] = splitters[j];
+  __syncthreads();
+}
+
+__device__ bool disabled(const std::int32_t* enable) {
+  return *enable == 0;
+}
+
+// 1. Per input tile: how many of its keys go to each bucket digit; a key out of reach flags the
+// sort as impossible.
+__global__ void __launch_bounds__(kTileThreads)
+    partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
+                           const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
+                           std::uint32_t* counts, const std::int32_t* enable) {
+  const std::uint32_t buckets = partition_buckets(n);
+  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets) return;
+  __shared__ SplitterWindow window;
+  __shared__ std::uint32_t hist[kPartitionDigitSlots];
+  __shared__ int out_of_reach;
+  const std::uint32_t t = blockIdx.x;
+  if (threadIdx.x < kPartitionDigitSlots) hist[threadIdx.x] = 0;
+  if (threadIdx.x == 0) out_of_reach = 0;
+  load_window(window, splitters, t, buckets);
+  // A pointer, not the window itself: partition_digit takes its accessor by value.
+  const auto splitter = [w = &window](std::uint32_t j) { return (*w)(j); };
+  const std::uint32_t begin = t * kPartitionBucket;
+  const std::uint32_t end = min(n, begin + kPartitionBucket);
+  for (std::uint32_t i = begin + threadIdx.x; i < end; i += kTileThreads) {
+    const int digit = partition_digit(keys[i], t, buckets, splitter);
+    if (digit < 0) {
+      out_of_reach = 1;
+    } else {
+      atomicAdd(&hist[digit], 1u);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < kPartitionDigitSlots)
+    counts[t * kPartitionDigitSlots + threadIdx.x] = hist[threadIdx.x];
+  if (threadIdx.x == 0 && out_of_reach != 0) state[kOutOfReach] = 1;
+}
+
+// 2. One block: decides whether the sort can go on (splitters for this n, every key in reach,
+// every bucket within a block's capacity); if so, the bucket starts and, in place of the counts,
+// each (tile, digit)'s first output place (a bucket takes its tiles in order: stable).
+__global__ void __launch_bounds__(kOffsetThreads)
+    partition_offsets_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* counts,
+                             std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
+                             std::uint32_t* ran) {
+  if (disabled(enable)) {
+    if (threadIdx.x == 0) *ran = 0;
+    return;
+  }
+  __shared__ std::uint32_t bucket_start[kPartitionMaxBuckets];  // sizes first
+  __shared__ std::uint32_t scratch[2][kOffsetThreads / 32];
+  __shared__ int fits;
+  const std::uint32_t buckets = partition_buckets(n);
+  if (threadIdx.x == 0)
+    fits = state[kSplittersFor] == n && state[kOutOfReach] == 0 && buckets <= kPartitionMaxBuckets;
+  __syncthreads();
+  auto first_tile = [](std::uint32_t b) { return b > kPartitionReach ? b - kPartitionReach : 0u; };
+  auto last_tile = [&](std::uint32_t b) { return min(buckets - 1, b + kPartitionReach); };
+  auto slot = [](std::uint32_t t, std::uint32_t b) {
+    return t * kPartitionDigitSlots + (b + kPartitionReach - t);
+  };
+  if (fits != 0) {
+    for (std::uint32_t b = threadIdx.x; b < buckets; b += kOffsetThreads) {
+      std::uint32_t size = 0;
+      for (std::uint32_t t = first_tile(b); t <= last_tile(b); ++t) size += counts[slot(t, b)];
+      bucket_start[b] = size;
+      if (size > static_cast<std::uint32_t>(kPartitionBucketCapacity)) fits = 0;
+    }
+  }
+  __syncthreads();
+  if (fits == 0) {
+    if (threadIdx.x == 0) {
+      *enable = 0;
+      *fallback = 1;
+      *ran = 0;
+      state[kOutOfReach] = 0;
+    }
+    return;
+  }
+  // Exclusive scan of the sizes: each thread a contiguous run of buckets.
+  const std::uint32_t per_thread = (buckets + kOffsetThreads - 1) / kOffsetThreads;
+  const std::uint32_t b0 = min(buckets, threadIdx.x * per_thread);
+  const std::uint32_t b1 = min(buckets, b0 + per_thread);
+  std::uint32_t run = 0;
+  for (std::uint32_t b = b0; b < b1; ++b) run += bucket_start[b];
+  std::uint32_t running = detail::block_exclusive_sum(run, scratch);
+  for (std::uint32_t b = b0; b < b1; ++b) {
+    const std::uint32_t size = bucket_start[b];
+    bucket_start[b] = running;
+    starts[b] = running;
+    running += size;
+  }
+  if (threadIdx.x == 0) starts[buckets] = n;
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < buckets; b += kOffsetThreads) {
+    std::uint32_t place = bucket_start[b];
+    for (std::uint32_t t = first_tile(b); t <= last_tile(b); ++t) {
+      const std::uint32_t count = counts[slot(t, b)];
+      counts[slot(t, b)] = place;
+      place += count;
+    }
+  }
+  if (threadIdx.x == 0) {
+    *ran = 1;
+    state[kOutOfReach] = 0;
+  }
+}
+
+struct ScatterShared {
+  TileRank::Storage rank;
+  std::uint32_t keys[kPartitionBucket];  // in digit order
+  std::uint32_t values[kPartitionBucket];
+  std::uint8_t digit[kPartitionBucket];
+  SplitterWindow window;
+};
+
+// 3. Per input tile: a stable ranking by digit, staged in shared memory, so each digit's keys
+// leave as one contiguous, coalesced run to their place in the bucket.
+__global__ void __launch_bounds__(kTileThreads)
+    partition_scatter_kernel(const std::uint32_t* __restrict__ keys,
+                             const std::uint32_t* __restrict__ values, std::uint32_t n,
+                             const std::uint32_t* __restrict__ splitters,
+                             const std::uint32_t* __restrict__ offsets,
+                             std::uint32_t* __restrict__ out_keys,
+                             std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
+  if (disabled(enable)) return;
+  __shared__ ScatterShared sh;
+  const std::uint32_t buckets = partition_buckets(n);
+  const std::uint32_t t = blockIdx.x;
+  load_window(sh.window, splitters, t, buckets);
+  const auto splitter = [w = &sh.window](std::uint32_t j) { return (*w)(j); };
+  const std::uint32_t begin = t * kPartitionBucket;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
+  std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    const int q = TileRank::striped_index(i);
+    key[i] = q < len ? keys[begin + q] : 0u;
+    value[i] = q < len ? values[begin + q] : 0u;
+    // The counting pass found every key in reach, or this launch would have been disabled.
+    digit[i] = q < len ? static_cast<std::uint32_t>(partition_digit(key[i], t, buckets, splitter))
+                       : kPadDigit;
+  }
+  TileRank::rank(digit, rank, sh.rank);
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    if (TileRank::striped_index(i) < len) {
+      sh.keys[rank[i]] = key[i];
+      sh.values[rank[i]] = value[i];
+      sh.digit[rank[i]] = static_cast<std::uint8_t>(digit[i]);
+    }
+  }
+  __syncthreads();
+  for (int r = static_cast<int>(threadIdx.x); r < len; r += kTileThreads) {
+    const std::uint32_t d = sh.digit[r];
+    const std::uint32_t place = offsets[t * kPartitionDigitSlots + d] +
+                                (static_cast<std::uint32_t>(r) - sh.rank.bucket_offset[d]);
+    out_keys[place] = sh.keys[r];
+    out_values[place] = sh.values[r];
+  }
+}
+
+struct BucketShared {
+  BucketRank::Storage rank;
+  std::uint32_t keys[kPartitionBucketCapacity];
+  std::uint32_t values[kPartitionBucketCapacity];
+  std::uint32_t scratch[2][kBucketThreads / 32];
+};
+
+// 4. Per bucket: a stable block radix sort of its keys over the bits in which they differ (a
+// bucket spans a sliver of the key range: two 8-bit passes on galaxy frames).
+__global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
+    const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
+    const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
+    std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
+  if (disabled(enable)) return;
+  BucketShared& sh = detail::dynamic_shared<BucketShared>();
+  const std::uint32_t start = starts[blockIdx.x];
+  const int len = static_cast<int>(starts[blockIdx.x + 1] - start);
+  if (len == 0) return;
+  std::uint32_t key[kBucketItems], value[kBucketItems];
+  std::uint32_t lo = 0xffffffffu, hi = 0u;
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    const int q = BucketRank::striped_index(i);
+    key[i] = q < len ? in_keys[start + q] : 0xffffffffu;  // padding sorts last
+    value[i] = q < len ? in_values[start + q] : 0u;
+    if (q < len) {
+      lo = min(lo, key[i]);
+      hi = max(hi, key[i]);
+    }
+  }
+  detail::block_min_max(lo, hi, sh.scratch);
+  const int bits = bit_width(hi - lo);
+  if (bits > 0) {  // else every key is equal and the input order is the stable order
+#pragma unroll
+    for (int i = 0; i < kBucketItems; ++i)
+      if (BucketRank::striped_index(i) < len) key[i] -= lo;
+    detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
+                                                           sh.keys, sh.values);
+#pragma unroll
+    for (int i = 0; i < kBucketItems; ++i)
+      if (BucketRank::striped_index(i) < len) key[i] += lo;
+  }
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    const int q = BucketRank::striped_index(i);
+    if (q < len) {
+      out_keys[start + q] = key[i];
+      out_values[start + q] = value[i];
+    }
+  }
+}
+
+__global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ sorted,
+                                             std::uint32_t n, std::uint32_t* splitters,
+                                             std::uint32_t* state) {
+  const std::uint32_t buckets = partition_buckets(n);
+  for (std::uint32_t j = 1 + blockIdx.x * blockDim.x + threadIdx.x; j < buckets;
+       j += gridDim.x * blockDim.x)
+    splitters[j] = sorted[j * kPartitionBucket];
+  if (blockIdx.x == 0 && threadIdx.x == 0) state[kSplittersFor] = n;
+}
+
+// A word memset cannot write, on the stream, capturable, with no host memory to keep alive.
+__global__ void partition_forget_kernel(std::uint32_t* state) {
+  state[kSplittersFor] = kNoSplitters;
+}
+
+std::uint32_t buckets_for(std::size_t capacity) {
+  return std::max<std::uint32_t>(1u, partition_buckets(static_cast<std::uint32_t>(capacity)));
+}
+
+}  // namespace
+
+SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
+    : capacity_(capacity),
+      counts_(std::size_t{buckets_for(capacity)} * kPartitionDigitSlots),
+      starts_(buckets_for(capacity) + 1),
+      splitters_(buckets_for(capacity)),
+      state_(kStateWords),
+      scratch_keys_(capacity),
+      scratch_values_(capacity) {
+  if (capacity >= kNoSplitters)
+    throw std::invalid_argument("SplitterPartitionSort: capacity " + std::to_string(capacity) +
+                                " is too large");
+  const std::array<std::uint32_t, kStateWords> state{kNoSplitters, 0u};
+  CUDA_CHECK(cudaMemcpy(state_.data(), state.data(), sizeof state, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaFuncSetAttribute(partition_bucket_sort_kernel,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(sizeof(BucketShared))));
+}
+
+void SplitterPartitionSort::forget_splitters(cudaStream_t stream) {
+  partition_forget_kernel<<<1, 1, 0, stream>>>(state_.data());
+  CUDA_CHECK_LAUNCH("partition_forget_kernel");
+}
+
+void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n,
+                                        cudaStream_t stream) {
+  if (n > capacity_)
+    throw std::invalid_argument("SplitterPartitionSort::note_sorted: n " + std::to_string(n) +
+                                " > capacity " + std::to_string(capacity_));
+  partition_note_sorted_kernel<<<1, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
+                                                      state_.data());
+  CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
+}
+
+void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* values,
+                                         std::uint32_t n, cudaStream_t stream, std::int32_t* enable,
+                                         std::int32_t* fallback, std::uint32_t* ran) {
+  if (n > capacity_)
+    throw std::invalid_argument("SplitterPartitionSort::sort_enabled: n " + std::to_string(n) +
+                                " > capacity " + std::to_string(capacity_));
+  if (n == 0) return;
+  const std::uint32_t buckets = partition_buckets(n);
+  partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
+      keys, n, splitters_.data(), state_.data(), counts_.data(), enable);
+  CUDA_CHECK_LAUNCH("partition_count_kernel");
+  partition_offsets_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), counts_.data(),
+                                                             starts_.data(), enable, fallback, ran);
+  CUDA_CHECK_LAUNCH("partition_offsets_kernel");
+  partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
+      keys, values, n, splitters_.data(), counts_.data(), scratch_keys_.data(),
+      scratch_values_.data(), enable);
+  CUDA_CHECK_LAUNCH("partition_scatter_kernel");
+  partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(
+      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, enable);
+  CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
+}
+
+}  // namespace particles::cuda

@@ -1,0 +1,48 @@
+#pragma once
+// The splitter partition sort (the idea and its math: splitter_partition.hpp): a stable sort of
+// keys laid out in last frame's order through splitters that last frame's sorted keys left. Four
+// launches: digit counts per input tile, bucket offsets (one block), the stable scatter by digit,
+// and one block sorting each bucket. Whether it can sort is decided on the device: when it
+// cannot, it touches nothing and sets the caller's fallback word instead, so a graph can hold it
+// and a fallback sort with no host round trip (the pipeline's auto mode).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/detail/device_buffer.hpp"
+
+namespace particles::cuda {
+
+class SplitterPartitionSort {
+ public:
+  explicit SplitterPartitionSort(std::size_t capacity);
+
+  // The next sort falls back until note_sorted gives splitters again.
+  void forget_splitters(cudaStream_t stream);
+  // Takes the splitters for the next sort from n sorted keys (device memory).
+  void note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream);
+
+  // When *enable != 0: sorts (keys, values) stably by the whole key and sets *ran = 1, or, when
+  // the splitters (absent, made for another n, too far from these keys) do not allow it, leaves
+  // them as they are, sets *enable = 0, *fallback = 1 and *ran = 0. When *enable == 0 every
+  // launch returns at once and *ran = 0. Device words; n <= capacity.
+  void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
+                    cudaStream_t stream, std::int32_t* enable, std::int32_t* fallback,
+                    std::uint32_t* ran);
+
+  std::size_t capacity() const noexcept { return capacity_; }
+  // [j] for j in [1, buckets): the splitters; for tests.
+  const std::uint32_t* device_splitters() const noexcept { return splitters_.data(); }
+
+ private:
+  std::size_t capacity_;
+  DeviceBuffer<std::uint32_t> counts_;     // per tile, kPartitionDigitSlots counts, then offsets
+  DeviceBuffer<std::uint32_t> starts_;     // bucket starts, buckets + 1
+  DeviceBuffer<std::uint32_t> splitters_;  // buckets
+  DeviceBuffer<std::uint32_t> state_;      // see splitter_partition_sort.cu (PartitionState)
+  DeviceBuffer<std::uint32_t> scratch_keys_;
+  DeviceBuffer<std::uint32_t> scratch_values_;
+};
+
+}  // namespace particles::cuda

@@ -1,0 +1,67 @@
+#pragma once
+// Inputs of the splitter partition sort's tests (CPU twin and GPU): keys laid out in "last
+// frame's order" that has moved since, with the splitters last frame's sorted keys left.
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "cuda/sort/splitter_partition_cpu.hpp"
+
+namespace particles::cuda::testing {
+
+struct PartitionCase {
+  std::vector<std::uint32_t> keys;    // this frame's keys, in last frame's order
+  std::vector<std::uint32_t> values;  // last frame's order (any permutation works)
+  std::vector<std::uint32_t> splitters;
+};
+
+inline std::uint32_t mix32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  return x ^ (x >> 16);
+}
+
+// Last frame: n sorted keys spread over [0, span) with `tie_every` equal keys in a row (1: few
+// ties); the splitters are theirs. This frame: each key moves by up to `jitter` in value and
+// the whole range by `drift`; keys stay in last frame's order (so they are nearly sorted, each
+// within about jitter * n / span places of its place).
+inline PartitionCase moved_keys(std::uint32_t n, std::uint32_t span, std::uint32_t jitter,
+                                std::int64_t drift, std::uint32_t tie_every, std::uint32_t seed) {
+  PartitionCase c;
+  std::vector<std::uint32_t> last(n);
+  for (std::uint32_t i = 0; i < n; ++i)
+    last[i] = static_cast<std::uint32_t>(std::uint64_t{i / tie_every} * tie_every * span / n);
+  c.splitters = cpu_partition_splitters(last);
+  c.keys.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::int64_t moved =
+        std::int64_t{last[i]} + drift +
+        (jitter == 0 ? 0 : std::int64_t{mix32(seed ^ i) % (2 * jitter + 1)}) - jitter;
+    c.keys[i] = static_cast<std::uint32_t>(std::clamp<std::int64_t>(moved, 0, 0xffffffffLL));
+  }
+  c.values.resize(n);
+  std::iota(c.values.begin(), c.values.end(), 0u);
+  for (std::uint32_t i = 0; i < n; ++i) c.values[i] = mix32(i + seed);  // any payload
+  return c;
+}
+
+// The stable sort of (keys, values) by key: what the partition sort must produce when it sorts.
+inline void stable_sort_pairs(std::vector<std::uint32_t>& keys,
+                              std::vector<std::uint32_t>& values) {
+  std::vector<std::uint32_t> index(keys.size());
+  std::iota(index.begin(), index.end(), 0u);
+  std::stable_sort(index.begin(), index.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  std::vector<std::uint32_t> k(keys.size()), v(values.size());
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    k[i] = keys[index[i]];
+    v[i] = values[index[i]];
+  }
+  keys.swap(k);
+  values.swap(v);
+}
+
+}  // namespace particles::cuda::testing

@@ -1,0 +1,173 @@
+// The splitter partition sort on the GPU against its CPU twin: the same decision (sort or fall
+// back) on every input, the stable sort when it sorts, the input untouched and the fallback word
+// set when it does not; splitters taken from sorted keys on the device; nothing when disabled.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/splitter_partition_cpu.hpp"
+#include "cuda/sort/splitter_partition_sort.hpp"
+#include "tests/gpu/sort_partition_data.hpp"
+#include "tests/gpu/sort_test_device.hpp"
+
+namespace particles::cuda {
+namespace {
+
+using testing::PartitionCase;
+
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host) {
+  DeviceBuffer<T> d(std::max<std::size_t>(host.size(), 1));
+  if (!host.empty())
+    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+template <typename T>
+std::vector<T> download(const T* d, std::size_t n) {
+  std::vector<T> host(n);
+  if (n > 0) CUDA_CHECK(cudaMemcpy(host.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+struct Outcome {
+  std::vector<std::uint32_t> keys, values;
+  std::int32_t enable, fallback;
+  std::uint32_t ran;
+};
+
+// Gives the sort the case's splitters the way the pipeline does (note_sorted over last frame's
+// sorted keys, rebuilt here from the splitters), then sorts with the given enable word.
+Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t enable = 1,
+            bool with_splitters = true) {
+  const auto n = static_cast<std::uint32_t>(c.keys.size());
+  if (with_splitters) {
+    std::vector<std::uint32_t> sorted(n, 0u);  // only every kPartitionBucket-th key is read
+    for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
+      sorted[j * kPartitionBucket] = c.splitters[j];
+    auto d_sorted = upload(sorted);
+    sort.note_sorted(d_sorted.data(), n, nullptr);
+  } else {
+    sort.forget_splitters(nullptr);
+  }
+  auto keys = upload(c.keys), values = upload(c.values);
+  auto words = upload(std::vector<std::int32_t>{enable, 0});
+  auto ran = upload(std::vector<std::uint32_t>{7u});
+  sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
+                    ran.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto w = download(words.data(), 2);
+  return {download(keys.data(), n), download(values.data(), n), w[0], w[1],
+          download(ran.data(), 1)[0]};
+}
+
+void expect_same_as_twin(SplitterPartitionSort& sort, PartitionCase c) {
+  const Outcome gpu = run(sort, c);
+  const bool sorts = cpu_splitter_partition_sort(c.keys, c.values, c.splitters);
+  EXPECT_EQ(gpu.ran, sorts ? 1u : 0u);
+  EXPECT_EQ(gpu.enable, sorts ? 1 : 0);
+  EXPECT_EQ(gpu.fallback, sorts ? 0 : 1);
+  ASSERT_EQ(gpu.keys, c.keys);  // the twin's result: sorted, or the input when it refused
+  ASSERT_EQ(gpu.values, c.values);
+}
+
+TEST(SortPartition, MatchesTheCpuTwinOnMovedKeys) {
+  SKIP_WITHOUT_DEVICE();
+  SplitterPartitionSort sort((1u << 20) + 4097);
+  for (const std::uint32_t n : {1u, 2u, 2047u, 2048u, 2049u, 100000u, (1u << 20) + 4097}) {
+    SCOPED_TRACE(n);
+    const std::uint32_t span = 1u << 30, per_place = span / n + 1;
+    expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 1));
+    expect_same_as_twin(sort, testing::moved_keys(n, span, per_place * 3000, 0, 1, 2));
+    expect_same_as_twin(sort, testing::moved_keys(n, span, per_place * 12000, 0, 1, 3));
+    expect_same_as_twin(sort, testing::moved_keys(n, span, 1000, 1 << 20, 1, 4));
+    expect_same_as_twin(sort, testing::moved_keys(n, 1u << 20, 50, 0, 7, 5));  // ties
+    expect_same_as_twin(sort, testing::moved_keys(n, 0xffffffffu, per_place * 500, 0, 1, 6));
+  }
+}
+
+TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 100000, span = 1u << 30;
+  SplitterPartitionSort sort(n);
+  // Out of reach, shifted past every splitter, one bucket over capacity, reversed.
+  for (PartitionCase c : {testing::moved_keys(n, span, span / n * 40000, 0, 1, 5),
+                          testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 6),
+                          testing::moved_keys(n, span, 0, 0, 5000, 7)}) {
+    const Outcome gpu = run(sort, c);
+    EXPECT_EQ(gpu.ran, 0u);
+    EXPECT_EQ(gpu.fallback, 1);
+    EXPECT_EQ(gpu.enable, 0);
+    EXPECT_EQ(gpu.keys, c.keys);
+    EXPECT_EQ(gpu.values, c.values);
+  }
+  PartitionCase reversed = testing::moved_keys(n, span, 0, 0, 1, 8);
+  std::reverse(reversed.keys.begin(), reversed.keys.end());
+  expect_same_as_twin(sort, reversed);
+  // A sort after a refusal starts clean (the out-of-reach word was cleared).
+  expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 9));
+}
+
+TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 50000;
+  SplitterPartitionSort sort(n);
+  const PartitionCase c = testing::moved_keys(n, 1u << 30, 0, 0, 1, 10);
+  Outcome none = run(sort, c, 1, false);
+  EXPECT_EQ(none.ran, 0u);
+  EXPECT_EQ(none.fallback, 1);
+  EXPECT_EQ(none.keys, c.keys);
+  // Splitters taken for another count do not serve this one.
+  PartitionCase shorter = testing::moved_keys(n - 1, 1u << 30, 0, 0, 1, 11);
+  (void)run(sort, shorter);
+  auto keys = upload(c.keys), values = upload(c.values);
+  auto words = upload(std::vector<std::int32_t>{1, 0});
+  auto ran = upload(std::vector<std::uint32_t>{7u});
+  sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
+                    ran.data());
+  EXPECT_EQ(download(ran.data(), 1)[0], 0u);
+  EXPECT_EQ(download(words.data(), 2), (std::vector<std::int32_t>{0, 1}));
+  EXPECT_EQ(download(keys.data(), n), c.keys);
+}
+
+TEST(SortPartition, DisabledDoesNothing) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 30000;
+  SplitterPartitionSort sort(n);
+  const PartitionCase c = testing::moved_keys(n, 1u << 30, 1u << 14, 0, 1, 12);
+  const Outcome gpu = run(sort, c, 0);
+  EXPECT_EQ(gpu.ran, 0u);
+  EXPECT_EQ(gpu.enable, 0);
+  EXPECT_EQ(gpu.fallback, 0);
+  EXPECT_EQ(gpu.keys, c.keys);
+  EXPECT_EQ(gpu.values, c.values);
+}
+
+TEST(SortPartition, SplittersComeFromSortedKeys) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 3 * kPartitionBucket + 5;
+  SplitterPartitionSort sort(n);
+  std::vector<std::uint32_t> sorted(n);
+  for (std::uint32_t i = 0; i < n; ++i) sorted[i] = 3 * i + 1;
+  auto d_sorted = upload(sorted);
+  sort.note_sorted(d_sorted.data(), n, nullptr);
+  const auto expected = cpu_partition_splitters(sorted);
+  const auto got = download(sort.device_splitters(), expected.size());
+  for (std::size_t j = 1; j < expected.size(); ++j) EXPECT_EQ(got[j], expected[j]) << j;
+}
+
+TEST(SortPartition, RefusesMoreThanItsCapacity) {
+  SKIP_WITHOUT_DEVICE();
+  SplitterPartitionSort sort(100);
+  DeviceBuffer<std::uint32_t> keys(101), values(101);
+  DeviceBuffer<std::int32_t> words(2);
+  DeviceBuffer<std::uint32_t> ran(1);
+  EXPECT_THROW(sort.sort_enabled(keys.data(), values.data(), 101, nullptr, words.data(),
+                                 words.data() + 1, ran.data()),
+               std::invalid_argument);
+  EXPECT_THROW(sort.note_sorted(keys.data(), 101, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace particles::cuda
