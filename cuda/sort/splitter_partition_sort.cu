@@ -63,105 +63,92 @@ __device__ bool disabled(const std::int32_t* enable) {
   return *enable == 0;
 }
 
-// 1. Per input tile: how many of its keys go to each bucket digit; a key out of reach flags the
-// sort as impossible.
+// 1. Per input tile: how many of its keys go to each bucket digit, kept per tile and added to
+// the bucket sizes; a key out of reach flags the sort as impossible. Once a tile has flagged it,
+// tiles that start later skip their work (a frame that moved too far costs about a wave, not a
+// pass).
 __global__ void __launch_bounds__(kTileThreads)
     partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
                            const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
-                           std::uint32_t* counts, const std::int32_t* enable) {
+                           std::uint32_t* counts, std::uint32_t* bucket_sizes,
+                           const std::int32_t* enable) {
   const std::uint32_t buckets = partition_buckets(n);
-  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets) return;
+  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets ||
+      *static_cast<volatile std::uint32_t*>(state + kOutOfReach) != 0)
+    return;
   __shared__ SplitterWindow window;
   __shared__ std::uint32_t hist[kPartitionDigitSlots];
-  __shared__ int out_of_reach;
   const std::uint32_t t = blockIdx.x;
   if (threadIdx.x < kPartitionDigitSlots) hist[threadIdx.x] = 0;
-  if (threadIdx.x == 0) out_of_reach = 0;
   load_window(window, splitters, t, buckets);
   // A pointer, not the window itself: partition_digit takes its accessor by value.
   const auto splitter = [w = &window](std::uint32_t j) { return (*w)(j); };
   const std::uint32_t begin = t * kPartitionBucket;
   const std::uint32_t end = min(n, begin + kPartitionBucket);
+  bool out_of_reach = false;
   for (std::uint32_t i = begin + threadIdx.x; i < end; i += kTileThreads) {
     const int digit = partition_digit(keys[i], t, buckets, splitter);
     if (digit < 0) {
-      out_of_reach = 1;
+      out_of_reach = true;
     } else {
       atomicAdd(&hist[digit], 1u);
     }
   }
-  __syncthreads();
-  if (threadIdx.x < kPartitionDigitSlots)
-    counts[t * kPartitionDigitSlots + threadIdx.x] = hist[threadIdx.x];
-  if (threadIdx.x == 0 && out_of_reach != 0) state[kOutOfReach] = 1;
+  if (__syncthreads_or(out_of_reach)) {
+    if (threadIdx.x == 0) state[kOutOfReach] = 1;
+    return;
+  }
+  if (threadIdx.x < kPartitionDigitSlots) {
+    const std::uint32_t count = hist[threadIdx.x];
+    counts[t * kPartitionDigitSlots + threadIdx.x] = count;
+    const long long bucket = static_cast<long long>(t) + threadIdx.x - kPartitionReach;
+    if (count != 0) atomicAdd(&bucket_sizes[bucket], count);  // in [0, buckets): a real digit
+  }
 }
 
 // 2. One block: decides whether the sort can go on (splitters for this n, every key in reach,
-// every bucket within a block's capacity); if so, the bucket starts and, in place of the counts,
-// each (tile, digit)'s first output place (a bucket takes its tiles in order: stable).
+// every bucket within a block's capacity) and, if so, turns the bucket sizes into starts. Either
+// way it leaves the sizes zero and the out-of-reach word clear for the next sort.
 __global__ void __launch_bounds__(kOffsetThreads)
-    partition_offsets_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* counts,
+    partition_offsets_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
                              std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
                              std::uint32_t* ran) {
   if (disabled(enable)) {
     if (threadIdx.x == 0) *ran = 0;
     return;
   }
-  __shared__ std::uint32_t bucket_start[kPartitionMaxBuckets];  // sizes first
   __shared__ std::uint32_t scratch[2][kOffsetThreads / 32];
-  __shared__ int fits;
   const std::uint32_t buckets = partition_buckets(n);
-  if (threadIdx.x == 0)
-    fits = state[kSplittersFor] == n && state[kOutOfReach] == 0 && buckets <= kPartitionMaxBuckets;
-  __syncthreads();
-  auto first_tile = [](std::uint32_t b) { return b > kPartitionReach ? b - kPartitionReach : 0u; };
-  auto last_tile = [&](std::uint32_t b) { return min(buckets - 1, b + kPartitionReach); };
-  auto slot = [](std::uint32_t t, std::uint32_t b) {
-    return t * kPartitionDigitSlots + (b + kPartitionReach - t);
-  };
-  if (fits != 0) {
-    for (std::uint32_t b = threadIdx.x; b < buckets; b += kOffsetThreads) {
-      std::uint32_t size = 0;
-      for (std::uint32_t t = first_tile(b); t <= last_tile(b); ++t) size += counts[slot(t, b)];
-      bucket_start[b] = size;
-      if (size > static_cast<std::uint32_t>(kPartitionBucketCapacity)) fits = 0;
-    }
-  }
-  __syncthreads();
-  if (fits == 0) {
-    if (threadIdx.x == 0) {
-      *enable = 0;
-      *fallback = 1;
-      *ran = 0;
-      state[kOutOfReach] = 0;
-    }
-    return;
-  }
-  // Exclusive scan of the sizes: each thread a contiguous run of buckets.
+  const bool usable =
+      state[kSplittersFor] == n && state[kOutOfReach] == 0 && buckets <= kPartitionMaxBuckets;
+  // Each thread a contiguous run of buckets.
   const std::uint32_t per_thread = (buckets + kOffsetThreads - 1) / kOffsetThreads;
   const std::uint32_t b0 = min(buckets, threadIdx.x * per_thread);
   const std::uint32_t b1 = min(buckets, b0 + per_thread);
   std::uint32_t run = 0;
-  for (std::uint32_t b = b0; b < b1; ++b) run += bucket_start[b];
+  bool over = false;
+  for (std::uint32_t b = b0; b < b1; ++b) {
+    const std::uint32_t size = bucket_sizes[b];
+    over = over || size > static_cast<std::uint32_t>(kPartitionBucketCapacity);
+    run += size;
+  }
+  const bool fits = __syncthreads_and(usable && !over);
   std::uint32_t running = detail::block_exclusive_sum(run, scratch);
   for (std::uint32_t b = b0; b < b1; ++b) {
-    const std::uint32_t size = bucket_start[b];
-    bucket_start[b] = running;
-    starts[b] = running;
-    running += size;
-  }
-  if (threadIdx.x == 0) starts[buckets] = n;
-  __syncthreads();
-  for (std::uint32_t b = threadIdx.x; b < buckets; b += kOffsetThreads) {
-    std::uint32_t place = bucket_start[b];
-    for (std::uint32_t t = first_tile(b); t <= last_tile(b); ++t) {
-      const std::uint32_t count = counts[slot(t, b)];
-      counts[slot(t, b)] = place;
-      place += count;
+    if (fits) {
+      starts[b] = running;
+      running += bucket_sizes[b];
     }
+    bucket_sizes[b] = 0;
   }
   if (threadIdx.x == 0) {
-    *ran = 1;
+    if (fits) {
+      starts[buckets] = n;
+    } else {
+      *enable = 0;
+      *fallback = 1;
+    }
+    *ran = fits ? 1u : 0u;
     state[kOutOfReach] = 0;
   }
 }
@@ -171,6 +158,7 @@ struct ScatterShared {
   std::uint32_t keys[kPartitionBucket];  // in digit order
   std::uint32_t values[kPartitionBucket];
   std::uint8_t digit[kPartitionBucket];
+  std::uint32_t place[kPartitionDigitSlots];  // each digit's first output place
   SplitterWindow window;
 };
 
@@ -180,7 +168,8 @@ __global__ void __launch_bounds__(kTileThreads)
     partition_scatter_kernel(const std::uint32_t* __restrict__ keys,
                              const std::uint32_t* __restrict__ values, std::uint32_t n,
                              const std::uint32_t* __restrict__ splitters,
-                             const std::uint32_t* __restrict__ offsets,
+                             const std::uint32_t* __restrict__ counts,
+                             const std::uint32_t* __restrict__ starts,
                              std::uint32_t* __restrict__ out_keys,
                              std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
   if (disabled(enable)) return;
@@ -201,7 +190,20 @@ __global__ void __launch_bounds__(kTileThreads)
     digit[i] = q < len ? static_cast<std::uint32_t>(partition_digit(key[i], t, buckets, splitter))
                        : kPadDigit;
   }
-  TileRank::rank(digit, rank, sh.rank);
+  // Where each digit's run goes: its bucket's start plus the keys the tiles before this one
+  // send to that bucket (a bucket takes its tiles in order: stable). A warp per digit, a lane
+  // per earlier tile.
+  for (std::uint32_t d = detail::warp_id(); d < kPartitionDigits; d += kTileThreads / 32) {
+    const long long bucket = static_cast<long long>(t) + d - kPartitionReach;
+    if (bucket < 0 || bucket >= static_cast<long long>(buckets)) continue;  // warp-uniform
+    const long long source = bucket - kPartitionReach + detail::lane_id();  // earlier tile
+    std::uint32_t before = 0;
+    if (source >= 0 && source < static_cast<long long>(t))
+      before = counts[source * kPartitionDigitSlots + (bucket + kPartitionReach - source)];
+    before = __reduce_add_sync(detail::kFullMask, before);
+    if (detail::lane_id() == 0) sh.place[d] = starts[bucket] + before;
+  }
+  TileRank::rank(digit, rank, sh.rank);  // its barriers also publish sh.place
 #pragma unroll
   for (int i = 0; i < kTileItems; ++i) {
     if (TileRank::striped_index(i) < len) {
@@ -213,8 +215,8 @@ __global__ void __launch_bounds__(kTileThreads)
   __syncthreads();
   for (int r = static_cast<int>(threadIdx.x); r < len; r += kTileThreads) {
     const std::uint32_t d = sh.digit[r];
-    const std::uint32_t place = offsets[t * kPartitionDigitSlots + d] +
-                                (static_cast<std::uint32_t>(r) - sh.rank.bucket_offset[d]);
+    const std::uint32_t place =
+        sh.place[d] + (static_cast<std::uint32_t>(r) - sh.rank.bucket_offset[d]);
     out_keys[place] = sh.keys[r];
     out_values[place] = sh.values[r];
   }
@@ -297,6 +299,7 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
     : capacity_(capacity),
       counts_(std::size_t{buckets_for(capacity)} * kPartitionDigitSlots),
       starts_(buckets_for(capacity) + 1),
+      bucket_sizes_(buckets_for(capacity)),
       splitters_(buckets_for(capacity)),
       state_(kStateWords),
       scratch_keys_(capacity),
@@ -306,6 +309,7 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
                                 " is too large");
   const std::array<std::uint32_t, kStateWords> state{kNoSplitters, 0u};
   CUDA_CHECK(cudaMemcpy(state_.data(), state.data(), sizeof state, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(bucket_sizes_.data(), 0, bucket_sizes_.size_bytes()));  // kept zero
   CUDA_CHECK(cudaFuncSetAttribute(partition_bucket_sort_kernel,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(sizeof(BucketShared))));
@@ -335,13 +339,13 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   if (n == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
   partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, n, splitters_.data(), state_.data(), counts_.data(), enable);
+      keys, n, splitters_.data(), state_.data(), counts_.data(), bucket_sizes_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_count_kernel");
-  partition_offsets_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), counts_.data(),
+  partition_offsets_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
                                                              starts_.data(), enable, fallback, ran);
   CUDA_CHECK_LAUNCH("partition_offsets_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, values, n, splitters_.data(), counts_.data(), scratch_keys_.data(),
+      keys, values, n, splitters_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
       scratch_values_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_scatter_kernel");
   partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(

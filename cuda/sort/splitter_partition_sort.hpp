@@ -37,10 +37,11 @@ class SplitterPartitionSort {
 
  private:
   std::size_t capacity_;
-  DeviceBuffer<std::uint32_t> counts_;     // per tile, kPartitionDigitSlots counts, then offsets
-  DeviceBuffer<std::uint32_t> starts_;     // bucket starts, buckets + 1
-  DeviceBuffer<std::uint32_t> splitters_;  // buckets
-  DeviceBuffer<std::uint32_t> state_;      // see splitter_partition_sort.cu (PartitionState)
+  DeviceBuffer<std::uint32_t> counts_;        // per tile, kPartitionDigitSlots counts
+  DeviceBuffer<std::uint32_t> starts_;        // bucket starts, buckets + 1
+  DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the count kernel; zero between sorts
+  DeviceBuffer<std::uint32_t> splitters_;     // buckets
+  DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
 };
