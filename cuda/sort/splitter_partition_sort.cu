@@ -73,9 +73,10 @@ __global__ void __launch_bounds__(kTileThreads)
                            std::uint32_t* counts, std::uint32_t* bucket_sizes,
                            const std::int32_t* enable) {
   const std::uint32_t buckets = partition_buckets(n);
-  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets ||
-      *static_cast<volatile std::uint32_t*>(state + kOutOfReach) != 0)
-    return;
+  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets) return;
+  // Read by every thread, so decided by all of them together (the barrier counts on it).
+  const bool flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach) != 0;
+  if (__syncthreads_or(flagged)) return;
   __shared__ SplitterWindow window;
   __shared__ std::uint32_t hist[kPartitionDigitSlots];
   const std::uint32_t t = blockIdx.x;
@@ -102,7 +103,10 @@ __global__ void __launch_bounds__(kTileThreads)
     const std::uint32_t count = hist[threadIdx.x];
     counts[t * kPartitionDigitSlots + threadIdx.x] = count;
     const long long bucket = static_cast<long long>(t) + threadIdx.x - kPartitionReach;
-    if (count != 0) atomicAdd(&bucket_sizes[bucket], count);  // in [0, buckets): a real digit
+    // A digit with keys names a bucket in [0, buckets); the test keeps a bad count from
+    // writing elsewhere.
+    if (count != 0 && bucket >= 0 && bucket < static_cast<long long>(buckets))
+      atomicAdd(&bucket_sizes[bucket], count);
   }
 }
 
