@@ -37,13 +37,19 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   }
 }
 
-// enable[0]: the odd-even sort runs; enable[2]: the splitter partition sort runs, and sets
-// enable[1], the radix sort's, when it cannot (none runs when sorted).
-__global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enable) {
+// enable[0]: the odd-even sort runs; enable[1]: the radix sort runs; enable[2]: the splitter
+// partition sort runs, and sets enable[1] when it cannot (none runs when sorted). enable[3] and
+// [4] carry PartitionTries (core/auto_policy.hpp) from frame to frame.
+__global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enable, int key_bits) {
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
+  const PartitionTries last{enable[3], enable[4] != 0};
+  const bool failed = last.tried && enable[2] == 0;  // it cleared its own word: fell back
+  const PartitionTries tries = next_partition_tries(last, failed, path, key_bits);
   enable[0] = path == SortPath::oddeven ? 1 : 0;
-  enable[1] = 0;
-  enable[2] = path == SortPath::radix ? 1 : 0;
+  enable[1] = path == SortPath::radix && !tries.tried ? 1 : 0;
+  enable[2] = tries.tried ? 1 : 0;
+  enable[3] = tries.wait;
+  enable[4] = tries.tried ? 1 : 0;
   report->partitioned = 0;
 }
 
@@ -83,7 +89,7 @@ DevicePipeline::DevicePipeline()
       key_floor_(1 + kKeyFloorPartials),
       constants_(1),
       report_(1),
-      auto_enable_(3),
+      auto_enable_(5),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
@@ -92,6 +98,7 @@ DevicePipeline::DevicePipeline()
   }
   init_extents_workspace(extents_workspace_.data(), stream_.get());
   CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(FrameReport), stream_.get()));
+  CUDA_CHECK(cudaMemsetAsync(auto_enable_.data(), 0, auto_enable_.size_bytes(), stream_.get()));
   CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
@@ -122,6 +129,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   }
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
+  CUDA_CHECK(cudaMemsetAsync(auto_enable_.data(), 0, auto_enable_.size_bytes(), stream_.get()));
   launch_init(params, state_.data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
@@ -351,7 +359,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
 // the decision is made on the device, in the same frame, without a host round trip.
 void DevicePipeline::record_auto_sort(int end_bit) {
   cudaStream_t s = stream_.get();
-  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data());
+  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data(), end_bit);
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
   odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
   partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,

@@ -154,7 +154,7 @@ class DevicePipeline {
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
   // auto's choice: [0] odd-even runs, [1] radix runs, [2] the splitter partition sort runs
-  // (when it cannot, it sets [1] instead).
+  // (when it cannot, it sets [1] instead); [3], [4]: PartitionTries between frames.
   DeviceBuffer<std::int32_t> auto_enable_;
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame

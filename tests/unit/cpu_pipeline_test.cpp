@@ -70,6 +70,24 @@ TEST(CpuCountStridedDescents, SeesFarMovesButNotLocalJitter) {
   EXPECT_EQ(choose_auto_path(0, 0), SortPath::skipped_sorted);
 }
 
+TEST(AutoPolicy, PartitionSortWaitsAfterAFailedTry) {
+  PartitionTries tries;
+  tries = next_partition_tries(tries, false, SortPath::radix, 32);
+  EXPECT_TRUE(tries.tried);
+  // Not for 16-bit keys, nor for frames the policy does not send to radix.
+  EXPECT_FALSE(next_partition_tries({}, false, SortPath::radix, 16).tried);
+  EXPECT_FALSE(next_partition_tries({}, false, SortPath::oddeven, 32).tried);
+  EXPECT_FALSE(next_partition_tries({}, false, SortPath::skipped_sorted, 32).tried);
+  // A failed try: the next kPartitionRetryAfter - 1 frames do not try, the one after does.
+  tries = next_partition_tries(tries, true, SortPath::radix, 32);
+  for (int f = 1; f < kPartitionRetryAfter; ++f) {
+    EXPECT_FALSE(tries.tried) << f;
+    tries = next_partition_tries(tries, false, SortPath::radix, 32);
+  }
+  EXPECT_TRUE(tries.tried);
+  EXPECT_EQ(tries.wait, 0);
+}
+
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};
 
 // Every frame's order is strictly far-to-near (by depth recomputed here, not by the pipeline's
