@@ -129,7 +129,11 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   }
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
-  CUDA_CHECK(cudaMemsetAsync(auto_enable_.data(), 0, auto_enable_.size_bytes(), stream_.get()));
+  // The first frame has no splitters yet (its sort leaves them), so it does not try (a wait of 2
+  // is 1 on frame 0): a try there would fail and hold the next kPartitionRetryAfter - 1 back.
+  const std::array<std::int32_t, 5> auto_words{0, 0, 0, 2, 0};
+  CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
+                        cudaMemcpyHostToDevice));
   launch_init(params, state_.data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);

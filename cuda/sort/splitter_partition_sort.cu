@@ -329,8 +329,10 @@ void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::u
   if (n > capacity_)
     throw std::invalid_argument("SplitterPartitionSort::note_sorted: n " + std::to_string(n) +
                                 " > capacity " + std::to_string(capacity_));
-  partition_note_sorted_kernel<<<1, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
-                                                      state_.data());
+  // A thread per splitter: each is one scattered read (8192 of them at 16M keys).
+  const std::uint32_t blocks = std::max<std::uint32_t>(1u, (partition_buckets(n) + 255) / 256);
+  partition_note_sorted_kernel<<<blocks, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
+                                                           state_.data());
   CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
 }
 
