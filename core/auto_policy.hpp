@@ -36,6 +36,11 @@ struct PartitionTries {
   bool tried = false;  // whether this frame tries
 };
 
+// After a reset there are no splitters until the first frame's sort leaves them, so the first
+// frame must not try (its failed try would hold the next kPartitionRetryAfter - 1 back): a wait of
+// 2 is 1 on frame 0 and 0 on frame 1.
+inline constexpr PartitionTries kPartitionTriesAfterReset{2, false};
+
 // This frame's tries from last frame's: `failed` when last frame tried and fell back.
 PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool failed, SortPath policy,
                                                  int key_bits) {

@@ -129,9 +129,9 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   }
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
-  // The first frame has no splitters yet (its sort leaves them), so it does not try (a wait of 2
-  // is 1 on frame 0): a try there would fail and hold the next kPartitionRetryAfter - 1 back.
-  const std::array<std::int32_t, 5> auto_words{0, 0, 0, 2, 0};
+  // No sort enabled; PartitionTries as after a reset (the first frame has no splitters).
+  const std::array<std::int32_t, 5> auto_words{0, 0, 0, kPartitionTriesAfterReset.wait,
+                                               kPartitionTriesAfterReset.tried ? 1 : 0};
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
   launch_init(params, state_.data(), count, stream_.get());

@@ -88,6 +88,14 @@ TEST(AutoPolicy, PartitionSortWaitsAfterAFailedTry) {
   EXPECT_EQ(tries.wait, 0);
 }
 
+TEST(AutoPolicy, FirstFrameAfterResetDoesNotTryThePartitionSort) {
+  const PartitionTries frame0 =
+      next_partition_tries(kPartitionTriesAfterReset, false, SortPath::radix, 32);
+  EXPECT_FALSE(frame0.tried);  // no splitters yet
+  const PartitionTries frame1 = next_partition_tries(frame0, false, SortPath::radix, 32);
+  EXPECT_TRUE(frame1.tried);  // frame 0's sort left them
+}
+
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};
 
 // Every frame's order is strictly far-to-near (by depth recomputed here, not by the pipeline's
