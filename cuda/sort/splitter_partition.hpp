@@ -26,7 +26,7 @@ inline constexpr int kPartitionBucketCapacity = 4096;  // keys one bucket-sort b
 inline constexpr int kPartitionReach = 15;             // buckets a tile may send to on each side
 inline constexpr int kPartitionDigits = 2 * kPartitionReach + 1;
 inline constexpr int kPartitionDigitSlots = 32;  // counts per tile: the digits, padded
-// Buckets the offsets kernel holds in shared memory: sizes up to 16M keys.
+// The most buckets a sort takes (16M keys); a larger sort always falls back.
 inline constexpr std::uint32_t kPartitionMaxBuckets = 8192;
 
 // Buckets (and input tiles) of n keys.

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <span>
 #include <vector>
 
+#include "cuda/sort/cpu_reference.hpp"
+#include "cuda/sort/merge.hpp"
 #include "cuda/sort/splitter_partition.hpp"
 
 namespace particles::cuda {
@@ -69,17 +70,19 @@ inline bool cpu_splitter_partition_sort(std::span<std::uint32_t> keys,
     out_values[offset[slot]] = values[i];
     ++offset[slot];
   }
-  std::vector<std::uint32_t> index(kPartitionBucketCapacity);
+  // Each bucket by the kernel's block sort: stable LSD radix over the bits its keys differ in.
   for (std::uint32_t b = 0; b < buckets; ++b) {
-    const std::uint32_t len = start[b + 1] - start[b];
-    std::iota(index.begin(), index.begin() + len, start[b]);
-    std::stable_sort(index.begin(), index.begin() + len,
-                     [&](std::uint32_t x, std::uint32_t y) { return out_keys[x] < out_keys[y]; });
-    for (std::uint32_t q = 0; q < len; ++q) {
-      keys[start[b] + q] = out_keys[index[q]];
-      values[start[b] + q] = out_values[index[q]];
-    }
+    const std::span<std::uint32_t> bucket_keys(out_keys.data() + start[b], start[b + 1] - start[b]);
+    const std::span<std::uint32_t> bucket_values(out_values.data() + start[b], bucket_keys.size());
+    if (bucket_keys.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(bucket_keys.begin(), bucket_keys.end());
+    const std::uint32_t floor = *lo, differ = *hi - *lo;
+    for (std::uint32_t& k : bucket_keys) k -= floor;
+    cpu_radix_sort_pairs(bucket_keys, bucket_values, 0, bit_width(differ));
+    for (std::uint32_t& k : bucket_keys) k += floor;
   }
+  std::copy(out_keys.begin(), out_keys.end(), keys.begin());
+  std::copy(out_values.begin(), out_values.end(), values.begin());
   return true;
 }
 

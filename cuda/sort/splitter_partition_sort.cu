@@ -35,7 +35,7 @@ using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 // The sort's device state words.
 enum StateWord : int {
   kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
-  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by the offsets kernel
+  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by the starts kernel
   kStateWords = 2
 };
 constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
@@ -114,9 +114,9 @@ __global__ void __launch_bounds__(kTileThreads)
 // every bucket within a block's capacity) and, if so, turns the bucket sizes into starts. Either
 // way it leaves the sizes zero and the out-of-reach word clear for the next sort.
 __global__ void __launch_bounds__(kOffsetThreads)
-    partition_offsets_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
-                             std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
-                             std::uint32_t* ran) {
+    partition_starts_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
+                            std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
+                            std::uint32_t* ran) {
   if (disabled(enable)) {
     if (threadIdx.x == 0) *ran = 0;
     return;
@@ -347,9 +347,9 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, n, splitters_.data(), state_.data(), counts_.data(), bucket_sizes_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_count_kernel");
-  partition_offsets_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
-                                                             starts_.data(), enable, fallback, ran);
-  CUDA_CHECK_LAUNCH("partition_offsets_kernel");
+  partition_starts_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
+                                                            starts_.data(), enable, fallback, ran);
+  CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, values, n, splitters_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
       scratch_values_.data(), enable);

@@ -48,20 +48,4 @@ inline PartitionCase moved_keys(std::uint32_t n, std::uint32_t span, std::uint32
   return c;
 }
 
-// The stable sort of (keys, values) by key: what the partition sort must produce when it sorts.
-inline void stable_sort_pairs(std::vector<std::uint32_t>& keys,
-                              std::vector<std::uint32_t>& values) {
-  std::vector<std::uint32_t> index(keys.size());
-  std::iota(index.begin(), index.end(), 0u);
-  std::stable_sort(index.begin(), index.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-  std::vector<std::uint32_t> k(keys.size()), v(values.size());
-  for (std::size_t i = 0; i < index.size(); ++i) {
-    k[i] = keys[index[i]];
-    v[i] = values[index[i]];
-  }
-  keys.swap(k);
-  values.swap(v);
-}
-
 }  // namespace particles::cuda::testing
