@@ -20,7 +20,7 @@ constexpr int kTileThreads = 256;
 constexpr int kTileItems = kPartitionBucket / kTileThreads;
 constexpr int kBucketThreads = 512;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
-constexpr int kOffsetThreads = 1024;
+constexpr int kStartsThreads = 1024;
 // Padding of a partial tile ranks after every real digit, so its ranks are the tile's last.
 constexpr std::uint32_t kPadDigit = kPartitionDigitSlots - 1;
 static_assert(kPadDigit >= static_cast<std::uint32_t>(kPartitionDigits), "a digit of its own");
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kTileThreads)
 // 2. One block: decides whether the sort can go on (splitters for this n, every key in reach,
 // every bucket within a block's capacity) and, if so, turns the bucket sizes into starts. Either
 // way it leaves the sizes zero and the out-of-reach word clear for the next sort.
-__global__ void __launch_bounds__(kOffsetThreads)
+__global__ void __launch_bounds__(kStartsThreads)
     partition_starts_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
                             std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
                             std::uint32_t* ran) {
@@ -121,12 +121,12 @@ __global__ void __launch_bounds__(kOffsetThreads)
     if (threadIdx.x == 0) *ran = 0;
     return;
   }
-  __shared__ std::uint32_t scratch[2][kOffsetThreads / 32];
+  __shared__ std::uint32_t scratch[2][kStartsThreads / 32];
   const std::uint32_t buckets = partition_buckets(n);
   const bool usable =
       state[kSplittersFor] == n && state[kOutOfReach] == 0 && buckets <= kPartitionMaxBuckets;
   // Each thread a contiguous run of buckets.
-  const std::uint32_t per_thread = (buckets + kOffsetThreads - 1) / kOffsetThreads;
+  const std::uint32_t per_thread = (buckets + kStartsThreads - 1) / kStartsThreads;
   const std::uint32_t b0 = min(buckets, threadIdx.x * per_thread);
   const std::uint32_t b1 = min(buckets, b0 + per_thread);
   std::uint32_t run = 0;
@@ -347,7 +347,7 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, n, splitters_.data(), state_.data(), counts_.data(), bucket_sizes_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_count_kernel");
-  partition_starts_kernel<<<1, kOffsetThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
+  partition_starts_kernel<<<1, kStartsThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
                                                             starts_.data(), enable, fallback, ran);
   CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
