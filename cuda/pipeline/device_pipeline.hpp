@@ -67,7 +67,7 @@ struct FrameReport {
   Extents extents;
   std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
   std::uint32_t strided_descents = 0;  // auto only: the same at stride kAutoProbeStride
-  std::uint32_t partitioned = 0;  // auto only: 1 when the splitter partition sort did the sort
+  std::uint32_t partitioned = 0;       // auto only: 1 when the splitter partition sort did the sort
 };
 
 class DevicePipeline {
@@ -172,7 +172,7 @@ class DevicePipeline {
   std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
-  std::vector<Graphs> graphs_;              // every shape built since reset(), newest last
+  std::vector<Graphs> graphs_;  // every shape built since reset(), newest last
   std::uint64_t graphs_built_ = 0;
 };
 
