@@ -359,8 +359,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
   }
 }
 
-// Both sorts, each enabled by its word, which a one-thread kernel sets from the probe's counts:
-// the decision is made on the device, in the same frame, without a host round trip.
+// Every sort, each enabled by its word, which a one-thread kernel sets from the probe's counts
+// (and the partition sort, when it cannot sort, hands to radix): the decision is made on the
+// device, in the same frame, without a host round trip.
 void DevicePipeline::record_auto_sort(int end_bit) {
   cudaStream_t s = stream_.get();
   choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data(), end_bit);
