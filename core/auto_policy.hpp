@@ -31,6 +31,12 @@ PARTICLES_HD SortPath choose_auto_path(std::uint32_t descents, std::uint32_t str
 // partition sort (H200, 1M galaxy frames: 43 against about 60 us).
 inline constexpr int kPartitionRetryAfter = 8;
 
+// Whether keys of key_bits bits are ever tried; the pipeline does not even record the partition
+// sort (nor take its splitters) for a graph whose keys are not.
+PARTICLES_HD constexpr bool partition_sort_worth_trying(int key_bits) {
+  return key_bits > 16;
+}
+
 struct PartitionTries {
   int wait = 0;        // frames before the next try
   bool tried = false;  // whether this frame tries
@@ -46,7 +52,7 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
                                                  int key_bits) {
   PartitionTries next;
   next.wait = failed ? kPartitionRetryAfter - 1 : (last.wait > 0 ? last.wait - 1 : 0);
-  next.tried = policy == SortPath::radix && key_bits > 16 && next.wait == 0;
+  next.tried = policy == SortPath::radix && partition_sort_worth_trying(key_bits) && next.wait == 0;
   return next;
 }
 

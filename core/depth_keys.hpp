@@ -20,6 +20,16 @@ PARTICLES_HD std::uint32_t float_bits(float f) {
 #endif
 }
 
+PARTICLES_HD float float_of_bits(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+#endif
+}
+
 // Order-preserving map float -> uint32: a < b (as floats) implies ordered(a) < ordered(b).
 // Negative floats have their bits reversed (larger magnitude = smaller), positives get the sign
 // bit set so they land above all negatives. -0.0 is folded into +0.0 so the two compare equal;
@@ -43,14 +53,7 @@ PARTICLES_HD std::uint32_t exact_depth_key(float depth) {
 // the key derived from the depth itself (quantized keys from the fused step's exact ones).
 PARTICLES_HD float depth_of_exact_key(std::uint32_t key) {
   const std::uint32_t ordered = ~key;
-  const std::uint32_t bits = (ordered & 0x80000000u) ? ordered ^ 0x80000000u : ~ordered;
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(bits);
-#else
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-#endif
+  return float_of_bits((ordered & 0x80000000u) ? ordered ^ 0x80000000u : ~ordered);
 }
 
 // Quantized mode: `bits` bits over [depth_min, depth_max], far first, so a radix sort needs

@@ -354,7 +354,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
     PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
     // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of the
     // next frame's partition sort.
-    if (automatic) partition_->note_sorted(keys_.data(), count_, s);
+    if (automatic && partition_sort_worth_trying(shape.bits))
+      partition_->note_sorted(keys_.data(), count_, s);
     mark(5, timing_slot, marks);
   }
 }
@@ -367,8 +368,10 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data(), end_bit);
   PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
   odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
-  partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,
-                           auto_enable_.data() + 1, &report_.data()->partitioned);
+  // The choice never enables it for narrower keys: no launches for them at all.
+  if (partition_sort_worth_trying(end_bit))
+    partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,
+                             auto_enable_.data() + 1, &report_.data()->partitioned);
   radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
                {.enable = auto_enable_.data() + 1});
 }
