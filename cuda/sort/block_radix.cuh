@@ -22,9 +22,12 @@ enum class Multisplit {
   atomic_or,  // each lane ORs its bit into a shared mask of its digit, then reads the mask back
 };
 
-template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
+// DigitBits: how many low bits a digit may use (the ballot multisplit votes once per bit), for
+// callers whose digits are narrower than kRadixBits; the storage keeps kRadixBuckets counters.
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot, int DigitBits = kRadixBits>
 struct BlockRadixRank {
   static_assert(Threads >= kRadixBuckets, "one thread per bucket in the bucket scans");
+  static_assert(DigitBits >= 1 && DigitBits <= kRadixBits, "digits index the counters");
   static_assert(Threads % 32 == 0, "whole warps");
   static constexpr int kWarps = Threads / 32;
   static constexpr int kTile = Threads * Items;
@@ -43,6 +46,11 @@ struct BlockRadixRank {
 
   __device__ static int striped_index(int item) {
     return static_cast<int>(warp_id()) * Items * 32 + item * 32 + static_cast<int>(lane_id());
+  }
+  // The element of `item` when only the first live_items rows of every thread are in use (see
+  // rank_rows); striped_index(item) when all are.
+  __device__ static int row_index(int item, int live_items) {
+    return (static_cast<int>(warp_id()) * live_items + item) * 32 + static_cast<int>(lane_id());
   }
 
   // Stable block-wide ranks of digits (each < kRadixBuckets). On return storage.bucket_count /
@@ -85,7 +93,7 @@ struct BlockRadixRank {
       if constexpr (Method == Multisplit::ballot) {
         peers = kFullMask;
 #pragma unroll
-        for (int b = 0; b < kRadixBits; ++b) {
+        for (int b = 0; b < DigitBits; ++b) {
           const bool set = (d >> b) & 1u;
           const unsigned vote = __ballot_sync(kFullMask, set);
           peers &= set ? vote : ~vote;
@@ -145,29 +153,32 @@ struct BlockRadixRank {
 // Pad a partial tile with keys 0xffffffff: padding sorts after every real key (stably, since it
 // sits at the end), so the first `valid` outputs are the sorted real pairs.
 // tile_keys / tile_values: shared arrays of Threads * Items words each.
+// live_items (block-uniform): only the first live_items rows of every thread hold the tile,
+// laid out by Rank::row_index; a tile far below capacity skips the empty rows' work.
 template <int Threads, int Items>
 __device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&values)[Items],
                                  KeyBits bits,
                                  typename BlockRadixRank<Threads, Items>::Storage& storage,
-                                 std::uint32_t* tile_keys, std::uint32_t* tile_values) {
+                                 std::uint32_t* tile_keys, std::uint32_t* tile_values,
+                                 int live_items = Items) {
   using Rank = BlockRadixRank<Threads, Items>;
   for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
     const KeyBits digit_bits{shift,
                              shift + kRadixBits < bits.end_bit ? shift + kRadixBits : bits.end_bit};
-    std::uint32_t digit[Items], rank[Items];
-#pragma unroll
-    for (int i = 0; i < Items; ++i) digit[i] = digit_bits(keys[i]);
-    Rank::rank(digit, rank, storage);
+    std::uint32_t rank[Items];
+    Rank::rank_rows([&](int i) { return digit_bits(keys[i]); }, rank, storage, live_items);
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
+      if (i >= live_items) break;
       tile_keys[rank[i]] = keys[i];
       tile_values[rank[i]] = values[i];
     }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      keys[i] = tile_keys[Rank::striped_index(i)];
-      values[i] = tile_values[Rank::striped_index(i)];
+      if (i >= live_items) break;
+      keys[i] = tile_keys[Rank::row_index(i, live_items)];
+      values[i] = tile_values[Rank::row_index(i, live_items)];
     }
     __syncthreads();
   }

@@ -22,14 +22,17 @@ constexpr int kBucketThreads = 512;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kStartsThreads = 1024;
 // Padding of a partial tile ranks after every real digit, so its ranks are the tile's last.
-constexpr std::uint32_t kPadDigit = kPartitionDigitSlots - 1;
-static_assert(kPadDigit >= static_cast<std::uint32_t>(kPartitionDigits), "a digit of its own");
+constexpr int kPadDigit = kPartitionDigitSlots - 1;
+constexpr int kPartitionDigitBits = 5;  // digits and the pad digit, < 2^5
+static_assert(kPartitionDigitSlots == 1 << kPartitionDigitBits, "the ballots cover every slot");
+static_assert(kPadDigit >= kPartitionDigits, "a digit of its own");
 static_assert(kPartitionDigitSlots <= kRadixBuckets, "digits ranked by the radix ranking");
 static_assert(kTileItems * kTileThreads == kPartitionBucket &&
                   kBucketItems * kBucketThreads == kPartitionBucketCapacity,
               "whole tiles");
 
-using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems>;
+using TileRank =
+    detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot, kPartitionDigitBits>;
 using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 
 // The sort's device state words.
@@ -86,14 +89,27 @@ __global__ void __launch_bounds__(kTileThreads)
   const auto splitter = [w = &window](std::uint32_t j) { return (*w)(j); };
   const std::uint32_t begin = t * kPartitionBucket;
   const std::uint32_t end = min(n, begin + kPartitionBucket);
+  // A warp takes 32 consecutive keys at a time. Most of a tile's keys fall in a handful of
+  // buckets, so one shared atomic per key would queue on the same few counters: the lanes of
+  // each digit find each other by ballots (digits fit kPartitionDigitBits) and one adds for all.
   bool out_of_reach = false;
-  for (std::uint32_t i = begin + threadIdx.x; i < end; i += kTileThreads) {
-    const int digit = partition_digit(keys[i], t, buckets, splitter);
+  for (std::uint32_t row = begin + detail::warp_id() * 32; row < end;
+       row += kTileThreads) {  // warp-uniform bounds: every lane votes
+    const std::uint32_t i = row + detail::lane_id();
+    int digit = i < end ? partition_digit(keys[i], t, buckets, splitter) : kPadDigit;
     if (digit < 0) {
       out_of_reach = true;
-    } else {
-      atomicAdd(&hist[digit], 1u);
+      digit = kPadDigit;
     }
+    unsigned peers = detail::kFullMask;
+#pragma unroll
+    for (int b = 0; b < kPartitionDigitBits; ++b) {
+      const bool set = (digit >> b) & 1;
+      const unsigned vote = __ballot_sync(detail::kFullMask, set);
+      peers &= set ? vote : ~vote;
+    }
+    if (digit != kPadDigit && (peers & detail::lanemask_lt()) == 0)
+      atomicAdd(&hist[digit], static_cast<std::uint32_t>(__popc(peers)));
   }
   if (__syncthreads_or(out_of_reach)) {
     if (threadIdx.x == 0) state[kOutOfReach] = 1;
@@ -192,7 +208,7 @@ __global__ void __launch_bounds__(kTileThreads)
     value[i] = q < len ? values[begin + q] : 0u;
     // The counting pass found every key in reach, or this launch would have been disabled.
     digit[i] = q < len ? static_cast<std::uint32_t>(partition_digit(key[i], t, buckets, splitter))
-                       : kPadDigit;
+                       : static_cast<std::uint32_t>(kPadDigit);
   }
   // Where each digit's run goes: its bucket's start plus the keys the tiles before this one
   // send to that bucket (a bucket takes its tiles in order: stable). A warp per digit, a lane
@@ -244,11 +260,15 @@ __global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
   const std::uint32_t start = starts[blockIdx.x];
   const int len = static_cast<int>(starts[blockIdx.x + 1] - start);
   if (len == 0) return;
+  // A bucket holds about kPartitionBucket keys, half the capacity: only the rows that hold
+  // them are loaded, ranked and stored.
+  const int live = (len + kBucketThreads - 1) / kBucketThreads;
   std::uint32_t key[kBucketItems], value[kBucketItems];
   std::uint32_t lo = 0xffffffffu, hi = 0u;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
-    const int q = BucketRank::striped_index(i);
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
     key[i] = q < len ? in_keys[start + q] : 0xffffffffu;  // padding sorts last
     value[i] = q < len ? in_values[start + q] : 0u;
     if (q < len) {
@@ -261,16 +281,17 @@ __global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
   if (bits > 0) {  // else every key is equal and the input order is the stable order
 #pragma unroll
     for (int i = 0; i < kBucketItems; ++i)
-      if (BucketRank::striped_index(i) < len) key[i] -= lo;
+      if (i < live && BucketRank::row_index(i, live) < len) key[i] -= lo;
     detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
-                                                           sh.keys, sh.values);
+                                                           sh.keys, sh.values, live);
 #pragma unroll
     for (int i = 0; i < kBucketItems; ++i)
-      if (BucketRank::striped_index(i) < len) key[i] += lo;
+      if (i < live && BucketRank::row_index(i, live) < len) key[i] += lo;
   }
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
-    const int q = BucketRank::striped_index(i);
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
     if (q < len) {
       out_keys[start + q] = key[i];
       out_values[start + q] = value[i];
