@@ -117,10 +117,10 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
   count_ = count;
   frame_ = 0;
-  state_.resize(count);
+  for (auto& state : states_) state.resize(count);
   keys_.resize(count);
-  keys_by_index_.resize(count);
   order_.resize(count);
+  order_is_last_frames_ = true;  // the identity, below
   if (count > capacity_) {
     sorters_.clear();
     radix_.reset();
@@ -134,7 +134,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
                                                kPartitionTriesAfterReset.tried ? 1 : 0};
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
-  launch_init(params, state_.data(), count, stream_.get());
+  launch_init(params, states_[0].data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
     PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
@@ -213,7 +213,7 @@ DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, boo
   g.timed = timed;
   for (int slot = 0; slot < 2; ++slot) {
     CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    record_frame(shape, timed ? slot : -1, g.marks);
+    record_frame(shape, slot, timed ? slot : -1, g.marks);
     cudaGraph_t raw = nullptr;
     CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
     const Graph graph(raw);
@@ -259,18 +259,21 @@ StageTimes DevicePipeline::drain_stage_times() {
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks) {
+void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_slot,
+                                  MarkMap& marks) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
+  const ParticleState* state_in = states_[slot].data();
+  ParticleState* state_out = states_[slot ^ 1].data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
-  // Exact keys need only the view, so the simulate pass itself makes them, by index. The fixed
-  // algorithms sort those from the identity order. Auto needs its keys (either mode) laid out in
-  // last frame's order: the keys pass makes them from the step's exact keys, gathered through
-  // that order (gather_keys), rather than from a second, scattered read of the state.
-  const bool gather_keys = shape.fused && automatic;
-  const bool keys_in_step = shape.fused && (shape.mode == KeyMode::exact || gather_keys);
+  // Exact keys need only the view, so the simulate pass itself makes them. The fixed algorithms
+  // sort them from the identity order. Auto's fused step lays the particles out in last frame's
+  // order (gathering them through order_), so its keys, made there too, are in that order with
+  // no gather of their own; quantized ones are then remade from them in place.
+  const bool layout_in_step = shape.fused && automatic;
+  const bool keys_in_step = shape.fused && (shape.mode == KeyMode::exact || layout_in_step);
   // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
   // every other path sorts order_ in place and copies it there. With keys from the step, that
   // sort also makes the index values itself, so the step does not write them.
@@ -280,37 +283,42 @@ void DevicePipeline::record_frame(const GraphShape& shape, int timing_slot, Mark
   if (shape.fused) {
     FusedStepArgs step;
     step.params = params_;
-    step.state = state_.data();
+    step.state_in = state_in;
+    step.state_out = state_out;
+    // Read before the step overwrites it with the identity (values), each place by its thread.
+    step.gather = layout_in_step ? order_.data() : nullptr;
     step.count = count_;
     step.dt = &c->dt;
     step.vertices = &c->vertices;
     step.view = &c->view;
     step.extents = &report->extents;
     step.extents_workspace = extents_workspace_.data();
-    step.keys = !keys_in_step ? nullptr : gather_keys ? keys_by_index_.data() : keys_.data();
-    // auto's order_ holds last frame's order, which the gather reads.
-    step.values = sort_makes_values || gather_keys ? nullptr : order_.data();
-    step.key_floor = keys_in_step && !gather_keys ? key_floor_.data() : nullptr;  // radix only
+    step.keys = keys_in_step ? keys_.data() : nullptr;
+    step.values = sort_makes_values ? nullptr : order_.data();
+    step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
     step.key_floor_partials = key_floor_.data() + 1;
     launch_step_fused(step, s);
     mark(1, timing_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
   } else {
-    launch_step(params_, state_.data(), count_, &c->dt, &c->vertices, s);
+    launch_step(params_, state_in, state_out, count_, &c->dt, &c->vertices, s);
     mark(1, timing_slot, marks);
-    launch_extents(state_.data(), count_, &c->view, &report->extents, extents_workspace_.data(), s);
+    launch_extents(state_out, count_, &c->view, &report->extents, extents_workspace_.data(), s);
     mark(2, timing_slot, marks);
   }
 
-  if (!keys_in_step || gather_keys) {
+  if (!keys_in_step || (layout_in_step && shape.mode == KeyMode::quantized)) {
     DepthKeyArgs keys;
-    keys.state = state_.data();
-    keys.exact_keys = gather_keys ? keys_by_index_.data() : nullptr;
+    keys.state = state_out;
     keys.count = count_;
-    // auto keys last frame's order in place; the others start from the identity (ties by index).
-    keys.order = automatic ? order_.data() : nullptr;
-    keys.values = order_.data();
     keys.keys = keys_.data();
+    if (layout_in_step) {  // from the step's exact keys, in place; the values are made
+      keys.exact_keys = keys_.data();
+    } else {
+      // Unfused auto keys last frame's order in place; the others start from the identity.
+      keys.order = automatic ? order_.data() : nullptr;
+      keys.values = order_.data();
+    }
     keys.view = &c->view;
     keys.extents = &report->extents;
     keys.mode = shape.mode;
@@ -389,6 +397,12 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const Graphs& graphs = ensure_graph(shape);
 
   const int slot = static_cast<int>(frame_ & 1u);
+  const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
+  if (automatic && !order_is_last_frames_) {
+    iota_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(order_.data(), count_);
+    PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
+  }
+  order_is_last_frames_ = automatic;
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));

@@ -18,8 +18,12 @@
 // after reset() waits for itself. So the host never runs more than one frame ahead and never
 // stalls the GPU.
 //
-// Automatic sorting ("auto"): the keys are laid out in last frame's order (exact keys: made by
-// index in the fused step and gathered through that order), the sortedness probe counts
+// Automatic sorting ("auto"): the keys are laid out in last frame's order. With fused stages the
+// particles themselves are: the step reads each one through last frame's order (which indexes
+// the particles as they were laid out then) and writes it to the other state buffer at its
+// place in that order, so its keys come out of the step already in that order, and the draw
+// order indexes this new layout. (Unfused, the layout stays and the keys stage gathers through
+// the order.) The sortedness probe counts
 // descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
 // one-thread kernel turns them, with choose_auto_path, into enable words: already sorted ->
 // no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
@@ -91,8 +95,9 @@ class DevicePipeline {
   std::uint32_t count() const noexcept { return count_; }
   std::uint64_t graphs_built() const noexcept { return graphs_built_; }
 
-  // Device views of the last enqueued frame, for tests (read after synchronize()).
-  const ParticleState* device_state() const noexcept { return state_.data(); }
+  // Device views of the last enqueued frame, for tests (read after synchronize()). The state is
+  // in the layout the frame's vertices and draw order index (see auto above).
+  const ParticleState* device_state() const noexcept { return states_[frame_ & 1u].data(); }
   const std::uint32_t* device_order() const noexcept { return order_.data(); }
   // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
@@ -131,8 +136,9 @@ class DevicePipeline {
   // One executable graph per frame slot: they differ only in which timing events their marker
   // nodes record, so a slot's timings can be read while the other slot's frame runs.
   Graphs build_graphs(const GraphShape& shape, bool timed);
-  // timing_slot: whose stage events the markers record; -1 for an untimed graph.
-  void record_frame(const GraphShape& shape, int timing_slot, MarkMap& marks);
+  // slot: the frame slot (which state buffer is read, which written); timing_slot: whose stage
+  // events the markers record, -1 for an untimed graph.
+  void record_frame(const GraphShape& shape, int slot, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
   void record_auto_sort(int end_bit);
@@ -145,10 +151,14 @@ class DevicePipeline {
   std::uint32_t count_ = 0;
   std::size_t capacity_ = 0;  // sorters are made for this many pairs
 
-  DeviceBuffer<ParticleState> state_;
+  // Frame f steps states_[f % 2] into states_[(f + 1) % 2] (one graph per frame slot), so the
+  // step can also move each particle to a new place (auto's layout, above).
+  std::array<DeviceBuffer<ParticleState>, 2> states_;
   DeviceBuffer<std::uint32_t> keys_;
-  DeviceBuffer<std::uint32_t> keys_by_index_;  // auto, exact, fused: the step's keys, by index
   DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
+  // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
+  // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
+  bool order_is_last_frames_ = true;
   DeviceBuffer<unsigned char> extents_workspace_;
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;

@@ -15,10 +15,12 @@ namespace particles::cuda {
 void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t count,
                  cudaStream_t stream);
 
-// Advances every particle by *dt (skipped when *dt == 0, as on the CPU) and writes its vertex.
-// dt and the vertex target are read from device memory at run time, not baked in at launch: a
-// captured graph stays valid while the time step changes and the GL buffer maps elsewhere.
-void launch_step(const ModelParams& params, ParticleState* state, std::uint32_t count,
-                 const float* dt, ParticleVertex* const* vertices, cudaStream_t stream);
+// Advances every particle of state_in by *dt (not at all when *dt == 0, as on the CPU) into
+// state_out and writes its vertex. state_out may be state_in (in place). dt and the vertex target
+// are read from device memory at run time, not baked in at launch: a captured graph stays valid
+// while the time step changes and the GL buffer maps elsewhere.
+void launch_step(const ModelParams& params, const ParticleState* state_in, ParticleState* state_out,
+                 std::uint32_t count, const float* dt, ParticleVertex* const* vertices,
+                 cudaStream_t stream);
 
 }  // namespace particles::cuda

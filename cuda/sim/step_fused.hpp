@@ -19,7 +19,13 @@ namespace particles::cuda {
 
 struct FusedStepArgs {
   ModelParams params;
-  ParticleState* state = nullptr;
+  // Particle i of this frame is state_in[gather[i]] (state_in[i] without a gather), stepped into
+  // state_out[i] (not stepped when *dt == 0). state_out may be state_in only without a gather.
+  // The gather is how auto keeps its particles laid out in last frame's draw order: its keys
+  // then come out of this pass nearly sorted, with no separate gather of keys or state.
+  const ParticleState* state_in = nullptr;
+  ParticleState* state_out = nullptr;
+  const std::uint32_t* gather = nullptr;  // optional; may be `values` (read before written)
   std::uint32_t count = 0;
   const float* dt = nullptr;                  // device memory, read when the kernel runs
   ParticleVertex* const* vertices = nullptr;  // device memory holding the target's address

@@ -24,7 +24,8 @@ enum class Multisplit {
 
 // DigitBits: how many low bits a digit may use (the ballot multisplit votes once per bit), for
 // callers whose digits are narrower than kRadixBits; the storage keeps kRadixBuckets counters.
-template <int Threads, int Items, Multisplit Method = Multisplit::ballot, int DigitBits = kRadixBits>
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot,
+          int DigitBits = kRadixBits>
 struct BlockRadixRank {
   static_assert(Threads >= kRadixBuckets, "one thread per bucket in the bucket scans");
   static_assert(DigitBits >= 1 && DigitBits <= kRadixBits, "digits index the counters");

@@ -31,8 +31,8 @@ static_assert(kTileItems * kTileThreads == kPartitionBucket &&
                   kBucketItems * kBucketThreads == kPartitionBucketCapacity,
               "whole tiles");
 
-using TileRank =
-    detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot, kPartitionDigitBits>;
+using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot,
+                                        kPartitionDigitBits>;
 using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 
 // The sort's device state words.
@@ -66,15 +66,15 @@ __device__ bool disabled(const std::int32_t* enable) {
   return *enable == 0;
 }
 
-// 1. Per input tile: how many of its keys go to each bucket digit, kept per tile and added to
-// the bucket sizes; a key out of reach flags the sort as impossible. Once a tile has flagged it,
-// tiles that start later skip their work (a frame that moved too far costs about a wave, not a
-// pass).
+// 1. Per input tile: each key's bucket digit (kept for the scatter), how many of the tile's keys
+// go to each digit, kept per tile and added to the bucket sizes; a key out of reach flags the
+// sort as impossible. Once a tile has flagged it, tiles that start later skip their work (a
+// frame that moved too far costs about a wave, not a pass).
 __global__ void __launch_bounds__(kTileThreads)
     partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
                            const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
-                           std::uint32_t* counts, std::uint32_t* bucket_sizes,
-                           const std::int32_t* enable) {
+                           std::uint8_t* __restrict__ digits, std::uint32_t* counts,
+                           std::uint32_t* bucket_sizes, const std::int32_t* enable) {
   const std::uint32_t buckets = partition_buckets(n);
   if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets) return;
   // Read by every thread, so decided by all of them together (the barrier counts on it).
@@ -84,32 +84,45 @@ __global__ void __launch_bounds__(kTileThreads)
   __shared__ std::uint32_t hist[kPartitionDigitSlots];
   const std::uint32_t t = blockIdx.x;
   if (threadIdx.x < kPartitionDigitSlots) hist[threadIdx.x] = 0;
+  const std::uint32_t begin = t * kPartitionBucket;
+  const std::uint32_t end = min(n, begin + kPartitionBucket);
+  // Every load in flight before the first search: the kernel is latency-bound, a few blocks
+  // per multiprocessor.
+  std::uint32_t key[kTileItems];
+#pragma unroll
+  for (int r = 0; r < kTileItems; ++r) {
+    const std::uint32_t i = begin + r * kTileThreads + threadIdx.x;
+    key[r] = i < end ? keys[i] : 0u;
+  }
   load_window(window, splitters, t, buckets);
   // A pointer, not the window itself: partition_digit takes its accessor by value.
   const auto splitter = [w = &window](std::uint32_t j) { return (*w)(j); };
-  const std::uint32_t begin = t * kPartitionBucket;
-  const std::uint32_t end = min(n, begin + kPartitionBucket);
-  // A warp takes 32 consecutive keys at a time. Most of a tile's keys fall in a handful of
-  // buckets, so one shared atomic per key would queue on the same few counters: the lanes of
-  // each digit find each other by ballots (digits fit kPartitionDigitBits) and one adds for all.
+  int digit[kTileItems];
   bool out_of_reach = false;
-  for (std::uint32_t row = begin + detail::warp_id() * 32; row < end;
-       row += kTileThreads) {  // warp-uniform bounds: every lane votes
-    const std::uint32_t i = row + detail::lane_id();
-    int digit = i < end ? partition_digit(keys[i], t, buckets, splitter) : kPadDigit;
-    if (digit < 0) {
+#pragma unroll
+  for (int r = 0; r < kTileItems; ++r) {
+    const std::uint32_t i = begin + r * kTileThreads + threadIdx.x;
+    digit[r] = i < end ? partition_digit(key[r], t, buckets, splitter) : kPadDigit;
+    if (digit[r] < 0) {
       out_of_reach = true;
-      digit = kPadDigit;
+      digit[r] = kPadDigit;
     }
+    if (i < end) digits[i] = static_cast<std::uint8_t>(digit[r]);
+  }
+  // Most of a tile's keys fall in a handful of buckets, so one shared atomic per key would queue
+  // on the same few counters: the lanes of each digit find each other by ballots (digits fit
+  // kPartitionDigitBits) and one adds for all.
+#pragma unroll
+  for (int r = 0; r < kTileItems; ++r) {
     unsigned peers = detail::kFullMask;
 #pragma unroll
     for (int b = 0; b < kPartitionDigitBits; ++b) {
-      const bool set = (digit >> b) & 1;
+      const bool set = (digit[r] >> b) & 1;
       const unsigned vote = __ballot_sync(detail::kFullMask, set);
       peers &= set ? vote : ~vote;
     }
-    if (digit != kPadDigit && (peers & detail::lanemask_lt()) == 0)
-      atomicAdd(&hist[digit], static_cast<std::uint32_t>(__popc(peers)));
+    if (digit[r] != kPadDigit && (peers & detail::lanemask_lt()) == 0)
+      atomicAdd(&hist[digit[r]], static_cast<std::uint32_t>(__popc(peers)));
   }
   if (__syncthreads_or(out_of_reach)) {
     if (threadIdx.x == 0) state[kOutOfReach] = 1;
@@ -179,7 +192,6 @@ struct ScatterShared {
   std::uint32_t values[kPartitionBucket];
   std::uint8_t digit[kPartitionBucket];
   std::uint32_t place[kPartitionDigitSlots];  // each digit's first output place
-  SplitterWindow window;
 };
 
 // 3. Per input tile: a stable ranking by digit, staged in shared memory, so each digit's keys
@@ -187,7 +199,7 @@ struct ScatterShared {
 __global__ void __launch_bounds__(kTileThreads)
     partition_scatter_kernel(const std::uint32_t* __restrict__ keys,
                              const std::uint32_t* __restrict__ values, std::uint32_t n,
-                             const std::uint32_t* __restrict__ splitters,
+                             const std::uint8_t* __restrict__ digits,
                              const std::uint32_t* __restrict__ counts,
                              const std::uint32_t* __restrict__ starts,
                              std::uint32_t* __restrict__ out_keys,
@@ -196,8 +208,6 @@ __global__ void __launch_bounds__(kTileThreads)
   __shared__ ScatterShared sh;
   const std::uint32_t buckets = partition_buckets(n);
   const std::uint32_t t = blockIdx.x;
-  load_window(sh.window, splitters, t, buckets);
-  const auto splitter = [w = &sh.window](std::uint32_t j) { return (*w)(j); };
   const std::uint32_t begin = t * kPartitionBucket;
   const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
   std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
@@ -207,8 +217,7 @@ __global__ void __launch_bounds__(kTileThreads)
     key[i] = q < len ? keys[begin + q] : 0u;
     value[i] = q < len ? values[begin + q] : 0u;
     // The counting pass found every key in reach, or this launch would have been disabled.
-    digit[i] = q < len ? static_cast<std::uint32_t>(partition_digit(key[i], t, buckets, splitter))
-                       : static_cast<std::uint32_t>(kPadDigit);
+    digit[i] = q < len ? digits[begin + q] : static_cast<std::uint32_t>(kPadDigit);
   }
   // Where each digit's run goes: its bucket's start plus the keys the tiles before this one
   // send to that bucket (a bucket takes its tiles in order: stable). A warp per digit, a lane
@@ -251,7 +260,7 @@ struct BucketShared {
 
 // 4. Per bucket: a stable block radix sort of its keys over the bits in which they differ (a
 // bucket spans a sliver of the key range: two 8-bit passes on galaxy frames).
-__global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
+__global__ void __launch_bounds__(kBucketThreads, 3) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
     const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
     std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
@@ -328,7 +337,8 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
       splitters_(buckets_for(capacity)),
       state_(kStateWords),
       scratch_keys_(capacity),
-      scratch_values_(capacity) {
+      scratch_values_(capacity),
+      digits_(capacity) {
   if (capacity >= kNoSplitters)
     throw std::invalid_argument("SplitterPartitionSort: capacity " + std::to_string(capacity) +
                                 " is too large");
@@ -366,13 +376,14 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   if (n == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
   partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, n, splitters_.data(), state_.data(), counts_.data(), bucket_sizes_.data(), enable);
+      keys, n, splitters_.data(), state_.data(), digits_.data(), counts_.data(),
+      bucket_sizes_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_count_kernel");
   partition_starts_kernel<<<1, kStartsThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
                                                             starts_.data(), enable, fallback, ran);
   CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, values, n, splitters_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
+      keys, values, n, digits_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
       scratch_values_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_scatter_kernel");
   partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(

@@ -45,6 +45,7 @@ class SplitterPartitionSort {
   DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
+  DeviceBuffer<std::uint8_t> digits_;  // each key's digit, from the count kernel to the scatter
 };
 
 }  // namespace particles::cuda

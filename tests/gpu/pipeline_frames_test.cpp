@@ -2,11 +2,14 @@
 // the GPU's own state (the simulation agrees with the CPU only to an ulp or two, so the CPU
 // pipeline run separately would drift; its stages on identical input must agree exactly):
 //   - the order written to the target is cpu_sort_order of the frame's keys, started from the
-//     identity (fixed algorithms) or from last frame's order (auto): exactly sorted, ties stable;
+//     identity (fixed algorithms, and auto with fused stages, whose particles are laid out in
+//     last frame's order) or from last frame's order (unfused auto): exactly sorted, ties stable;
+//   - fused auto: the particle at each place is the one last frame's order put there;
 //   - the keys the sort left behind are those keys, ascending;
 //   - the FrameInfo returned describes the previous frame (extents bitwise, auto's path).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -14,6 +17,7 @@
 
 #include "core/auto_policy.hpp"
 #include "core/cpu_pipeline.hpp"
+#include "core/hash.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
@@ -72,6 +76,9 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
 
   std::vector<std::uint32_t> previous(n);
   std::iota(previous.begin(), previous.end(), 0u);
+  std::vector<ParticleState> previous_state;
+  // Fused auto moves each particle to its place in last frame's order as it steps it.
+  const bool laid_out_in_order = c.algorithm == Algorithm::automatic && c.fused;
   std::vector<std::uint32_t> keys(n), expected(n);
   SortScratch scratch;
   Extents last_extents;
@@ -95,8 +102,17 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const Extents extents = cpu_extents(state, settings.view);
     cpu_depth_keys(state, settings.view, c.mode, c.bits, extents, keys);
 
-    expected = c.algorithm == Algorithm::automatic ? previous : std::vector<std::uint32_t>(n);
-    if (c.algorithm != Algorithm::automatic) std::iota(expected.begin(), expected.end(), 0u);
+    const bool from_previous = c.algorithm == Algorithm::automatic && !laid_out_in_order;
+    expected = from_previous ? previous : std::vector<std::uint32_t>(n);
+    if (!from_previous) std::iota(expected.begin(), expected.end(), 0u);
+    if (laid_out_in_order && f > 0) {
+      // The seed identifies a particle; a respawn (fountain) advances it by one hash.
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const std::uint32_t was = previous_state[previous[k]].seed;
+        ASSERT_TRUE(state[k].seed == was || state[k].seed == hash_u32(was))
+            << "frame " << f << " place " << k;
+      }
+    }
     const Probes probes{cpu_count_descents(keys, expected),
                         cpu_count_strided_descents(keys, expected, kAutoProbeStride)};
     cpu_sort_order(keys, expected, scratch);
@@ -129,6 +145,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
       for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(verts[i].x, state[i].px);
     }
     previous = order;
+    previous_state = state;
     last_extents = extents;
     last_probes = probes;
   }
@@ -256,6 +273,61 @@ TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
     }
   }
   EXPECT_EQ(pipeline.graphs_built(), 5u);  // radix, cub, auto, oddeven, quicksort: once each
+}
+
+// Auto with fused stages moves the particles into last frame's order; run apart, it keeps the
+// layout and keys through the order. Alternating the two (and a fixed algorithm, after which
+// auto starts again from the identity) keeps every frame an exactly sorted permutation whose
+// ties keep last frame's order.
+TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::uint32_t n = 6000;
+  cuda::DevicePipeline pipeline;
+  pipeline.reset(test::scene(Model::galaxy), n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<std::uint32_t> order(n);
+  std::vector<std::uint32_t> keys(n);
+  std::vector<std::uint32_t> drawn_seeds, last_seeds;  // the particles in draw order
+  for (int frame = 0; frame < 24; ++frame) {
+    FrameSettings s;
+    s.view = test::orbit_view(frame);
+    s.key_mode = frame % 3 == 0 ? KeyMode::quantized : KeyMode::exact;
+    s.key_bits = 6;  // coarse: many ties
+    s.algorithm = frame == 13 ? Algorithm::radix : Algorithm::automatic;
+    s.fuse_stages = frame % 4 < 2;
+    pipeline.run_frame(s, {vertices.data(), order.data()});
+    pipeline.synchronize();
+    const auto state = test::to_host(pipeline.device_state(), n);
+    const auto got = test::to_host(order.data(), n);
+    cpu_depth_keys(state, s.view, s.key_mode, s.key_bits, cpu_extents(state, s.view), keys);
+    std::vector<bool> seen(n, false);
+    drawn_seeds.assign(n, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ASSERT_LT(got[i], n);
+      ASSERT_FALSE(seen[got[i]]) << "frame " << frame;
+      seen[got[i]] = true;
+      drawn_seeds[i] = state[got[i]].seed;  // galaxy particles keep their seed
+      if (i > 0) {
+        ASSERT_LE(keys[got[i - 1]], keys[got[i]]) << "frame " << frame;
+      }
+    }
+    // Ties keep last frame's draw order, except on the radix frame, which sorts from its layout.
+    if (frame > 0 && frame != 13) {
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> by_seed(n);
+      for (std::uint32_t i = 0; i < n; ++i) by_seed[i] = {last_seeds[i], i};
+      std::sort(by_seed.begin(), by_seed.end());
+      const auto place_of = [&](std::uint32_t seed) {
+        return std::lower_bound(by_seed.begin(), by_seed.end(), std::make_pair(seed, 0u))->second;
+      };
+      for (std::uint32_t i = 1; i < n; ++i) {
+        if (keys[got[i - 1]] == keys[got[i]]) {
+          ASSERT_LT(place_of(drawn_seeds[i - 1]), place_of(drawn_seeds[i]))
+              << "frame " << frame << " position " << i;
+        }
+      }
+    }
+    last_seeds = drawn_seeds;
+  }
 }
 
 TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <vector>
 
 #include "cuda/keys/depth_keys.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
@@ -45,7 +47,8 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
     auto view = test::device_value(test::orbit_view(frame));
     cuda::FusedStepArgs fused;
     fused.params = params;
-    fused.state = state_fused.data();
+    fused.state_in = state_fused.data();
+    fused.state_out = state_fused.data();
     fused.count = n;
     fused.dt = dt.data();
     fused.vertices = vertices_fused_at.data();
@@ -59,7 +62,8 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
     CUDA_CHECK(cudaMemset(key_floor.data(), 0x5a, sizeof(std::uint32_t)));  // stale on purpose
     cuda::launch_step_fused(fused, nullptr);
 
-    cuda::launch_step(params, state_apart.data(), n, dt.data(), vertices_apart_at.data(), nullptr);
+    cuda::launch_step(params, state_apart.data(), state_apart.data(), n, dt.data(),
+                      vertices_apart_at.data(), nullptr);
     cuda::launch_extents(state_apart.data(), n, view.data(), extents.data() + 1, ws.data(),
                          nullptr);
     cuda::DepthKeyArgs keys;
@@ -102,6 +106,113 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
                                   "_n" + std::to_string(p.param.count) +
                                   (p.param.dt == 0.0f ? "_paused" : "");
                          });
+
+// Auto's layout: with a gather, particle i of the output is particle gather[i] of the input,
+// stepped; every output (state, vertex, key, extents) equals the stages apart, applied in place
+// by index and then permuted on the host. The gather is the values buffer itself, as in the
+// pipeline: each place is read before the identity overwrites it.
+struct GatherCase {
+  std::uint32_t count;
+  float dt;
+};
+class StageFusedGather : public ::testing::TestWithParam<GatherCase> {};
+
+TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
+  REQUIRE_CUDA_DEVICE();
+  const auto [n, step] = GetParam();
+  const ModelParams params = test::scene(Model::fountain, 5);
+  cuda::DeviceBuffer<ParticleState> state_in(n), state_out(n), state_apart(n);
+  cuda::launch_init(params, state_in.data(), n, nullptr);
+  cuda::launch_init(params, state_apart.data(), n, nullptr);
+  // A permutation that moves every place, some far: reversed blocks of 1000, then swapped halves.
+  std::vector<std::uint32_t> gather(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t block = i / 1000 * 1000, end = std::min(n, block + 1000);
+    gather[i] = block + (end - 1 - i);
+  }
+  std::rotate(gather.begin(), gather.begin() + n / 2, gather.end());
+  cuda::DeviceBuffer<std::uint32_t> values(n), keys(n), keys_apart(n), values_apart(n);
+  CUDA_CHECK(cudaMemcpy(values.data(), gather.data(), n * 4, cudaMemcpyHostToDevice));
+  cuda::DeviceBuffer<ParticleVertex> vertices(n), vertices_apart(n);
+  auto vertices_at = test::device_value(vertices.data());
+  auto vertices_apart_at = test::device_value(vertices_apart.data());
+  auto dt = test::device_value(step);
+  auto view = test::device_value(test::orbit_view(3));
+  cuda::DeviceBuffer<Extents> extents(2);
+  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
+  cuda::init_extents_workspace(ws.data(), nullptr);
+  cuda::DeviceBuffer<std::uint32_t> key_floor(1 + cuda::kKeyFloorPartials);
+
+  cuda::FusedStepArgs fused;
+  fused.params = params;
+  fused.state_in = state_in.data();
+  fused.state_out = state_out.data();
+  fused.gather = values.data();
+  fused.count = n;
+  fused.dt = dt.data();
+  fused.vertices = vertices_at.data();
+  fused.view = view.data();
+  fused.extents = extents.data();
+  fused.extents_workspace = ws.data();
+  fused.keys = keys.data();
+  fused.values = values.data();
+  fused.key_floor_partials = key_floor.data() + 1;
+  cuda::launch_step_fused(fused, nullptr);
+
+  cuda::launch_step(params, state_apart.data(), state_apart.data(), n, dt.data(),
+                    vertices_apart_at.data(), nullptr);
+  cuda::launch_extents(state_apart.data(), n, view.data(), extents.data() + 1, ws.data(), nullptr);
+  cuda::DepthKeyArgs apart;
+  apart.state = state_apart.data();
+  apart.count = n;
+  apart.values = values_apart.data();
+  apart.keys = keys_apart.data();
+  apart.view = view.data();
+  apart.extents = extents.data() + 1;
+  cuda::launch_depth_keys(apart, nullptr);
+
+  const auto got_state = test::to_host(state_out.data(), n);
+  const auto want_state = test::to_host(state_apart.data(), n);
+  const auto got_vertices = test::to_host(vertices.data(), n);
+  const auto want_vertices = test::to_host(vertices_apart.data(), n);
+  const auto got_keys = test::to_host(keys.data(), n),
+             want_keys = test::to_host(keys_apart.data(), n);
+  const auto got_values = test::to_host(values.data(), n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(0, std::memcmp(&got_state[i], &want_state[gather[i]], sizeof(ParticleState))) << i;
+    ASSERT_EQ(0, std::memcmp(&got_vertices[i], &want_vertices[gather[i]], sizeof(ParticleVertex)))
+        << i;
+    ASSERT_EQ(got_keys[i], want_keys[gather[i]]) << i;
+    ASSERT_EQ(got_values[i], i);
+  }
+  const auto e = test::to_host(extents.data(), 2);
+  EXPECT_EQ(0, std::memcmp(&e[0], &e[1], sizeof(Extents)));  // a permutation folds the same
+  // The input is left as it was: the pipeline reads it no more, but a gather must not write it.
+  cuda::DeviceBuffer<ParticleState> fresh(n);
+  cuda::launch_init(params, fresh.data(), n, nullptr);
+  const auto in = test::to_host(state_in.data(), n), init = test::to_host(fresh.data(), n);
+  EXPECT_EQ(0, std::memcmp(in.data(), init.data(), n * sizeof(ParticleState)));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, StageFusedGather,
+    ::testing::Values(GatherCase{1, 1.0f / 60.0f}, GatherCase{4099, 1.0f / 60.0f},
+                      GatherCase{300007, 1.0f / 60.0f}, GatherCase{70001, 0.0f}),
+    [](const auto& p) {
+      return "n" + std::to_string(p.param.count) + (p.param.dt == 0.0f ? "_paused" : "");
+    });
+
+TEST(StageFusedGather, RefusesToGatherInPlace) {
+  REQUIRE_CUDA_DEVICE();
+  cuda::DeviceBuffer<ParticleState> state(4);
+  cuda::DeviceBuffer<std::uint32_t> order(4);
+  cuda::FusedStepArgs fused;
+  fused.state_in = state.data();
+  fused.state_out = state.data();
+  fused.gather = order.data();
+  fused.count = 4;
+  EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace particles

@@ -53,7 +53,8 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
     for (std::uint32_t i = 0; i < n; ++i) expect_close(gpu[i], cpu[i], i);
   }
   for (int s = 0; s < steps; ++s) {
-    cuda::launch_step(params, state.data(), n, dt.data(), vertex_target.data(), nullptr);
+    cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
+                      nullptr);
     cpu_simulate(params, cpu, dt_value);
   }
   const auto gpu = to_host(state.data(), n);
@@ -86,7 +87,8 @@ TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
   auto dt = test::device_value(0.0f);
   cuda::launch_init(params, state.data(), n, nullptr);
   const auto before = to_host(state.data(), n);
-  cuda::launch_step(params, state.data(), n, dt.data(), vertex_target.data(), nullptr);
+  cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
+                    nullptr);
   const auto after = to_host(state.data(), n);
   const auto verts = to_host(vertices.data(), n);
   for (std::uint32_t i = 0; i < n; ++i) {
