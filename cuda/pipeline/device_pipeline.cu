@@ -39,7 +39,9 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
 
 // enable[0]: the odd-even sort runs; enable[1]: the radix sort runs; enable[2]: the splitter
 // partition sort runs, and sets enable[1] when it cannot (none runs when sorted). enable[3] and
-// [4] carry PartitionTries (core/auto_policy.hpp) from frame to frame.
+// [4] carry PartitionTries (core/auto_policy.hpp) from frame to frame. enable[5]: the frame's
+// finish (order copy to the target, splitters) runs; the partition sort clears it when it sorts,
+// since it does both itself.
 __global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enable, int key_bits) {
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
   const PartitionTries last{enable[3], enable[4] != 0};
@@ -50,6 +52,7 @@ __global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enabl
   enable[2] = tries.tried ? 1 : 0;
   enable[3] = tries.wait;
   enable[4] = tries.tried ? 1 : 0;
+  enable[5] = 1;
   report->partitioned = 0;
 }
 
@@ -89,7 +92,7 @@ DevicePipeline::DevicePipeline()
       key_floor_(1 + kKeyFloorPartials),
       constants_(1),
       report_(1),
-      auto_enable_(5),
+      auto_enable_(kAutoEnableWords),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
@@ -130,8 +133,8 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
   // No sort enabled; PartitionTries as after a reset (the first frame has no splitters).
-  const std::array<std::int32_t, 5> auto_words{0, 0, 0, kPartitionTriesAfterReset.wait,
-                                               kPartitionTriesAfterReset.tried ? 1 : 0};
+  const std::array<std::int32_t, kAutoEnableWords> auto_words{
+      0, 0, 0, kPartitionTriesAfterReset.wait, kPartitionTriesAfterReset.tried ? 1 : 0, 1};
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
   launch_init(params, states_[0].data(), count, stream_.get());
@@ -356,14 +359,16 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   if (direct_to_target) {
     marks[5] = marks[4];
   } else {
-    // The GL element buffer's address is read when the copy runs (see FrameConstants).
+    // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
+    // partition sort, when it sorted, wrote the target and its splitters itself (enable word 5).
+    const std::int32_t* finish = automatic ? auto_enable_.data() + 5 : nullptr;
     detail::copy_values_to_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order,
-                                                                        count_, nullptr);
+                                                                        count_, finish);
     PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
     // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of the
     // next frame's partition sort.
     if (automatic && partition_sort_worth_trying(shape.bits))
-      partition_->note_sorted(keys_.data(), count_, s);
+      partition_->note_sorted(keys_.data(), count_, s, finish);
     mark(5, timing_slot, marks);
   }
 }
@@ -379,7 +384,10 @@ void DevicePipeline::record_auto_sort(int end_bit) {
   // The choice never enables it for narrower keys: no launches for them at all.
   if (partition_sort_worth_trying(end_bit))
     partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,
-                             auto_enable_.data() + 1, &report_.data()->partitioned);
+                             auto_enable_.data() + 1, &report_.data()->partitioned,
+                             {.final_values = &constants_.data()->order,
+                              .note_splitters = true,
+                              .finish_enable = auto_enable_.data() + 5});
   radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
                {.enable = auto_enable_.data() + 1});
 }

@@ -164,7 +164,9 @@ class DevicePipeline {
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
   // auto's choice: [0] odd-even runs, [1] radix runs, [2] the splitter partition sort runs
-  // (when it cannot, it sets [1] instead); [3], [4]: PartitionTries between frames.
+  // (when it cannot, it sets [1] instead); [3], [4]: PartitionTries between frames; [5] the
+  // order copy and splitters run (the partition sort clears it: it did both).
+  static constexpr std::size_t kAutoEnableWords = 6;
   DeviceBuffer<std::int32_t> auto_enable_;
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame

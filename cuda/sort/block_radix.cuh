@@ -185,4 +185,30 @@ __device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&v
   }
 }
 
+// The same for keys alone (block_sort_pairs without the values).
+template <int Threads, int Items>
+__device__ void block_sort_keys(std::uint32_t (&keys)[Items], KeyBits bits,
+                                typename BlockRadixRank<Threads, Items>::Storage& storage,
+                                std::uint32_t* tile_keys, int live_items = Items) {
+  using Rank = BlockRadixRank<Threads, Items>;
+  for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
+    const KeyBits digit_bits{shift,
+                             shift + kRadixBits < bits.end_bit ? shift + kRadixBits : bits.end_bit};
+    std::uint32_t rank[Items];
+    Rank::rank_rows([&](int i) { return digit_bits(keys[i]); }, rank, storage, live_items);
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (i >= live_items) break;
+      tile_keys[rank[i]] = keys[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (i >= live_items) break;
+      keys[i] = tile_keys[Rank::row_index(i, live_items)];
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace particles::cuda::detail

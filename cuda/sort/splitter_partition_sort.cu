@@ -21,6 +21,11 @@ constexpr int kTileItems = kPartitionBucket / kTileThreads;
 constexpr int kBucketThreads = 512;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kStartsThreads = 1024;
+// The bucket sort's packed words: a key's bits above its place in the bucket.
+constexpr int kPlaceBits = 12;
+constexpr std::uint32_t kPlaceMask = (1u << kPlaceBits) - 1u;
+constexpr int kPackedKeyBits = 32 - kPlaceBits;
+static_assert(kPartitionBucketCapacity <= 1 << kPlaceBits, "a place fits its bits");
 // Padding of a partial tile ranks after every real digit, so its ranks are the tile's last.
 constexpr int kPadDigit = kPartitionDigitSlots - 1;
 constexpr int kPartitionDigitBits = 5;  // digits and the pad digit, < 2^5
@@ -145,7 +150,7 @@ __global__ void __launch_bounds__(kTileThreads)
 __global__ void __launch_bounds__(kStartsThreads)
     partition_starts_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
                             std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
-                            std::uint32_t* ran) {
+                            std::uint32_t* ran, std::int32_t* finish_enable) {
   if (disabled(enable)) {
     if (threadIdx.x == 0) *ran = 0;
     return;
@@ -177,6 +182,7 @@ __global__ void __launch_bounds__(kStartsThreads)
   if (threadIdx.x == 0) {
     if (fits) {
       starts[buckets] = n;
+      if (finish_enable != nullptr) *finish_enable = 0;
     } else {
       *enable = 0;
       *fallback = 1;
@@ -260,10 +266,11 @@ struct BucketShared {
 
 // 4. Per bucket: a stable block radix sort of its keys over the bits in which they differ (a
 // bucket spans a sliver of the key range: two 8-bit passes on galaxy frames).
-__global__ void __launch_bounds__(kBucketThreads, 3) partition_bucket_sort_kernel(
+__global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
     const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
-    std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
+    std::uint32_t* __restrict__ out_values, const std::int32_t* enable,
+    std::uint32_t* const* final_values_at, std::uint32_t* __restrict__ splitters) {
   if (disabled(enable)) return;
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
   const std::uint32_t start = starts[blockIdx.x];
@@ -278,8 +285,7 @@ __global__ void __launch_bounds__(kBucketThreads, 3) partition_bucket_sort_kerne
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     const int q = BucketRank::row_index(i, live);
-    key[i] = q < len ? in_keys[start + q] : 0xffffffffu;  // padding sorts last
-    value[i] = q < len ? in_values[start + q] : 0u;
+    key[i] = q < len ? in_keys[start + q] : 0xffffffffu;
     if (q < len) {
       lo = min(lo, key[i]);
       hi = max(hi, key[i]);
@@ -287,30 +293,65 @@ __global__ void __launch_bounds__(kBucketThreads, 3) partition_bucket_sort_kerne
   }
   detail::block_min_max(lo, hi, sh.scratch);
   const int bits = bit_width(hi - lo);
-  if (bits > 0) {  // else every key is equal and the input order is the stable order
+  if (bits <= kPackedKeyBits) {
+    // The usual bucket (a sliver of the key range): each key, less the smallest, shares a word
+    // with its place in the bucket, so the passes move one word instead of two and sort by the
+    // key bits only (the place below them keeps ties in input order, stable); the values are
+    // fetched by place at the end.
 #pragma unroll
-    for (int i = 0; i < kBucketItems; ++i)
-      if (i < live && BucketRank::row_index(i, live) < len) key[i] -= lo;
+    for (int i = 0; i < kBucketItems; ++i) {
+      if (i >= live) break;
+      const int q = BucketRank::row_index(i, live);
+      // Padding: the largest key the bits hold, placed after every real key.
+      key[i] = q < len ? (key[i] - lo) << kPlaceBits | static_cast<std::uint32_t>(q) : 0xffffffffu;
+    }
+    if (bits > 0) {  // else every key is equal and the input order is the stable order
+      detail::block_sort_keys<kBucketThreads, kBucketItems>(
+          key, KeyBits{kPlaceBits, kPlaceBits + bits}, sh.rank, sh.keys, live);
+    }
+#pragma unroll
+    for (int i = 0; i < kBucketItems; ++i) {
+      if (i >= live) break;
+      if (BucketRank::row_index(i, live) < len) {
+        value[i] = in_values[start + (key[i] & kPlaceMask)];
+        key[i] = (key[i] >> kPlaceBits) + lo;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kBucketItems; ++i) {
+      if (i >= live) break;
+      const int q = BucketRank::row_index(i, live);
+      value[i] = q < len ? in_values[start + q] : 0u;
+      if (q < len) key[i] -= lo;  // padding stays 0xffffffff: it sorts last
+    }
     detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
                                                            sh.keys, sh.values, live);
 #pragma unroll
     for (int i = 0; i < kBucketItems; ++i)
       if (i < live && BucketRank::row_index(i, live) < len) key[i] += lo;
   }
+  std::uint32_t* final_values = final_values_at != nullptr ? *final_values_at : nullptr;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     const int q = BucketRank::row_index(i, live);
     if (q < len) {
-      out_keys[start + q] = key[i];
-      out_values[start + q] = value[i];
+      const std::uint32_t place = start + static_cast<std::uint32_t>(q);
+      out_keys[place] = key[i];
+      out_values[place] = value[i];
+      if (final_values != nullptr) final_values[place] = value[i];
+      // The splitters nothing reads any more this sort (the count kernel was their last reader).
+      if (splitters != nullptr && place != 0 && place % kPartitionBucket == 0)
+        splitters[place / kPartitionBucket] = key[i];
     }
   }
 }
 
 __global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ sorted,
                                              std::uint32_t n, std::uint32_t* splitters,
-                                             std::uint32_t* state) {
+                                             std::uint32_t* state, const std::int32_t* enable) {
+  if (enable != nullptr && *enable == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
   for (std::uint32_t j = 1 + blockIdx.x * blockDim.x + threadIdx.x; j < buckets;
        j += gridDim.x * blockDim.x)
@@ -356,20 +397,21 @@ void SplitterPartitionSort::forget_splitters(cudaStream_t stream) {
 }
 
 void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n,
-                                        cudaStream_t stream) {
+                                        cudaStream_t stream, const std::int32_t* enable) {
   if (n > capacity_)
     throw std::invalid_argument("SplitterPartitionSort::note_sorted: n " + std::to_string(n) +
                                 " > capacity " + std::to_string(capacity_));
   // A thread per splitter: each is one scattered read (8192 of them at 16M keys).
   const std::uint32_t blocks = std::max<std::uint32_t>(1u, (partition_buckets(n) + 255) / 256);
   partition_note_sorted_kernel<<<blocks, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
-                                                           state_.data());
+                                                           state_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
 }
 
 void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* values,
                                          std::uint32_t n, cudaStream_t stream, std::int32_t* enable,
-                                         std::int32_t* fallback, std::uint32_t* ran) {
+                                         std::int32_t* fallback, std::uint32_t* ran,
+                                         const PartitionExtras& extras) {
   if (n > capacity_)
     throw std::invalid_argument("SplitterPartitionSort::sort_enabled: n " + std::to_string(n) +
                                 " > capacity " + std::to_string(capacity_));
@@ -380,14 +422,16 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
       bucket_sizes_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_count_kernel");
   partition_starts_kernel<<<1, kStartsThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
-                                                            starts_.data(), enable, fallback, ran);
+                                                            starts_.data(), enable, fallback, ran,
+                                                            extras.finish_enable);
   CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, values, n, digits_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
       scratch_values_.data(), enable);
   CUDA_CHECK_LAUNCH("partition_scatter_kernel");
   partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(
-      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, enable);
+      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, enable,
+      extras.final_values, extras.note_splitters ? splitters_.data() : nullptr);
   CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
 }
 

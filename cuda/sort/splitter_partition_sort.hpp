@@ -15,22 +15,37 @@
 
 namespace particles::cuda {
 
+// Work a sort that runs can take off its caller's hands, each optional.
+struct PartitionExtras {
+  // A device word holding an address: the sorted values also go there (the pipeline's GL
+  // element buffer, which may map elsewhere every frame).
+  std::uint32_t* const* final_values = nullptr;
+  // The sorted keys become the next sort's splitters, as note_sorted would take them.
+  bool note_splitters = false;
+  // A device word cleared when the sort runs: the caller's own copy of the values and its
+  // note_sorted are then not needed.
+  std::int32_t* finish_enable = nullptr;
+};
+
 class SplitterPartitionSort {
  public:
   explicit SplitterPartitionSort(std::size_t capacity);
 
   // The next sort falls back until note_sorted gives splitters again.
   void forget_splitters(cudaStream_t stream);
-  // Takes the splitters for the next sort from n sorted keys (device memory).
-  void note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream);
+  // Takes the splitters for the next sort from n sorted keys (device memory); when enable is
+  // given, only if *enable != 0 at run time.
+  void note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream,
+                   const std::int32_t* enable = nullptr);
 
   // When *enable != 0: sorts (keys, values) stably by the whole key and sets *ran = 1, or, when
   // the splitters (absent, made for another n, too far from these keys) do not allow it, leaves
   // them as they are, sets *enable = 0, *fallback = 1 and *ran = 0. When *enable == 0 every
-  // launch returns at once and *ran = 0. Device words; n <= capacity.
+  // launch returns at once and *ran = 0. Device words; n <= capacity. `extras` are done only
+  // when it sorts.
   void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
                     cudaStream_t stream, std::int32_t* enable, std::int32_t* fallback,
-                    std::uint32_t* ran);
+                    std::uint32_t* ran, const PartitionExtras& extras = {});
 
   std::size_t capacity() const noexcept { return capacity_; }
   // [j] for j in [1, buckets): the splitters; for tests.

@@ -40,7 +40,7 @@ struct Outcome {
 // Gives the sort the case's splitters the way the pipeline does (note_sorted over last frame's
 // sorted keys, rebuilt here from the splitters), then sorts with the given enable word.
 Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t enable = 1,
-            bool with_splitters = true) {
+            bool with_splitters = true, const PartitionExtras& extras = {}) {
   const auto n = static_cast<std::uint32_t>(c.keys.size());
   if (with_splitters) {
     std::vector<std::uint32_t> sorted(n, 0u);  // only every kPartitionBucket-th key is read
@@ -55,7 +55,7 @@ Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t en
   auto words = upload(std::vector<std::int32_t>{enable, 0});
   auto ran = upload(std::vector<std::uint32_t>{7u});
   sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
-                    ran.data());
+                    ran.data(), extras);
   CUDA_CHECK(cudaDeviceSynchronize());
   const auto w = download(words.data(), 2);
   return {download(keys.data(), n), download(values.data(), n), w[0], w[1],
@@ -107,6 +107,38 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   expect_same_as_twin(sort, reversed);
   // A sort after a refusal starts clean (the out-of-reach word was cleared).
   expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 9));
+}
+
+// The extras: the values also written to a target named by a device word, the splitters the
+// sorted keys give (as note_sorted takes them), and the finish word cleared, all only when the
+// sort runs; a refusal leaves the target, the splitters and the word alone.
+TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 300001, span = 1u << 30;
+  SplitterPartitionSort sort(n);
+  const PartitionCase sorts = testing::moved_keys(n, span, span / n * 3000, 0, 1, 21);
+  const PartitionCase refuses = testing::moved_keys(n, span, span / n * 40000, 0, 1, 22);
+  for (const PartitionCase* c : {&sorts, &refuses}) {
+    const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
+    auto target = upload(untouched);
+    auto target_at = upload(std::vector<std::uint32_t*>{target.data()});
+    auto finish = upload(std::vector<std::int32_t>{1});
+    const PartitionExtras extras{
+        .final_values = target_at.data(), .note_splitters = true, .finish_enable = finish.data()};
+    const Outcome gpu = run(sort, *c, 1, true, extras);
+    PartitionCase expected = *c;
+    const bool sorted =
+        cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
+    ASSERT_EQ(gpu.ran, sorted ? 1u : 0u);
+    ASSERT_EQ(gpu.keys, expected.keys);
+    EXPECT_EQ(download(target.data(), n), sorted ? expected.values : untouched);
+    EXPECT_EQ(download(finish.data(), 1)[0], sorted ? 0 : 1);
+    // Splitters: this sort's keys when it sorted, else those run() noted before it.
+    const auto got = download(sort.device_splitters(), c->splitters.size());
+    for (std::uint32_t j = 1; j < c->splitters.size(); ++j) {
+      ASSERT_EQ(got[j], sorted ? expected.keys[j * kPartitionBucket] : c->splitters[j]) << j;
+    }
+  }
 }
 
 TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
