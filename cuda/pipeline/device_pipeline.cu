@@ -362,8 +362,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
     // partition sort, when it sorted, wrote the target and its splitters itself (enable word 5).
     const std::int32_t* finish = automatic ? auto_enable_.data() + 5 : nullptr;
-    detail::copy_values_to_kernel<<<grid_for(count_), kThreads, 0, s>>>(order_.data(), &c->order,
-                                                                        count_, finish);
+    // A resident-sized grid: when disabled, every block of the launch still has to be scheduled.
+    detail::
+        copy_values_to_kernel<<<detail::grid_stride_blocks(count_, kThreads, 8), kThreads, 0, s>>>(
+            order_.data(), &c->order, count_, finish);
     PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
     // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of the
     // next frame's partition sort.
