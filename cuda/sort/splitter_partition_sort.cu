@@ -18,7 +18,9 @@ namespace {
 
 constexpr int kTileThreads = 256;
 constexpr int kTileItems = kPartitionBucket / kTileThreads;
-constexpr int kBucketThreads = 512;
+// 256 threads with 16 rows each rather than 512 with 8: a bucket's rank scans and barriers span
+// half the warps (galaxy, 1M, exact: auto 109.3 -> 107.7 us on the H200).
+constexpr int kBucketThreads = 256;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kStartsThreads = 1024;
 // The bucket sort's packed words: a key's bits above its place in the bucket.
