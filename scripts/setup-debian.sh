@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git python3 python3-glad
   libglfw3-dev libglm-dev libimgui-dev libstb-dev libcli11-dev libtomlplusplus-dev
-  nlohmann-json3-dev libgtest-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+  nlohmann-json3-dev libgtest-dev libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth
 )
 
