@@ -56,4 +56,27 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
   return next;
 }
 
+// The CUDA backend's auto frame costs more than its fixed radix frame when it ends in radix
+// anyway: the probe, the choice, the other sorts' empty launches, an unrouted 4-pass radix sort
+// and the order copy (H200: fountain 1M 138 against 99 us, whose respawns put keys out of the
+// partition sort's reach; galaxy 16M 1218 against 894). So after kAutoRadixStreak fused auto
+// frames in a row that ended in radix, the next kAutoRadixStint run the fixed radix frame instead
+// (same keys, exactly sorted, ties in the same order: both break them by place in the layout),
+// then auto probes again. Its first frame back starts from the identity and does not try the
+// partition sort (stale layout and splitters); its second does.
+inline constexpr int kAutoRadixStreak = 2;
+inline constexpr int kAutoRadixStint = 16;
+
+struct AutoStint {
+  int streak = 0;  // reported auto frames in a row that ended in radix
+  int left = 0;    // frames still to run as the fixed radix frame
+};
+
+// The state after the report of a frame that ran the auto frame (not one of a stint).
+PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
+  if (path != SortPath::radix) return {0, s.left};
+  if (++s.streak < kAutoRadixStreak) return s;
+  return {0, kAutoRadixStint};
+}
+
 }  // namespace particles

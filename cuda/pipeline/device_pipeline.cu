@@ -37,6 +37,12 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   }
 }
 
+// Auto's PartitionTries words (enable[3], [4]) as after a reset.
+__global__ void reset_partition_tries_kernel(std::int32_t* enable) {
+  enable[3] = kPartitionTriesAfterReset.wait;
+  enable[4] = kPartitionTriesAfterReset.tried ? 1 : 0;
+}
+
 // enable[0]: the odd-even sort runs; enable[1]: the radix sort runs; enable[2]: the splitter
 // partition sort runs, and sets enable[1] when it cannot (none runs when sorted). enable[3] and
 // [4] carry PartitionTries (core/auto_policy.hpp) from frame to frame. enable[5]: the frame's
@@ -124,6 +130,9 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   keys_.resize(count);
   order_.resize(count);
   order_is_last_frames_ = true;  // the identity, below
+  auto_stint_ = {};
+  last_enqueued_fused_auto_ = false;
+  last_reported_frame_ = -1;
   if (count > capacity_) {
     sorters_.clear();
     radix_.reset();
@@ -404,13 +413,28 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   if (targets.vertices == nullptr || targets.order == nullptr) {
     throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
   }
-  const Graphs& graphs = ensure_graph(shape);
+  GraphShape run_shape = shape;
+  const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
+  if (!fused_auto || !last_enqueued_fused_auto_) auto_stint_ = {};
+  last_enqueued_fused_auto_ = fused_auto;
+  const bool auto_as_radix = fused_auto && auto_stint_.left > 0;
+  if (auto_as_radix) {
+    --auto_stint_.left;
+    run_shape.algorithm = Algorithm::radix;
+  }
+  const Graphs& graphs = ensure_graph(run_shape);
 
   const int slot = static_cast<int>(frame_ & 1u);
-  const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
+  const bool automatic = run_shape.sort && run_shape.algorithm == Algorithm::automatic;
   if (automatic && !order_is_last_frames_) {
+    // Back from another frame (a stint, another algorithm): last frame's order is the layout
+    // itself, and last auto frame's splitters are stale, so this frame does not try the
+    // partition sort and the next one does.
     iota_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(order_.data(), count_);
     PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
+    reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
+    PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
+    auto_stint_.streak = 0;  // reports of frames before the stint no longer count
   }
   order_is_last_frames_ = automatic;
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
@@ -420,7 +444,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {shape, graphs.timed, graphs.marks};
+  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, auto_as_radix};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
@@ -428,6 +452,13 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaEventSynchronize(done_[report_slot].get()));
   FrameInfo info = info_of(report_slot);
   info.stages = stage_times_of(report_slot);
+  const SlotInfo& reported = slot_info_[report_slot];
+  if (slot_frame_[report_slot] > last_reported_frame_) {
+    last_reported_frame_ = slot_frame_[report_slot];
+    if (reported.shape.fused && reported.shape.sort &&
+        reported.shape.algorithm == Algorithm::automatic && last_enqueued_fused_auto_)
+      auto_stint_ = after_auto_report(auto_stint_, info.path);
+  }
   return info;
 }
 
@@ -439,7 +470,7 @@ FrameInfo DevicePipeline::info_of(int slot) const {
   if (!s.shape.sort) {
     info.path = SortPath::unsorted;
   } else if (s.shape.algorithm != Algorithm::automatic) {
-    info.path = SortPath::full;
+    info.path = s.auto_as_radix ? SortPath::radix : SortPath::full;
   } else {
     info.path = choose_auto_path(r.descents, r.strided_descents);
     if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;

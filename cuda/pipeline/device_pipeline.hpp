@@ -29,7 +29,9 @@
 // no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
 // (cuda/sort/splitter_partition.hpp: buckets cut by last frame's sorted keys), which hands over
 // to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
-// is in the graph and those not chosen return at once (a few empty launches). The
+// is in the graph and those not chosen return at once (a few empty launches). After fused auto
+// frames that ended in radix, a stint of frames runs the fixed radix frame instead (see
+// kAutoRadixStint). The
 // choice is made on the device in the same frame, so every frame's order is exactly sorted and
 // ties keep last frame's order; only the report of which path ran (FrameInfo::path) arrives a
 // frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
@@ -42,6 +44,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/auto_policy.hpp"
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
@@ -102,6 +105,11 @@ class DevicePipeline {
   // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
+  // Whether the last enqueued frame was an auto frame that ran the fixed radix frame (a stint:
+  // core/auto_policy.hpp); for tests.
+  bool newest_frame_auto_as_radix() const noexcept {
+    return frame_ > 0 && slot_info_[(frame_ - 1) & 1u].auto_as_radix;
+  }
 
  private:
   struct GraphShape {
@@ -126,6 +134,7 @@ class DevicePipeline {
     GraphShape shape;
     bool timed = false;
     MarkMap marks{};
+    bool auto_as_radix = false;  // an auto frame of a radix stint (core/auto_policy.hpp)
   };
 
   static GraphShape shape_of(const FrameSettings& settings);
@@ -159,6 +168,10 @@ class DevicePipeline {
   // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
   // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
   bool order_is_last_frames_ = true;
+  // Fused auto's radix stints; they last only while fused auto frames follow each other.
+  AutoStint auto_stint_;
+  bool last_enqueued_fused_auto_ = false;
+  std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;

@@ -60,6 +60,7 @@ SortPath expected_auto_path(const Probes& p) {
 struct PathCounts {
   int radix_policy = 0;
   int partition = 0;
+  int auto_as_radix = 0;  // frames of radix stints (core/auto_policy.hpp)
 };
 
 // `paths`, when given, receives the PathCounts (the gtest assertions need a void function).
@@ -77,8 +78,10 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
   std::vector<std::uint32_t> previous(n);
   std::iota(previous.begin(), previous.end(), 0u);
   std::vector<ParticleState> previous_state;
-  // Fused auto moves each particle to its place in last frame's order as it steps it.
+  // Fused auto moves each particle to its place in last frame's order as it steps it, except in
+  // the frames of a radix stint (which keep the layout; auto starts from it again after one).
   const bool laid_out_in_order = c.algorithm == Algorithm::automatic && c.fused;
+  bool last_as_radix = false;
   std::vector<std::uint32_t> keys(n), expected(n);
   SortScratch scratch;
   Extents last_extents;
@@ -95,6 +98,8 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
     const FrameInfo info = pipeline.run_frame(settings, targets);
     pipeline.synchronize();
+    const bool as_radix = pipeline.newest_frame_auto_as_radix();
+    if (as_radix) ++counted.auto_as_radix;
 
     const auto state = test::to_host(pipeline.device_state(), n);
     const auto order = test::to_host(targets.order, n);
@@ -102,13 +107,15 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const Extents extents = cpu_extents(state, settings.view);
     cpu_depth_keys(state, settings.view, c.mode, c.bits, extents, keys);
 
+    ASSERT_TRUE(!as_radix || laid_out_in_order) << "only fused auto runs radix stints";
     const bool from_previous = c.algorithm == Algorithm::automatic && !laid_out_in_order;
     expected = from_previous ? previous : std::vector<std::uint32_t>(n);
     if (!from_previous) std::iota(expected.begin(), expected.end(), 0u);
-    if (laid_out_in_order && f > 0) {
-      // The seed identifies a particle; a respawn (fountain) advances it by one hash.
+    if (laid_out_in_order && f > 0 && !as_radix) {
+      // The seed identifies a particle; a respawn (fountain) advances it by one hash. After a
+      // stint frame auto starts again from the layout as it is.
       for (std::uint32_t k = 0; k < n; ++k) {
-        const std::uint32_t was = previous_state[previous[k]].seed;
+        const std::uint32_t was = previous_state[last_as_radix ? k : previous[k]].seed;
         ASSERT_TRUE(state[k].seed == was || state[k].seed == hash_u32(was))
             << "frame " << f << " place " << k;
       }
@@ -127,7 +134,10 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     // FrameInfo is one frame late, except the first frame after reset.
     const Extents& reported = f == 0 ? extents : last_extents;
     EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
-    if (c.algorithm == Algorithm::automatic) {
+    const bool reported_as_radix = f == 0 ? as_radix : last_as_radix;
+    if (reported_as_radix) {
+      EXPECT_EQ(info.path, SortPath::radix) << "frame " << f;
+    } else if (c.algorithm == Algorithm::automatic) {
       const Probes& p = f == 0 ? probes : last_probes;
       // The CPU policy's radix is the device's partition sort when last frame's splitters fit.
       const SortPath policy = expected_auto_path(p);
@@ -146,11 +156,13 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     }
     previous = order;
     previous_state = state;
+    last_as_radix = as_radix;
     last_extents = extents;
     last_probes = probes;
   }
-  // One graph for the whole run: neither the moving targets nor dt/view rebuilt it.
-  EXPECT_EQ(pipeline.graphs_built(), 1u);
+  // One graph for the whole run (and the radix one for auto's stints): neither the moving targets
+  // nor dt/view rebuilt it.
+  EXPECT_EQ(pipeline.graphs_built(), counted.auto_as_radix > 0 ? 2u : 1u);
   if (paths != nullptr) *paths = counted;
 }
 
@@ -374,6 +386,20 @@ TEST(PipelinePartition, MovingGalaxyFramesTakeThePartitionSort) {
     // Keys of 16 bits or fewer go to their two-pass radix sort instead (next_partition_tries).
     EXPECT_EQ(paths.partition, bits > 16 ? paths.radix_policy : 0);
   }
+}
+
+// Frames auto sends to radix anyway (16-bit keys never try the partition sort) start radix
+// stints: after kAutoRadixStreak of them the fixed radix frame runs kAutoRadixStint frames, then
+// auto probes again, and every frame stays exactly sorted with ties kept (run_case's checks).
+TEST(PipelineAutoStint, FramesThatEndInRadixRunTheRadixFrameForAWhile) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr int frames = 60;
+  PathCounts paths;
+  run_case({Model::galaxy, Algorithm::automatic, KeyMode::quantized, 16, 30000, frames, 0.3f, true},
+           &paths);
+  EXPECT_GE(paths.auto_as_radix, 2 * kAutoRadixStint);            // at least two stints
+  EXPECT_LE(paths.auto_as_radix, frames - 2 * kAutoRadixStreak);  // auto came back between them
+  EXPECT_EQ(paths.partition, 0);
 }
 
 }  // namespace

@@ -96,6 +96,25 @@ TEST(AutoPolicy, FirstFrameAfterResetDoesNotTryThePartitionSort) {
   EXPECT_TRUE(frame1.tried);  // frame 0's sort left them
 }
 
+TEST(AutoPolicy, RadixEndingFramesStartAStintOfRadixFrames) {
+  AutoStint s;
+  for (int f = 1; f < kAutoRadixStreak; ++f) {
+    s = after_auto_report(s, SortPath::radix);
+    EXPECT_EQ(s.left, 0) << f;
+  }
+  s = after_auto_report(s, SortPath::radix);
+  EXPECT_EQ(s.left, kAutoRadixStint);
+  EXPECT_EQ(s.streak, 0);
+  // Any other path breaks a streak; the partition sort's is not radix.
+  for (SortPath other : {SortPath::partition, SortPath::oddeven, SortPath::skipped_sorted}) {
+    AutoStint t = after_auto_report({}, SortPath::radix);
+    t = after_auto_report(t, other);
+    EXPECT_EQ(t.streak, 0);
+    t = after_auto_report(t, SortPath::radix);
+    EXPECT_EQ(t.left, 0) << to_string(other);
+  }
+}
+
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};
 
 // Every frame's order is strictly far-to-near (by depth recomputed here, not by the pipeline's
