@@ -56,27 +56,38 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
   return next;
 }
 
-// The CUDA backend's auto frame costs more than its fixed radix frame when it ends in radix
-// anyway: the probe, the choice, the other sorts' empty launches, an unrouted 4-pass radix sort
-// and the order copy (H200: fountain 1M 138 against 99 us, whose respawns put keys out of the
-// partition sort's reach; galaxy 16M 1218 against 894). So after kAutoRadixStreak fused auto
-// frames in a row that ended in radix, the next kAutoRadixStint run the fixed radix frame instead
-// (same keys, exactly sorted, ties in the same order: both break them by place in the layout),
-// then auto probes again. Its first frame back starts from the identity and does not try the
-// partition sort (stale layout and splitters); its second does.
-inline constexpr int kAutoRadixStreak = 2;
-inline constexpr int kAutoRadixStint = 16;
+// The CUDA backend's auto frame pays for its choice every frame: the probe, the one-thread
+// choice and the empty launches of the sorts not chosen. A scene that keeps taking the same costly
+// path pays it for nothing, so after kAutoStintStreak fused auto frames in a row that ended in
+// the same one of these paths, the next kAutoStint frames run a graph of that path alone:
+//   radix      the fixed radix frame (H200: fountain 1M 138 against 99 us, whose respawns put
+//              keys out of the partition sort's reach; galaxy 16M 1218 against 894). Auto's
+//              first frame back starts from the identity and does not try the partition sort
+//              (stale layout and splitters); its second does.
+//   partition  auto's layout and the splitter partition sort with its radix fallback, without
+//              the probe, the choice and the odd-even launches. A frame of it that falls back
+//              ends the stint.
+// Either way every frame is exactly sorted and ties keep the same order (the layout's places).
+inline constexpr int kAutoStintStreak = 2;
+inline constexpr int kAutoStint = 16;
+
+PARTICLES_HD constexpr bool stint_path(SortPath path) {
+  return path == SortPath::radix || path == SortPath::partition;
+}
 
 struct AutoStint {
-  int streak = 0;  // reported auto frames in a row that ended in radix
-  int left = 0;    // frames still to run as the fixed radix frame
+  SortPath path = SortPath::unsorted;  // the streak's path, then the stint's
+  int streak = 0;                      // reported auto frames in a row that ended in `path`
+  int left = 0;                        // frames still to run as the stint's graph
 };
 
 // The state after the report of a frame that ran the auto frame (not one of a stint).
 PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
-  if (path != SortPath::radix) return {0, s.left};
-  if (++s.streak < kAutoRadixStreak) return s;
-  return {0, kAutoRadixStint};
+  if (!stint_path(path)) return {SortPath::unsorted, 0, s.left};
+  s.streak = path == s.path ? s.streak + 1 : 1;
+  s.path = path;
+  if (s.streak < kAutoStintStreak) return s;
+  return {path, 0, kAutoStint};
 }
 
 }  // namespace particles

@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.count; i += stride) {
     const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
-    a.keys[i] = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[p]) : key(a.state + p);
+    a.keys[i] = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[i]) : key(a.state + p);
     if (a.values != a.order) a.values[i] = p;
   }
 }
@@ -54,6 +54,9 @@ void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
   if (args.mode == KeyMode::quantized && (args.bits < 1 || args.bits > 32)) {
     throw std::invalid_argument("launch_depth_keys: quantized key bits must be in 1..32, got " +
                                 std::to_string(args.bits));
+  }
+  if (args.exact_keys != nullptr && args.order != nullptr) {
+    throw std::invalid_argument("launch_depth_keys: exact keys are taken in the identity order");
   }
   if (args.count == 0) return;
   depth_keys_kernel<<<detail::grid_stride_blocks(args.count, kThreads, 8), kThreads, 0, stream>>>(

@@ -16,10 +16,11 @@ namespace particles::cuda {
 
 struct DepthKeyArgs {
   const ParticleState* state = nullptr;
-  // When not null, the keys come from these exact keys by particle index (the fused step's)
-  // instead of from the state: a 4-byte read per particle rather than 16, and through a
-  // scattered order one sector rather than a state's. Quantized keys are made from the depth
-  // each one encodes (depth_of_exact_key), equal to those made from the state.
+  // When not null, the keys come from these exact keys (the fused step's, in place is allowed)
+  // instead of from the state: a 4-byte read per particle rather than 32. Quantized keys are
+  // made from the depth each one encodes (depth_of_exact_key), equal to those made from the
+  // state. Only in the identity order (no `order`): the pipeline makes them where the step laid
+  // the particles out.
   const std::uint32_t* exact_keys = nullptr;
   std::uint32_t count = 0;
   // Draw order to key. nullptr means the identity (values[i] = i): the fixed algorithms start

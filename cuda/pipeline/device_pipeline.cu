@@ -37,28 +37,39 @@ __global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
   }
 }
 
-// Auto's PartitionTries words (enable[3], [4]) as after a reset.
+// Auto's enable words. The choice sets the sorts' and the finish's from the probe and from
+// PartitionTries, which it keeps from frame to frame in two more; the partition sort, when it
+// runs, sets kRadixRuns (it refused) and kFinishRuns (0: it wrote the target and the splitters
+// itself).
+enum AutoWord : int {
+  kOddEvenRuns = 0,
+  kRadixRuns = 1,
+  kPartitionRuns = 2,
+  kTriesWait = 3,
+  kTriesTried = 4,
+  kFinishRuns = 5,  // the order copy to the target and the splitters
+  kAlwaysOne = 6,   // set by reset(): a partition stint's partition sort always runs
+  kAutoWords = 7
+};
+
+// Auto's PartitionTries words as after a reset.
 __global__ void reset_partition_tries_kernel(std::int32_t* enable) {
-  enable[3] = kPartitionTriesAfterReset.wait;
-  enable[4] = kPartitionTriesAfterReset.tried ? 1 : 0;
+  enable[kTriesWait] = kPartitionTriesAfterReset.wait;
+  enable[kTriesTried] = kPartitionTriesAfterReset.tried ? 1 : 0;
 }
 
-// enable[0]: the odd-even sort runs; enable[1]: the radix sort runs; enable[2]: the splitter
-// partition sort runs, and sets enable[1] when it cannot (none runs when sorted). enable[3] and
-// [4] carry PartitionTries (core/auto_policy.hpp) from frame to frame. enable[5]: the frame's
-// finish (order copy to the target, splitters) runs; the partition sort clears it when it sorts,
-// since it does both itself.
+// The words from the probe's counts and last frame's try.
 __global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enable, int key_bits) {
   const SortPath path = choose_auto_path(report->descents, report->strided_descents);
-  const PartitionTries last{enable[3], enable[4] != 0};
-  const bool failed = last.tried && enable[2] == 0;  // it cleared its own word: fell back
+  const PartitionTries last{enable[kTriesWait], enable[kTriesTried] != 0};
+  const bool failed = last.tried && report->partitioned == 0;  // it ran and fell back
   const PartitionTries tries = next_partition_tries(last, failed, path, key_bits);
-  enable[0] = path == SortPath::oddeven ? 1 : 0;
-  enable[1] = path == SortPath::radix && !tries.tried ? 1 : 0;
-  enable[2] = tries.tried ? 1 : 0;
-  enable[3] = tries.wait;
-  enable[4] = tries.tried ? 1 : 0;
-  enable[5] = 1;
+  enable[kOddEvenRuns] = path == SortPath::oddeven ? 1 : 0;
+  enable[kRadixRuns] = path == SortPath::radix && !tries.tried ? 1 : 0;
+  enable[kPartitionRuns] = tries.tried ? 1 : 0;
+  enable[kTriesWait] = tries.wait;
+  enable[kTriesTried] = tries.tried ? 1 : 0;
+  enable[kFinishRuns] = 1;
   report->partitioned = 0;
 }
 
@@ -142,8 +153,12 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
   // No sort enabled; PartitionTries as after a reset (the first frame has no splitters).
-  const std::array<std::int32_t, kAutoEnableWords> auto_words{
-      0, 0, 0, kPartitionTriesAfterReset.wait, kPartitionTriesAfterReset.tried ? 1 : 0, 1};
+  static_assert(kAutoWords == kAutoEnableWords);
+  std::array<std::int32_t, kAutoWords> auto_words{};
+  auto_words[kTriesWait] = kPartitionTriesAfterReset.wait;
+  auto_words[kTriesTried] = kPartitionTriesAfterReset.tried ? 1 : 0;
+  auto_words[kFinishRuns] = 1;
+  auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
   launch_init(params, states_[0].data(), count, stream_.get());
@@ -343,13 +358,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 
   if (shape.sort) {
     if (automatic) {
-      // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
-      static_assert(offsetof(FrameReport, strided_descents) ==
-                    offsetof(FrameReport, descents) + sizeof(std::uint32_t));
-      launch_sortedness_probes(keys_.data(), count_, kAutoProbeStride, &report->descents, s);
-      // Unrouted, without the step's key floor: measured on the H200 at 1M (galaxy, exact keys),
-      // 3 routed passes plus the copy back of an odd pass count took 95 us, 4 plain ones 90.
-      record_auto_sort(shape.bits);
+      record_auto_sort(shape.bits, shape.partition_stint);
     } else if (direct_to_target) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
@@ -370,7 +379,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   } else {
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
     // partition sort, when it sorted, wrote the target and its splitters itself (enable word 5).
-    const std::int32_t* finish = automatic ? auto_enable_.data() + 5 : nullptr;
+    const std::int32_t* finish = automatic ? auto_enable_.data() + kFinishRuns : nullptr;
     // A resident-sized grid: when disabled, every block of the launch still has to be scheduled.
     detail::
         copy_values_to_kernel<<<detail::grid_stride_blocks(count_, kThreads, 8), kThreads, 0, s>>>(
@@ -386,21 +395,36 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 
 // Every sort, each enabled by its word, which a one-thread kernel sets from the probe's counts
 // (and the partition sort, when it cannot sort, hands to radix): the decision is made on the
-// device, in the same frame, without a host round trip.
-void DevicePipeline::record_auto_sort(int end_bit) {
+// device, in the same frame, without a host round trip. A partition stint's frame has no probe,
+// no choice and no odd-even sort: its partition sort always runs, radix only when it refuses.
+void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint) {
   cudaStream_t s = stream_.get();
-  choose_auto_path_kernel<<<1, 1, 0, s>>>(report_.data(), auto_enable_.data(), end_bit);
-  PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
-  odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s, auto_enable_.data());
+  std::int32_t* words = auto_enable_.data();
+  FrameReport* report = report_.data();
+  if (!partition_stint) {
+    // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
+    static_assert(offsetof(FrameReport, strided_descents) ==
+                  offsetof(FrameReport, descents) + sizeof(std::uint32_t));
+    launch_sortedness_probes(keys_.data(), count_, kAutoProbeStride, &report->descents, s);
+    choose_auto_path_kernel<<<1, 1, 0, s>>>(report, words, end_bit);
+    PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
+    odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
+                            words + kOddEvenRuns);
+  }
   // The choice never enables it for narrower keys: no launches for them at all.
-  if (partition_sort_worth_trying(end_bit))
-    partition_->sort_enabled(keys_.data(), order_.data(), count_, s, auto_enable_.data() + 2,
-                             auto_enable_.data() + 1, &report_.data()->partitioned,
+  if (partition_sort_worth_trying(end_bit)) {
+    partition_->sort_enabled(keys_.data(), order_.data(), count_, s,
+                             words + (partition_stint ? kAlwaysOne : kPartitionRuns),
+                             words + kRadixRuns, &report->partitioned,
                              {.final_values = &constants_.data()->order,
                               .note_splitters = true,
-                              .finish_enable = auto_enable_.data() + 5});
-  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s,
-               {.enable = auto_enable_.data() + 1});
+                              .finish_enable = words + kFinishRuns});
+  } else if (partition_stint) {
+    throw std::logic_error("a partition stint for keys the partition sort never takes");
+  }
+  // Unrouted, without the step's key floor: measured on the H200 at 1M (galaxy, exact keys),
+  // 3 routed passes plus the copy back of an odd pass count took 95 us, 4 plain ones 90.
+  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s, {.enable = words + kRadixRuns});
 }
 
 FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {
@@ -417,10 +441,12 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
   if (!fused_auto || !last_enqueued_fused_auto_) auto_stint_ = {};
   last_enqueued_fused_auto_ = fused_auto;
-  const bool auto_as_radix = fused_auto && auto_stint_.left > 0;
-  if (auto_as_radix) {
+  SortPath stint = SortPath::unsorted;  // none
+  if (fused_auto && auto_stint_.left > 0) {
     --auto_stint_.left;
-    run_shape.algorithm = Algorithm::radix;
+    stint = auto_stint_.path;
+    if (stint == SortPath::radix) run_shape.algorithm = Algorithm::radix;
+    run_shape.partition_stint = stint == SortPath::partition;
   }
   const Graphs& graphs = ensure_graph(run_shape);
 
@@ -444,7 +470,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, auto_as_radix};
+  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, stint};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
@@ -455,9 +481,15 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const SlotInfo& reported = slot_info_[report_slot];
   if (slot_frame_[report_slot] > last_reported_frame_) {
     last_reported_frame_ = slot_frame_[report_slot];
-    if (reported.shape.fused && reported.shape.sort &&
-        reported.shape.algorithm == Algorithm::automatic && last_enqueued_fused_auto_)
-      auto_stint_ = after_auto_report(auto_stint_, info.path);
+    const bool auto_frame = reported.shape.fused && reported.shape.sort &&
+                            reported.shape.algorithm == Algorithm::automatic;
+    if (auto_frame && last_enqueued_fused_auto_) {
+      if (reported.stint == SortPath::unsorted) {
+        auto_stint_ = after_auto_report(auto_stint_, info.path);
+      } else if (info.path == SortPath::radix) {
+        auto_stint_ = {};  // a partition stint's frame fell back: the probing frame decides again
+      }
+    }
   }
   return info;
 }
@@ -470,7 +502,9 @@ FrameInfo DevicePipeline::info_of(int slot) const {
   if (!s.shape.sort) {
     info.path = SortPath::unsorted;
   } else if (s.shape.algorithm != Algorithm::automatic) {
-    info.path = s.auto_as_radix ? SortPath::radix : SortPath::full;
+    info.path = s.stint == SortPath::radix ? SortPath::radix : SortPath::full;
+  } else if (s.stint == SortPath::partition) {
+    info.path = r.partitioned != 0 ? SortPath::partition : SortPath::radix;
   } else {
     info.path = choose_auto_path(r.descents, r.strided_descents);
     if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;

@@ -30,8 +30,8 @@
 // (cuda/sort/splitter_partition.hpp: buckets cut by last frame's sorted keys), which hands over
 // to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
 // is in the graph and those not chosen return at once (a few empty launches). After fused auto
-// frames that ended in radix, a stint of frames runs the fixed radix frame instead (see
-// kAutoRadixStint). The
+// frames that kept ending in radix or in the partition sort, a stint of frames runs a graph of
+// that path alone (core/auto_policy.hpp, kAutoStint). The
 // choice is made on the device in the same frame, so every frame's order is exactly sorted and
 // ties keep last frame's order; only the report of which path ran (FrameInfo::path) arrives a
 // frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
@@ -105,10 +105,10 @@ class DevicePipeline {
   // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
-  // Whether the last enqueued frame was an auto frame that ran the fixed radix frame (a stint:
-  // core/auto_policy.hpp); for tests.
-  bool newest_frame_auto_as_radix() const noexcept {
-    return frame_ > 0 && slot_info_[(frame_ - 1) & 1u].auto_as_radix;
+  // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or
+  // unsorted for none; for tests.
+  SortPath newest_frame_stint() const noexcept {
+    return frame_ > 0 ? slot_info_[(frame_ - 1) & 1u].stint : SortPath::unsorted;
   }
 
  private:
@@ -118,6 +118,7 @@ class DevicePipeline {
     int bits = 32;
     bool sort = true;
     bool fused = true;
+    bool partition_stint = false;  // auto's frame of a partition stint
     bool operator==(const GraphShape&) const = default;
   };
   // Stage boundary k's timing event is recorded_mark[k]: a boundary with no work since the
@@ -134,7 +135,7 @@ class DevicePipeline {
     GraphShape shape;
     bool timed = false;
     MarkMap marks{};
-    bool auto_as_radix = false;  // an auto frame of a radix stint (core/auto_policy.hpp)
+    SortPath stint = SortPath::unsorted;  // an auto frame's stint, unsorted for none
   };
 
   static GraphShape shape_of(const FrameSettings& settings);
@@ -150,7 +151,7 @@ class DevicePipeline {
   void record_frame(const GraphShape& shape, int slot, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
-  void record_auto_sort(int end_bit);
+  void record_auto_sort(int end_bit, bool partition_stint);
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 
@@ -176,10 +177,8 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
-  // auto's choice: [0] odd-even runs, [1] radix runs, [2] the splitter partition sort runs
-  // (when it cannot, it sets [1] instead); [3], [4]: PartitionTries between frames; [5] the
-  // order copy and splitters run (the partition sort clears it: it did both).
-  static constexpr std::size_t kAutoEnableWords = 6;
+  // Auto's enable words (AutoWord, device_pipeline.cu).
+  static constexpr std::size_t kAutoEnableWords = 7;
   DeviceBuffer<std::int32_t> auto_enable_;
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame

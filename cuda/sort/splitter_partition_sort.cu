@@ -69,10 +69,6 @@ __device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, s
   __syncthreads();
 }
 
-__device__ bool disabled(const std::int32_t* enable) {
-  return *enable == 0;
-}
-
 // 1. Per input tile: each key's bucket digit (kept for the scatter), how many of the tile's keys
 // go to each digit, kept per tile and added to the bucket sizes; a key out of reach flags the
 // sort as impossible. Once a tile has flagged it, tiles that start later skip their work (a
@@ -83,10 +79,14 @@ __global__ void __launch_bounds__(kTileThreads)
                            std::uint8_t* __restrict__ digits, std::uint32_t* counts,
                            std::uint32_t* bucket_sizes, const std::int32_t* enable) {
   const std::uint32_t buckets = partition_buckets(n);
-  if (disabled(enable) || state[kSplittersFor] != n || buckets > kPartitionMaxBuckets) return;
+  // Three independent words, loaded before any is tested: the kernel is latency-bound, and
+  // tested in turn each would cost its own round trip.
+  const std::int32_t enabled = *enable;
+  const std::uint32_t splitters_for = state[kSplittersFor];
+  const std::uint32_t flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach);
+  if (enabled == 0 || splitters_for != n || buckets > kPartitionMaxBuckets) return;
   // Read by every thread, so decided by all of them together (the barrier counts on it).
-  const bool flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach) != 0;
-  if (__syncthreads_or(flagged)) return;
+  if (__syncthreads_or(flagged != 0)) return;
   __shared__ SplitterWindow window;
   __shared__ std::uint32_t hist[kPartitionDigitSlots];
   const std::uint32_t t = blockIdx.x;
@@ -147,13 +147,15 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 // 2. One block: decides whether the sort can go on (splitters for this n, every key in reach,
-// every bucket within a block's capacity) and, if so, turns the bucket sizes into starts. Either
-// way it leaves the sizes zero and the out-of-reach word clear for the next sort.
+// every bucket within a block's capacity) and, if so, turns the bucket sizes into starts; the
+// `ran` word it writes enables the last two kernels. Either way it leaves the sizes zero and the
+// out-of-reach word clear for the next sort.
 __global__ void __launch_bounds__(kStartsThreads)
     partition_starts_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
-                            std::uint32_t* starts, std::int32_t* enable, std::int32_t* fallback,
-                            std::uint32_t* ran, std::int32_t* finish_enable) {
-  if (disabled(enable)) {
+                            std::uint32_t* starts, const std::int32_t* enable,
+                            std::int32_t* fallback, std::uint32_t* ran,
+                            std::int32_t* finish_enable) {
+  if (*enable == 0) {
     if (threadIdx.x == 0) *ran = 0;
     return;
   }
@@ -182,13 +184,10 @@ __global__ void __launch_bounds__(kStartsThreads)
     bucket_sizes[b] = 0;
   }
   if (threadIdx.x == 0) {
-    if (fits) {
-      starts[buckets] = n;
-      if (finish_enable != nullptr) *finish_enable = 0;
-    } else {
-      *enable = 0;
-      *fallback = 1;
-    }
+    if (fits) starts[buckets] = n;
+    // Written either way, so a graph that always runs the sort needs no word reset per frame.
+    *fallback = fits ? 0 : 1;
+    if (finish_enable != nullptr) *finish_enable = fits ? 0 : 1;
     *ran = fits ? 1u : 0u;
     state[kOutOfReach] = 0;
   }
@@ -211,8 +210,8 @@ __global__ void __launch_bounds__(kTileThreads)
                              const std::uint32_t* __restrict__ counts,
                              const std::uint32_t* __restrict__ starts,
                              std::uint32_t* __restrict__ out_keys,
-                             std::uint32_t* __restrict__ out_values, const std::int32_t* enable) {
-  if (disabled(enable)) return;
+                             std::uint32_t* __restrict__ out_values, const std::uint32_t* ran) {
+  if (*ran == 0) return;
   __shared__ ScatterShared sh;
   const std::uint32_t buckets = partition_buckets(n);
   const std::uint32_t t = blockIdx.x;
@@ -224,7 +223,7 @@ __global__ void __launch_bounds__(kTileThreads)
     const int q = TileRank::striped_index(i);
     key[i] = q < len ? keys[begin + q] : 0u;
     value[i] = q < len ? values[begin + q] : 0u;
-    // The counting pass found every key in reach, or this launch would have been disabled.
+    // The counting pass found every key in reach, or `ran` would have stopped this launch.
     digit[i] = q < len ? digits[begin + q] : static_cast<std::uint32_t>(kPadDigit);
   }
   // Where each digit's run goes: its bucket's start plus the keys the tiles before this one
@@ -271,9 +270,9 @@ struct BucketShared {
 __global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
     const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
-    std::uint32_t* __restrict__ out_values, const std::int32_t* enable,
+    std::uint32_t* __restrict__ out_values, const std::uint32_t* ran,
     std::uint32_t* const* final_values_at, std::uint32_t* __restrict__ splitters) {
-  if (disabled(enable)) return;
+  if (*ran == 0) return;
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
   const std::uint32_t start = starts[blockIdx.x];
   const int len = static_cast<int>(starts[blockIdx.x + 1] - start);
@@ -411,9 +410,9 @@ void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::u
 }
 
 void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* values,
-                                         std::uint32_t n, cudaStream_t stream, std::int32_t* enable,
-                                         std::int32_t* fallback, std::uint32_t* ran,
-                                         const PartitionExtras& extras) {
+                                         std::uint32_t n, cudaStream_t stream,
+                                         const std::int32_t* enable, std::int32_t* fallback,
+                                         std::uint32_t* ran, const PartitionExtras& extras) {
   if (n > capacity_)
     throw std::invalid_argument("SplitterPartitionSort::sort_enabled: n " + std::to_string(n) +
                                 " > capacity " + std::to_string(capacity_));
@@ -429,10 +428,10 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, values, n, digits_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
-      scratch_values_.data(), enable);
+      scratch_values_.data(), ran);
   CUDA_CHECK_LAUNCH("partition_scatter_kernel");
   partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(
-      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, enable,
+      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, ran,
       extras.final_values, extras.note_splitters ? splitters_.data() : nullptr);
   CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
 }

@@ -23,8 +23,8 @@ struct PartitionExtras {
   std::uint32_t* const* final_values = nullptr;
   // The sorted keys become the next sort's splitters, as note_sorted would take them.
   bool note_splitters = false;
-  // A device word cleared when the sort runs: the caller's own copy of the values and its
-  // note_sorted are then not needed.
+  // A device word set to 0 when the sort runs (the caller's own copy of the values and its
+  // note_sorted are then not needed) and to 1 when it refuses.
   std::int32_t* finish_enable = nullptr;
 };
 
@@ -39,13 +39,13 @@ class SplitterPartitionSort {
   void note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream,
                    const std::int32_t* enable = nullptr);
 
-  // When *enable != 0: sorts (keys, values) stably by the whole key and sets *ran = 1, or, when
-  // the splitters (absent, made for another n, too far from these keys) do not allow it, leaves
-  // them as they are, sets *enable = 0, *fallback = 1 and *ran = 0. When *enable == 0 every
-  // launch returns at once and *ran = 0. Device words; n <= capacity. `extras` are done only
-  // when it sorts.
+  // When *enable != 0: sorts (keys, values) stably by the whole key and sets *ran = 1 and
+  // *fallback = 0, or, when the splitters (absent, made for another n, too far from these keys)
+  // do not allow it, leaves them as they are and sets *ran = 0 and *fallback = 1. When
+  // *enable == 0 every launch returns at once, *ran = 0 and *fallback is untouched. Device
+  // words; n <= capacity. `extras` are done only when it sorts.
   void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
-                    cudaStream_t stream, std::int32_t* enable, std::int32_t* fallback,
+                    cudaStream_t stream, const std::int32_t* enable, std::int32_t* fallback,
                     std::uint32_t* ran, const PartitionExtras& extras = {});
 
   std::size_t capacity() const noexcept { return capacity_; }

@@ -14,6 +14,7 @@
 #include <numeric>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/auto_policy.hpp"
 #include "core/cpu_pipeline.hpp"
@@ -55,12 +56,14 @@ SortPath expected_auto_path(const Probes& p) {
   return choose_auto_path(p.descents == 0 ? 0u : 1u, p.strided == 0 ? 0u : 1u);
 }
 
-// Frames (after the first two) that auto's policy sent to radix, and those the partition sort
-// took of them.
+// Probing frames (after the first two) that auto's policy sent to radix, and those the partition
+// sort took of them; then the frames of stints (core/auto_policy.hpp).
 struct PathCounts {
   int radix_policy = 0;
   int partition = 0;
-  int auto_as_radix = 0;  // frames of radix stints (core/auto_policy.hpp)
+  int radix_stint = 0;
+  int partition_stint = 0;
+  int partition_stint_sorted = 0;  // of those, the frames the partition sort took
 };
 
 // `paths`, when given, receives the PathCounts (the gtest assertions need a void function).
@@ -81,7 +84,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
   // Fused auto moves each particle to its place in last frame's order as it steps it, except in
   // the frames of a radix stint (which keep the layout; auto starts from it again after one).
   const bool laid_out_in_order = c.algorithm == Algorithm::automatic && c.fused;
-  bool last_as_radix = false;
+  SortPath last_stint = SortPath::unsorted;
   std::vector<std::uint32_t> keys(n), expected(n);
   SortScratch scratch;
   Extents last_extents;
@@ -98,8 +101,10 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
     const FrameInfo info = pipeline.run_frame(settings, targets);
     pipeline.synchronize();
-    const bool as_radix = pipeline.newest_frame_auto_as_radix();
-    if (as_radix) ++counted.auto_as_radix;
+    const SortPath stint = pipeline.newest_frame_stint();
+    const bool as_radix = stint == SortPath::radix;
+    if (as_radix) ++counted.radix_stint;
+    if (stint == SortPath::partition) ++counted.partition_stint;
 
     const auto state = test::to_host(pipeline.device_state(), n);
     const auto order = test::to_host(targets.order, n);
@@ -107,7 +112,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const Extents extents = cpu_extents(state, settings.view);
     cpu_depth_keys(state, settings.view, c.mode, c.bits, extents, keys);
 
-    ASSERT_TRUE(!as_radix || laid_out_in_order) << "only fused auto runs radix stints";
+    ASSERT_TRUE(stint == SortPath::unsorted || laid_out_in_order) << "only fused auto has stints";
     const bool from_previous = c.algorithm == Algorithm::automatic && !laid_out_in_order;
     expected = from_previous ? previous : std::vector<std::uint32_t>(n);
     if (!from_previous) std::iota(expected.begin(), expected.end(), 0u);
@@ -115,6 +120,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
       // The seed identifies a particle; a respawn (fountain) advances it by one hash. After a
       // stint frame auto starts again from the layout as it is.
       for (std::uint32_t k = 0; k < n; ++k) {
+        const bool last_as_radix = last_stint == SortPath::radix;
         const std::uint32_t was = previous_state[last_as_radix ? k : previous[k]].seed;
         ASSERT_TRUE(state[k].seed == was || state[k].seed == hash_u32(was))
             << "frame " << f << " place " << k;
@@ -134,9 +140,14 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     // FrameInfo is one frame late, except the first frame after reset.
     const Extents& reported = f == 0 ? extents : last_extents;
     EXPECT_EQ(0, std::memcmp(&info.extents, &reported, sizeof(Extents))) << "frame " << f;
-    const bool reported_as_radix = f == 0 ? as_radix : last_as_radix;
-    if (reported_as_radix) {
+    const SortPath reported_stint = f == 0 ? stint : last_stint;
+    if (reported_stint == SortPath::radix) {
       EXPECT_EQ(info.path, SortPath::radix) << "frame " << f;
+    } else if (reported_stint == SortPath::partition) {
+      // No probe ran: the partition sort, or radix when it refused.
+      EXPECT_TRUE(info.path == SortPath::partition || info.path == SortPath::radix)
+          << "frame " << f << " path " << to_string(info.path);
+      if (info.path == SortPath::partition) ++counted.partition_stint_sorted;
     } else if (c.algorithm == Algorithm::automatic) {
       const Probes& p = f == 0 ? probes : last_probes;
       // The CPU policy's radix is the device's partition sort when last frame's splitters fit.
@@ -156,14 +167,32 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     }
     previous = order;
     previous_state = state;
-    last_as_radix = as_radix;
+    last_stint = stint;
     last_extents = extents;
     last_probes = probes;
   }
-  // One graph for the whole run (and the radix one for auto's stints): neither the moving targets
+  // One graph for the whole run (and one per kind of auto's stints): neither the moving targets
   // nor dt/view rebuilt it.
-  EXPECT_EQ(pipeline.graphs_built(), counted.auto_as_radix > 0 ? 2u : 1u);
+  const std::uint64_t stint_graphs =
+      (counted.radix_stint > 0 ? 1u : 0u) + (counted.partition_stint > 0 ? 1u : 0u);
+  EXPECT_EQ(pipeline.graphs_built(), 1u + stint_graphs);
   if (paths != nullptr) *paths = counted;
+}
+
+// `order` holds every index once, and the keys it visits do not descend.
+void expect_sorted_permutation(const std::vector<std::uint32_t>& order,
+                               const std::vector<std::uint32_t>& keys) {
+  const std::size_t n = keys.size();
+  ASSERT_EQ(order.size(), n);
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_LT(order[i], n) << "position " << i;
+    ASSERT_FALSE(seen[order[i]]) << "position " << i;
+    seen[order[i]] = true;
+    if (i > 0) {
+      ASSERT_LE(keys[order[i - 1]], keys[order[i]]) << "position " << i;
+    }
+  }
 }
 
 class PipelineFrames : public ::testing::TestWithParam<Case> {};
@@ -273,15 +302,9 @@ TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
       const auto state = test::to_host(pipeline.device_state(), n);
       const auto got = test::to_host(order.data(), n);
       cpu_depth_keys(state, s.view, KeyMode::exact, 32, cpu_extents(state, s.view), keys);
-      std::vector<bool> seen(n, false);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        ASSERT_LT(got[i], n);
-        ASSERT_FALSE(seen[got[i]]) << to_string(a) << " frame " << frame;
-        seen[got[i]] = true;
-        if (i > 0) {
-          ASSERT_LE(keys[got[i - 1]], keys[got[i]]) << to_string(a) << " frame " << frame;
-        }
-      }
+      SCOPED_TRACE(std::string(to_string(a)) + " frame " + std::to_string(frame));
+      expect_sorted_permutation(got, keys);
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
   EXPECT_EQ(pipeline.graphs_built(), 5u);  // radix, cub, auto, oddeven, quicksort: once each
@@ -312,17 +335,11 @@ TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
     const auto state = test::to_host(pipeline.device_state(), n);
     const auto got = test::to_host(order.data(), n);
     cpu_depth_keys(state, s.view, s.key_mode, s.key_bits, cpu_extents(state, s.view), keys);
-    std::vector<bool> seen(n, false);
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    expect_sorted_permutation(got, keys);
+    if (::testing::Test::HasFatalFailure()) return;
     drawn_seeds.assign(n, 0);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      ASSERT_LT(got[i], n);
-      ASSERT_FALSE(seen[got[i]]) << "frame " << frame;
-      seen[got[i]] = true;
-      drawn_seeds[i] = state[got[i]].seed;  // galaxy particles keep their seed
-      if (i > 0) {
-        ASSERT_LE(keys[got[i - 1]], keys[got[i]]) << "frame " << frame;
-      }
-    }
+    for (std::uint32_t i = 0; i < n; ++i) drawn_seeds[i] = state[got[i]].seed;  // kept by galaxy
     // Ties keep last frame's draw order, except on the radix frame, which sorts from its layout.
     if (frame > 0 && frame != 13) {
       std::vector<std::pair<std::uint32_t, std::uint32_t>> by_seed(n);
@@ -389,7 +406,7 @@ TEST(PipelinePartition, MovingGalaxyFramesTakeThePartitionSort) {
 }
 
 // Frames auto sends to radix anyway (16-bit keys never try the partition sort) start radix
-// stints: after kAutoRadixStreak of them the fixed radix frame runs kAutoRadixStint frames, then
+// stints: after kAutoStintStreak of them the fixed radix frame runs kAutoStint frames, then
 // auto probes again, and every frame stays exactly sorted with ties kept (run_case's checks).
 TEST(PipelineAutoStint, FramesThatEndInRadixRunTheRadixFrameForAWhile) {
   REQUIRE_CUDA_DEVICE();
@@ -397,9 +414,27 @@ TEST(PipelineAutoStint, FramesThatEndInRadixRunTheRadixFrameForAWhile) {
   PathCounts paths;
   run_case({Model::galaxy, Algorithm::automatic, KeyMode::quantized, 16, 30000, frames, 0.3f, true},
            &paths);
-  EXPECT_GE(paths.auto_as_radix, 2 * kAutoRadixStint);            // at least two stints
-  EXPECT_LE(paths.auto_as_radix, frames - 2 * kAutoRadixStreak);  // auto came back between them
+  EXPECT_GE(paths.radix_stint, 2 * kAutoStint);                 // at least two stints
+  EXPECT_LE(paths.radix_stint, frames - 2 * kAutoStintStreak);  // auto came back between them
   EXPECT_EQ(paths.partition, 0);
+  EXPECT_EQ(paths.partition_stint, 0);
+}
+
+// Frames the partition sort takes start partition stints: a graph without the probe, the choice
+// and the odd-even launches, whose partition sort takes every frame here (as it takes every
+// probing frame of these cases: PipelinePartition.MovingGalaxyFramesTakeThePartitionSort), then
+// auto probes again. Exactness, ties and the layout are run_case's checks.
+TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr int frames = 60;
+  PathCounts paths;
+  run_case({Model::galaxy, Algorithm::automatic, KeyMode::exact, 32, 60000, frames, 0.3f, true},
+           &paths);
+  EXPECT_GE(paths.partition_stint, 2 * kAutoStint);  // at least two stints
+  EXPECT_LE(paths.partition_stint, frames - 2 * kAutoStintStreak);
+  EXPECT_GE(paths.partition_stint_sorted, paths.partition_stint - 1);  // the last is unreported
+  EXPECT_EQ(paths.radix_stint, 0);
+  EXPECT_EQ(paths.partition, paths.radix_policy);
 }
 
 }  // namespace

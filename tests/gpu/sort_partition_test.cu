@@ -31,6 +31,8 @@ std::vector<T> download(const T* d, std::size_t n) {
   return host;
 }
 
+constexpr std::int32_t kUnwritten = 7;
+
 struct Outcome {
   std::vector<std::uint32_t> keys, values;
   std::int32_t enable, fallback;
@@ -52,7 +54,8 @@ Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t en
     sort.forget_splitters(nullptr);
   }
   auto keys = upload(c.keys), values = upload(c.values);
-  auto words = upload(std::vector<std::int32_t>{enable, 0});
+  // The fallback word starts as neither answer: a sort that runs must write it either way.
+  auto words = upload(std::vector<std::int32_t>{enable, kUnwritten});
   auto ran = upload(std::vector<std::uint32_t>{7u});
   sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
                     ran.data(), extras);
@@ -66,7 +69,7 @@ void expect_same_as_twin(SplitterPartitionSort& sort, PartitionCase c) {
   const Outcome gpu = run(sort, c);
   const bool sorts = cpu_splitter_partition_sort(c.keys, c.values, c.splitters);
   EXPECT_EQ(gpu.ran, sorts ? 1u : 0u);
-  EXPECT_EQ(gpu.enable, sorts ? 1 : 0);
+  EXPECT_EQ(gpu.enable, 1);  // read only
   EXPECT_EQ(gpu.fallback, sorts ? 0 : 1);
   ASSERT_EQ(gpu.keys, c.keys);  // the twin's result: sorted, or the input when it refused
   ASSERT_EQ(gpu.values, c.values);
@@ -98,7 +101,7 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
     const Outcome gpu = run(sort, c);
     EXPECT_EQ(gpu.ran, 0u);
     EXPECT_EQ(gpu.fallback, 1);
-    EXPECT_EQ(gpu.enable, 0);
+    EXPECT_EQ(gpu.enable, 1);
     EXPECT_EQ(gpu.keys, c.keys);
     EXPECT_EQ(gpu.values, c.values);
   }
@@ -109,9 +112,9 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 9));
 }
 
-// The extras: the values also written to a target named by a device word, the splitters the
-// sorted keys give (as note_sorted takes them), and the finish word cleared, all only when the
-// sort runs; a refusal leaves the target, the splitters and the word alone.
+// The extras: the values also written to a target named by a device word and the splitters the
+// sorted keys give (as note_sorted takes them), only when the sort runs; a refusal leaves the
+// target and the splitters alone. The finish word says which: 0 sorted, 1 refused.
 TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 300001, span = 1u << 30;
@@ -122,7 +125,7 @@ TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
     const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
     auto target = upload(untouched);
     auto target_at = upload(std::vector<std::uint32_t*>{target.data()});
-    auto finish = upload(std::vector<std::int32_t>{1});
+    auto finish = upload(std::vector<std::int32_t>{kUnwritten});  // written either way
     const PartitionExtras extras{
         .final_values = target_at.data(), .note_splitters = true, .finish_enable = finish.data()};
     const Outcome gpu = run(sort, *c, 1, true, extras);
@@ -155,12 +158,12 @@ TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
   PartitionCase shorter = testing::moved_keys(n - 1, 1u << 30, 0, 0, 1, 11);
   (void)run(sort, shorter);
   auto keys = upload(c.keys), values = upload(c.values);
-  auto words = upload(std::vector<std::int32_t>{1, 0});
+  auto words = upload(std::vector<std::int32_t>{1, kUnwritten});
   auto ran = upload(std::vector<std::uint32_t>{7u});
   sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
                     ran.data());
   EXPECT_EQ(download(ran.data(), 1)[0], 0u);
-  EXPECT_EQ(download(words.data(), 2), (std::vector<std::int32_t>{0, 1}));
+  EXPECT_EQ(download(words.data(), 2), (std::vector<std::int32_t>{1, 1}));
   EXPECT_EQ(download(keys.data(), n), c.keys);
 }
 
@@ -172,7 +175,7 @@ TEST(SortPartition, DisabledDoesNothing) {
   const Outcome gpu = run(sort, c, 0);
   EXPECT_EQ(gpu.ran, 0u);
   EXPECT_EQ(gpu.enable, 0);
-  EXPECT_EQ(gpu.fallback, 0);
+  EXPECT_EQ(gpu.fallback, kUnwritten);  // untouched
   EXPECT_EQ(gpu.keys, c.keys);
   EXPECT_EQ(gpu.values, c.values);
 }

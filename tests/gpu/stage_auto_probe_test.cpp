@@ -1,7 +1,6 @@
-// Auto's inputs against their CPU twins: exact keys gathered through last frame's order must be
-// keys_by_index[order[i]] (the order left as it was), and both probes over them must count what
-// cpu_count_descents and cpu_count_strided_descents count, on sizes around the warp and block edges
-// and with ties.
+// Auto's probes against their CPU twins: over keys laid out in last frame's order (here gathered
+// on the host, as the fused step lays them out), both must count what cpu_count_descents and
+// cpu_count_strided_descents count, on sizes around the warp and block edges and with ties.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,17 +51,12 @@ Counts cpu_counts(const ProbeInput& in, std::uint32_t stride) {
       static_cast<std::uint32_t>(cpu_count_strided_descents(in.keys_by_index, in.order, stride))};
 }
 
-// Lays the keys out in `order` as the auto frame does: the keys stage over exact keys by index.
-void gather_keys(const std::uint32_t* keys_by_index, std::uint32_t* order, std::uint32_t* keys,
-                 std::uint32_t n) {
-  cuda::DepthKeyArgs a;
-  a.exact_keys = keys_by_index;
-  a.count = n;
-  a.order = order;
-  a.values = order;  // keyed in place: the order is left as is
-  a.keys = keys;
-  a.mode = KeyMode::exact;
-  cuda::launch_depth_keys(a, nullptr);
+// keys_by_index laid out in `order` (keys[i] = keys_by_index[order[i]]), on the device.
+cuda::DeviceBuffer<std::uint32_t> laid_out(const std::vector<std::uint32_t>& keys_by_index,
+                                           const std::vector<std::uint32_t>& order) {
+  std::vector<std::uint32_t> keys(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) keys[i] = keys_by_index[order[i]];
+  return test::to_device(keys);
 }
 
 void expect_counts(const std::vector<std::uint32_t>& counts, Counts expected, const char* what) {
@@ -78,14 +72,7 @@ TEST(StageAutoProbe, GatheredKeysAndTheirProbesMatchTheCpuTwins) {
         SCOPED_TRACE(testing::Message() << "n " << n << " stride " << stride << " swaps " << swaps);
         const ProbeInput in = nearly_sorted(n, n / 4 + 1, swaps, 3000, n * 31 + swaps);
         const Counts expected = cpu_counts(in, stride);
-        auto keys_by_index = test::to_device(in.keys_by_index);
-        auto order = test::to_device(in.order);
-        cuda::DeviceBuffer<std::uint32_t> keys(n);
-        gather_keys(keys_by_index.data(), order.data(), keys.data(), n);
-        const auto gathered = test::to_host(keys.data(), n);
-        for (std::uint32_t i = 0; i < n; ++i)
-          ASSERT_EQ(gathered[i], in.keys_by_index[in.order[i]]) << "position " << i;
-        ASSERT_EQ(test::to_host(order.data(), n), in.order);
+        auto keys = laid_out(in.keys_by_index, in.order);
         // Stale counts must not leak in: the launch zeroes them.
         auto counts = test::to_device(std::vector<std::uint32_t>{77u, 88u});
         cuda::launch_sortedness_probes(keys.data(), n, stride, counts.data(), nullptr);
@@ -99,12 +86,9 @@ TEST(StageAutoProbe, SortedInputHasNoDescentsAndShuffledHasMany) {
   REQUIRE_CUDA_DEVICE();
   const std::uint32_t n = 100000;
   ProbeInput in = nearly_sorted(n, n, 0, 0, 5);
-  auto keys_by_index = test::to_device(in.keys_by_index);
-  cuda::DeviceBuffer<std::uint32_t> keys(n);
   auto counts = test::to_device(std::vector<std::uint32_t>{1u, 1u});
   auto probe = [&](const std::vector<std::uint32_t>& order_host) {
-    auto order = test::to_device(order_host);
-    gather_keys(keys_by_index.data(), order.data(), keys.data(), n);
+    auto keys = laid_out(in.keys_by_index, order_host);
     cuda::launch_sortedness_probes(keys.data(), n, 2048, counts.data(), nullptr);
     return test::to_host(counts.data(), 2);
   };

@@ -18,6 +18,59 @@
 namespace particles {
 namespace {
 
+// What the fused step and the stages apart read and write besides the particles and their
+// outputs: dt, the view, two extents (fused, apart), the extents workspace and the key floor.
+struct FrameBuffers {
+  FrameBuffers(float step, const DepthFrame& view_value)
+      : dt(test::device_value(step)),
+        view(test::device_value(view_value)),
+        extents(2),
+        ws(cuda::extents_workspace_bytes()),
+        key_floor(1 + cuda::kKeyFloorPartials) {
+    cuda::init_extents_workspace(ws.data(), nullptr);
+  }
+
+  // The fused step from `in` to `out`, extents into extents[0]; no gather, keys, values or key
+  // floor until the caller names them.
+  cuda::FusedStepArgs fused(const ModelParams& params, const ParticleState* in, ParticleState* out,
+                            std::uint32_t n, ParticleVertex* const* vertices_at) {
+    cuda::FusedStepArgs a;
+    a.params = params;
+    a.state_in = in;
+    a.state_out = out;
+    a.count = n;
+    a.dt = dt.data();
+    a.vertices = vertices_at;
+    a.view = view.data();
+    a.extents = extents.data();
+    a.extents_workspace = ws.data();
+    a.key_floor_partials = key_floor.data() + 1;
+    return a;
+  }
+
+  // The three stages apart, in place on `state`, extents into extents[1], exact keys with the
+  // identity values.
+  void run_apart(const ModelParams& params, ParticleState* state, std::uint32_t n,
+                 ParticleVertex* const* vertices_at, std::uint32_t* keys, std::uint32_t* values) {
+    cuda::launch_step(params, state, state, n, dt.data(), vertices_at, nullptr);
+    cuda::launch_extents(state, n, view.data(), extents.data() + 1, ws.data(), nullptr);
+    cuda::DepthKeyArgs k;
+    k.state = state;
+    k.count = n;
+    k.values = values;
+    k.keys = keys;
+    k.view = view.data();
+    k.extents = extents.data() + 1;
+    cuda::launch_depth_keys(k, nullptr);
+  }
+
+  cuda::DeviceBuffer<float> dt;
+  cuda::DeviceBuffer<DepthFrame> view;
+  cuda::DeviceBuffer<Extents> extents;
+  cuda::DeviceBuffer<unsigned char> ws;
+  cuda::DeviceBuffer<std::uint32_t> key_floor;
+};
+
 struct FusedCase {
   Model model;
   std::uint32_t count;
@@ -36,44 +89,23 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   cuda::DeviceBuffer<ParticleVertex> vertices_fused(n), vertices_apart(n);
   auto vertices_fused_at = test::device_value(vertices_fused.data());
   auto vertices_apart_at = test::device_value(vertices_apart.data());
-  auto dt = test::device_value(step);
   cuda::DeviceBuffer<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
-  cuda::DeviceBuffer<Extents> extents(2);
-  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
-  cuda::init_extents_workspace(ws.data(), nullptr);
-  cuda::DeviceBuffer<std::uint32_t> key_floor(1 + cuda::kKeyFloorPartials);
+  FrameBuffers frame_buffers(step, test::orbit_view(0));
+  auto& extents = frame_buffers.extents;
+  auto& key_floor = frame_buffers.key_floor;
 
   for (int frame = 0; frame < 3; ++frame) {  // later frames check the workspace is reusable
-    auto view = test::device_value(test::orbit_view(frame));
-    cuda::FusedStepArgs fused;
-    fused.params = params;
-    fused.state_in = state_fused.data();
-    fused.state_out = state_fused.data();
-    fused.count = n;
-    fused.dt = dt.data();
-    fused.vertices = vertices_fused_at.data();
-    fused.view = view.data();
-    fused.extents = extents.data();
-    fused.extents_workspace = ws.data();
+    const DepthFrame view = test::orbit_view(frame);
+    CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
+    cuda::FusedStepArgs fused = frame_buffers.fused(params, state_fused.data(), state_fused.data(),
+                                                    n, vertices_fused_at.data());
     fused.keys = frame == 1 ? nullptr : keys_fused.data();  // frame 1: no keys requested
     fused.values = values_fused.data();
     fused.key_floor = key_floor.data();
-    fused.key_floor_partials = key_floor.data() + 1;
     CUDA_CHECK(cudaMemset(key_floor.data(), 0x5a, sizeof(std::uint32_t)));  // stale on purpose
     cuda::launch_step_fused(fused, nullptr);
-
-    cuda::launch_step(params, state_apart.data(), state_apart.data(), n, dt.data(),
-                      vertices_apart_at.data(), nullptr);
-    cuda::launch_extents(state_apart.data(), n, view.data(), extents.data() + 1, ws.data(),
-                         nullptr);
-    cuda::DepthKeyArgs keys;
-    keys.state = state_apart.data();
-    keys.count = n;
-    keys.values = values_apart.data();
-    keys.keys = keys_apart.data();
-    keys.view = view.data();
-    keys.extents = extents.data() + 1;
-    cuda::launch_depth_keys(keys, nullptr);
+    frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
+                            keys_apart.data(), values_apart.data());
 
     const auto sf = test::to_host(state_fused.data(), n), sa = test::to_host(state_apart.data(), n);
     ASSERT_EQ(0, std::memcmp(sf.data(), sa.data(), n * sizeof(ParticleState))) << frame;
@@ -136,40 +168,17 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   cuda::DeviceBuffer<ParticleVertex> vertices(n), vertices_apart(n);
   auto vertices_at = test::device_value(vertices.data());
   auto vertices_apart_at = test::device_value(vertices_apart.data());
-  auto dt = test::device_value(step);
-  auto view = test::device_value(test::orbit_view(3));
-  cuda::DeviceBuffer<Extents> extents(2);
-  cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());
-  cuda::init_extents_workspace(ws.data(), nullptr);
-  cuda::DeviceBuffer<std::uint32_t> key_floor(1 + cuda::kKeyFloorPartials);
+  FrameBuffers frame_buffers(step, test::orbit_view(3));
+  auto& extents = frame_buffers.extents;
 
-  cuda::FusedStepArgs fused;
-  fused.params = params;
-  fused.state_in = state_in.data();
-  fused.state_out = state_out.data();
+  cuda::FusedStepArgs fused =
+      frame_buffers.fused(params, state_in.data(), state_out.data(), n, vertices_at.data());
   fused.gather = values.data();
-  fused.count = n;
-  fused.dt = dt.data();
-  fused.vertices = vertices_at.data();
-  fused.view = view.data();
-  fused.extents = extents.data();
-  fused.extents_workspace = ws.data();
   fused.keys = keys.data();
   fused.values = values.data();
-  fused.key_floor_partials = key_floor.data() + 1;
   cuda::launch_step_fused(fused, nullptr);
-
-  cuda::launch_step(params, state_apart.data(), state_apart.data(), n, dt.data(),
-                    vertices_apart_at.data(), nullptr);
-  cuda::launch_extents(state_apart.data(), n, view.data(), extents.data() + 1, ws.data(), nullptr);
-  cuda::DepthKeyArgs apart;
-  apart.state = state_apart.data();
-  apart.count = n;
-  apart.values = values_apart.data();
-  apart.keys = keys_apart.data();
-  apart.view = view.data();
-  apart.extents = extents.data() + 1;
-  cuda::launch_depth_keys(apart, nullptr);
+  frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
+                          keys_apart.data(), values_apart.data());
 
   const auto got_state = test::to_host(state_out.data(), n);
   const auto want_state = test::to_host(state_apart.data(), n);

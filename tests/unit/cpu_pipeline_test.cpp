@@ -96,23 +96,31 @@ TEST(AutoPolicy, FirstFrameAfterResetDoesNotTryThePartitionSort) {
   EXPECT_TRUE(frame1.tried);  // frame 0's sort left them
 }
 
-TEST(AutoPolicy, RadixEndingFramesStartAStintOfRadixFrames) {
-  AutoStint s;
-  for (int f = 1; f < kAutoRadixStreak; ++f) {
-    s = after_auto_report(s, SortPath::radix);
-    EXPECT_EQ(s.left, 0) << f;
+TEST(AutoPolicy, FramesEndingInOnePathStartAStintOfIt) {
+  for (SortPath path : {SortPath::radix, SortPath::partition}) {
+    SCOPED_TRACE(to_string(path));
+    AutoStint s;
+    for (int f = 1; f < kAutoStintStreak; ++f) {
+      s = after_auto_report(s, path);
+      EXPECT_EQ(s.left, 0) << f;
+    }
+    s = after_auto_report(s, path);
+    EXPECT_EQ(s.left, kAutoStint);
+    EXPECT_EQ(s.path, path);
+    EXPECT_EQ(s.streak, 0);
   }
-  s = after_auto_report(s, SortPath::radix);
-  EXPECT_EQ(s.left, kAutoRadixStint);
-  EXPECT_EQ(s.streak, 0);
-  // Any other path breaks a streak; the partition sort's is not radix.
+  // Any other path breaks a streak, and so does the other stint path.
   for (SortPath other : {SortPath::partition, SortPath::oddeven, SortPath::skipped_sorted}) {
     AutoStint t = after_auto_report({}, SortPath::radix);
     t = after_auto_report(t, other);
-    EXPECT_EQ(t.streak, 0);
+    EXPECT_EQ(t.streak, other == SortPath::partition ? 1 : 0);
     t = after_auto_report(t, SortPath::radix);
     EXPECT_EQ(t.left, 0) << to_string(other);
   }
+  // A report arriving during a stint does not shorten it.
+  AutoStint during{SortPath::radix, 0, 5};
+  during = after_auto_report(during, SortPath::oddeven);
+  EXPECT_EQ(during.left, 5);
 }
 
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};
