@@ -378,17 +378,19 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     marks[5] = marks[4];
   } else {
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
-    // partition sort, when it sorted, wrote the target and its splitters itself (enable word 5).
+    // partition sort, when it sorted, wrote the target and its splitters itself (kFinishRuns).
     const std::int32_t* finish = automatic ? auto_enable_.data() + kFinishRuns : nullptr;
-    // A resident-sized grid: when disabled, every block of the launch still has to be scheduled.
-    detail::
-        copy_values_to_kernel<<<detail::grid_stride_blocks(count_, kThreads, 8), kThreads, 0, s>>>(
-            order_.data(), &c->order, count_, finish);
-    PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
-    // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of the
-    // next frame's partition sort.
-    if (automatic && partition_sort_worth_trying(shape.bits))
-      partition_->note_sorted(keys_.data(), count_, s, finish);
+    if (automatic && partition_sort_worth_trying(shape.bits)) {
+      // Whichever path sorted them, keys_ now holds this frame's sorted keys: the splitters of
+      // the next frame's partition sort, taken in the copy's launch.
+      partition_->note_sorted(keys_.data(), count_, s, finish, {order_.data(), &c->order});
+    } else {
+      // A resident-sized grid: when disabled, every block of the launch still has to be
+      // scheduled.
+      detail::copy_values_to_kernel<<<detail::grid_stride_blocks(count_, kThreads, 8), kThreads, 0,
+                                      s>>>(order_.data(), &c->order, count_, finish);
+      PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
+    }
     mark(5, timing_slot, marks);
   }
 }

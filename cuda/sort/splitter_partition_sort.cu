@@ -7,6 +7,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/detail/dynamic_shared.cuh"
+#include "cuda/detail/launch_grid.hpp"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
@@ -351,13 +352,19 @@ __global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
 
 __global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ sorted,
                                              std::uint32_t n, std::uint32_t* splitters,
-                                             std::uint32_t* state, const std::int32_t* enable) {
+                                             std::uint32_t* state, const std::int32_t* enable,
+                                             NotedValues copy) {
   if (enable != nullptr && *enable == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
-  for (std::uint32_t j = 1 + blockIdx.x * blockDim.x + threadIdx.x; j < buckets;
-       j += gridDim.x * blockDim.x)
+  const std::uint32_t first = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (std::uint32_t j = 1 + first; j < buckets; j += stride)
     splitters[j] = sorted[j * kPartitionBucket];
-  if (blockIdx.x == 0 && threadIdx.x == 0) state[kSplittersFor] = n;
+  if (copy.target != nullptr) {
+    std::uint32_t* target = *copy.target;
+    for (std::uint32_t i = first; i < n; i += stride) target[i] = copy.values[i];
+  }
+  if (first == 0) state[kSplittersFor] = n;
 }
 
 // A word memset cannot write, on the stream, capturable, with no host memory to keep alive.
@@ -398,14 +405,19 @@ void SplitterPartitionSort::forget_splitters(cudaStream_t stream) {
 }
 
 void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n,
-                                        cudaStream_t stream, const std::int32_t* enable) {
+                                        cudaStream_t stream, const std::int32_t* enable,
+                                        const NotedValues& copy) {
   if (n > capacity_)
     throw std::invalid_argument("SplitterPartitionSort::note_sorted: n " + std::to_string(n) +
                                 " > capacity " + std::to_string(capacity_));
-  // A thread per splitter: each is one scattered read (8192 of them at 16M keys).
-  const std::uint32_t blocks = std::max<std::uint32_t>(1u, (partition_buckets(n) + 255) / 256);
+  // A thread per splitter (each is one scattered read: 8192 of them at 16M keys); with values to
+  // copy, a resident-sized grid that strides over them (disabled, every block of a launch still
+  // has to be scheduled).
+  const std::uint32_t blocks =
+      copy.target != nullptr ? detail::grid_stride_blocks(n, 256, 8)
+                             : std::max<std::uint32_t>(1u, (partition_buckets(n) + 255) / 256);
   partition_note_sorted_kernel<<<blocks, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
-                                                           state_.data(), enable);
+                                                           state_.data(), enable, copy);
   CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
 }
 

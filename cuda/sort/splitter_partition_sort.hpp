@@ -28,16 +28,23 @@ struct PartitionExtras {
   std::int32_t* finish_enable = nullptr;
 };
 
+// Values note_sorted also copies, in the same launch: values[0, n) to the address *target holds
+// when it runs (the caller's copy of its sorted values to a moving target, fused with it).
+struct NotedValues {
+  const std::uint32_t* values = nullptr;
+  std::uint32_t* const* target = nullptr;  // null: nothing to copy
+};
+
 class SplitterPartitionSort {
  public:
   explicit SplitterPartitionSort(std::size_t capacity);
 
   // The next sort falls back until note_sorted gives splitters again.
   void forget_splitters(cudaStream_t stream);
-  // Takes the splitters for the next sort from n sorted keys (device memory); when enable is
-  // given, only if *enable != 0 at run time.
+  // Takes the splitters for the next sort from n sorted keys (device memory), and copies `copy`;
+  // when enable is given, only if *enable != 0 at run time.
   void note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n, cudaStream_t stream,
-                   const std::int32_t* enable = nullptr);
+                   const std::int32_t* enable = nullptr, const NotedValues& copy = {});
 
   // When *enable != 0: sorts (keys, values) stably by the whole key and sets *ran = 1 and
   // *fallback = 0, or, when the splitters (absent, made for another n, too far from these keys)

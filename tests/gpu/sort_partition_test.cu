@@ -194,6 +194,44 @@ TEST(SortPartition, SplittersComeFromSortedKeys) {
   for (std::size_t j = 1; j < expected.size(); ++j) EXPECT_EQ(got[j - 1], expected[j]) << j;
 }
 
+// The pipeline's finish: the splitters and the copy of the sorted values to a target named by a
+// device word, in one launch, both or neither as the enable word says.
+TEST(SortPartition, NoteSortedAlsoCopiesTheValuesWhenEnabled) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 5 * kPartitionBucket + 77;
+  SplitterPartitionSort sort(n);
+  std::vector<std::uint32_t> sorted(n), values(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    sorted[i] = 7 * i + 3;
+    values[i] = (i * 2654435761u) ^ 0x5bd1e995u;
+  }
+  auto d_sorted = upload(sorted), d_values = upload(values);
+  const auto expected = cpu_partition_splitters(sorted);
+  for (const std::int32_t enabled : {0, 1}) {
+    SCOPED_TRACE(enabled);
+    sort.forget_splitters(nullptr);
+    const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
+    auto target = upload(untouched);
+    auto target_at = upload(std::vector<std::uint32_t*>{target.data()});
+    auto enable = upload(std::vector<std::int32_t>{enabled});
+    sort.note_sorted(d_sorted.data(), n, nullptr, enable.data(),
+                     {d_values.data(), target_at.data()});
+    EXPECT_EQ(download(target.data(), n), enabled != 0 ? values : untouched);
+    // Noted splitters let a sort of these very keys run; forgotten ones do not.
+    PartitionCase c{sorted, values, expected};
+    auto keys = upload(c.keys), vals = upload(c.values);
+    auto words = upload(std::vector<std::int32_t>{1, kUnwritten});
+    auto ran = upload(std::vector<std::uint32_t>{7u});
+    sort.sort_enabled(keys.data(), vals.data(), n, nullptr, words.data(), words.data() + 1,
+                      ran.data());
+    EXPECT_EQ(download(ran.data(), 1)[0], enabled != 0 ? 1u : 0u);
+    if (enabled != 0) {
+      const auto got = download(sort.device_splitters() + 1, expected.size() - 1);
+      for (std::size_t j = 1; j < expected.size(); ++j) EXPECT_EQ(got[j - 1], expected[j]) << j;
+    }
+  }
+}
+
 TEST(SortPartition, RefusesMoreThanItsCapacity) {
   SKIP_WITHOUT_DEVICE();
   SplitterPartitionSort sort(100);
