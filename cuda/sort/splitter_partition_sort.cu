@@ -23,7 +23,6 @@ constexpr int kTileItems = kPartitionBucket / kTileThreads;
 // half the warps (galaxy, 1M, exact: auto 109.3 -> 107.7 us on the H200).
 constexpr int kBucketThreads = 256;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
-constexpr int kStartsThreads = 1024;
 // The bucket sort's packed words: a key's bits above its place in the bucket.
 constexpr int kPlaceBits = 12;
 constexpr std::uint32_t kPlaceMask = (1u << kPlaceBits) - 1u;
@@ -46,8 +45,9 @@ using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 // The sort's device state words.
 enum StateWord : int {
   kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
-  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by the starts kernel
-  kStateWords = 2
+  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by finish_counts
+  kTicket = 2,        // the count kernel's blocks done; back to zero by its last block
+  kStateWords = 3
 };
 constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
 
@@ -70,24 +70,26 @@ __device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, s
   __syncthreads();
 }
 
-// 1. Per input tile: each key's bucket digit (kept for the scatter), how many of the tile's keys
-// go to each digit, kept per tile and added to the bucket sizes; a key out of reach flags the
-// sort as impossible. Once a tile has flagged it, tiles that start later skip their work (a
-// frame that moved too far costs about a wave, not a pass).
-__global__ void __launch_bounds__(kTileThreads)
-    partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
-                           const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
-                           std::uint8_t* __restrict__ digits, std::uint32_t* counts,
-                           std::uint32_t* bucket_sizes, const std::int32_t* enable) {
-  const std::uint32_t buckets = partition_buckets(n);
-  // Three independent words, loaded before any is tested: the kernel is latency-bound, and
-  // tested in turn each would cost its own round trip.
-  const std::int32_t enabled = *enable;
-  const std::uint32_t splitters_for = state[kSplittersFor];
-  const std::uint32_t flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach);
-  if (enabled == 0 || splitters_for != n || buckets > kPartitionMaxBuckets) return;
-  // Read by every thread, so decided by all of them together (the barrier counts on it).
-  if (__syncthreads_or(flagged != 0)) return;
+// The sort's answer to its caller (SplitterPartitionSort::sort_enabled), written either way, so
+// a graph that always runs the sort needs no word reset per frame.
+struct Verdict {
+  std::int32_t* fallback;
+  std::uint32_t* ran;           // also what the scatter and bucket kernels go by
+  std::int32_t* finish_enable;  // may be null
+  __device__ void write(bool sorts) const {
+    *fallback = sorts ? 0 : 1;
+    if (finish_enable != nullptr) *finish_enable = sorts ? 0 : 1;
+    *ran = sorts ? 1u : 0u;
+  }
+};
+
+// One input tile's part of step 1: each key's bucket digit (kept for the scatter), how many of
+// the tile's keys go to each digit, kept per tile and added to the bucket sizes; a key out of
+// reach flags the sort as impossible instead. Every thread of the block calls it.
+__device__ void count_tile(const std::uint32_t* __restrict__ keys, std::uint32_t n,
+                           std::uint32_t buckets, const std::uint32_t* __restrict__ splitters,
+                           std::uint32_t* state, std::uint8_t* __restrict__ digits,
+                           std::uint32_t* counts, std::uint32_t* bucket_sizes) {
   __shared__ SplitterWindow window;
   __shared__ std::uint32_t hist[kPartitionDigitSlots];
   const std::uint32_t t = blockIdx.x;
@@ -147,51 +149,81 @@ __global__ void __launch_bounds__(kTileThreads)
   }
 }
 
-// 2. One block: decides whether the sort can go on (splitters for this n, every key in reach,
-// every bucket within a block's capacity) and, if so, turns the bucket sizes into starts; the
-// `ran` word it writes enables the last two kernels. Either way it leaves the sizes zero and the
-// out-of-reach word clear for the next sort.
-__global__ void __launch_bounds__(kStartsThreads)
-    partition_starts_kernel(std::uint32_t n, std::uint32_t* state, std::uint32_t* bucket_sizes,
-                            std::uint32_t* starts, const std::int32_t* enable,
-                            std::int32_t* fallback, std::uint32_t* ran,
-                            std::int32_t* finish_enable) {
-  if (*enable == 0) {
-    if (threadIdx.x == 0) *ran = 0;
-    return;
-  }
-  __shared__ std::uint32_t scratch[2][kStartsThreads / 32];
-  const std::uint32_t buckets = partition_buckets(n);
-  const bool usable =
-      state[kSplittersFor] == n && state[kOutOfReach] == 0 && buckets <= kPartitionMaxBuckets;
+// The rest of step 1, by the count kernel's last block, once every tile has added its counts:
+// decides whether the sort can go on (every key in reach, every bucket within a block's
+// capacity) and, if so, turns the bucket sizes into starts. Either way it leaves the sizes zero,
+// the out-of-reach word clear and the ticket at zero for the next sort.
+__device__ void finish_counts(std::uint32_t n, std::uint32_t buckets, std::uint32_t* state,
+                              std::uint32_t* bucket_sizes, std::uint32_t* starts,
+                              const Verdict& verdict) {
+  __shared__ std::uint32_t scratch[2][kTileThreads / 32];
+  // Other blocks' writes: read from L2.
+  const bool in_reach = __ldcg(state + kOutOfReach) == 0;
   // Each thread a contiguous run of buckets.
-  const std::uint32_t per_thread = (buckets + kStartsThreads - 1) / kStartsThreads;
+  const std::uint32_t per_thread = (buckets + kTileThreads - 1) / kTileThreads;
   const std::uint32_t b0 = min(buckets, threadIdx.x * per_thread);
   const std::uint32_t b1 = min(buckets, b0 + per_thread);
   std::uint32_t run = 0;
   bool over = false;
   for (std::uint32_t b = b0; b < b1; ++b) {
-    const std::uint32_t size = bucket_sizes[b];
+    const std::uint32_t size = __ldcg(bucket_sizes + b);
     over = over || size > static_cast<std::uint32_t>(kPartitionBucketCapacity);
     run += size;
   }
-  const bool fits = __syncthreads_and(usable && !over);
+  const bool sorts = __syncthreads_and(in_reach && !over);
   std::uint32_t running = detail::block_exclusive_sum(run, scratch);
   for (std::uint32_t b = b0; b < b1; ++b) {
-    if (fits) {
+    if (sorts) {
       starts[b] = running;
-      running += bucket_sizes[b];
+      running += __ldcg(bucket_sizes + b);
     }
     bucket_sizes[b] = 0;
   }
   if (threadIdx.x == 0) {
-    if (fits) starts[buckets] = n;
-    // Written either way, so a graph that always runs the sort needs no word reset per frame.
-    *fallback = fits ? 0 : 1;
-    if (finish_enable != nullptr) *finish_enable = fits ? 0 : 1;
-    *ran = fits ? 1u : 0u;
+    if (sorts) starts[buckets] = n;
+    verdict.write(sorts);
     state[kOutOfReach] = 0;
+    state[kTicket] = 0;
   }
+}
+
+// 1. Per input tile, count_tile; then the last block to finish, finish_counts (a ticket, as the
+// extents reduction does: no launch of its own for the starts). Once a tile has flagged a key
+// out of reach, tiles that start later skip their work (a frame that moved too far costs about
+// a wave, not a pass), but still take their ticket.
+__global__ void __launch_bounds__(kTileThreads)
+    partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
+                           const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
+                           std::uint8_t* __restrict__ digits, std::uint32_t* counts,
+                           std::uint32_t* bucket_sizes, std::uint32_t* starts,
+                           const std::int32_t* enable, Verdict verdict) {
+  const std::uint32_t buckets = partition_buckets(n);
+  // Three independent words, loaded before any is tested: the kernel is latency-bound, and
+  // tested in turn each would cost its own round trip.
+  const std::int32_t enabled = *enable;
+  const std::uint32_t splitters_for = state[kSplittersFor];
+  const std::uint32_t flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach);
+  const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+  if (enabled == 0) {
+    if (first_thread) *verdict.ran = 0;
+    return;
+  }
+  // Words every block reads alike, so every block returns here, and no ticket is taken.
+  if (splitters_for != n || buckets > kPartitionMaxBuckets) {
+    if (first_thread) verdict.write(false);
+    return;
+  }
+  // Read by every thread, so decided by all of them together (the barrier counts on it).
+  if (!__syncthreads_or(flagged != 0))
+    count_tile(keys, n, buckets, splitters, state, digits, counts, bucket_sizes);
+  __shared__ bool is_last_block;
+  __threadfence();  // this block's counts and flag, before its ticket
+  __syncthreads();
+  if (threadIdx.x == 0) is_last_block = atomicAdd(state + kTicket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!is_last_block) return;  // uniform across the block
+  __threadfence();
+  finish_counts(n, buckets, state, bucket_sizes, starts, verdict);
 }
 
 struct ScatterShared {
@@ -391,7 +423,7 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
   if (capacity >= kNoSplitters)
     throw std::invalid_argument("SplitterPartitionSort: capacity " + std::to_string(capacity) +
                                 " is too large");
-  const std::array<std::uint32_t, kStateWords> state{kNoSplitters, 0u};
+  const std::array<std::uint32_t, kStateWords> state{kNoSplitters, 0u, 0u};
   CUDA_CHECK(cudaMemcpy(state_.data(), state.data(), sizeof state, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(bucket_sizes_.data(), 0, bucket_sizes_.size_bytes()));  // kept zero
   CUDA_CHECK(cudaFuncSetAttribute(partition_bucket_sort_kernel,
@@ -432,12 +464,8 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   const std::uint32_t buckets = partition_buckets(n);
   partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, n, splitters_.data(), state_.data(), digits_.data(), counts_.data(),
-      bucket_sizes_.data(), enable);
+      bucket_sizes_.data(), starts_.data(), enable, {fallback, ran, extras.finish_enable});
   CUDA_CHECK_LAUNCH("partition_count_kernel");
-  partition_starts_kernel<<<1, kStartsThreads, 0, stream>>>(n, state_.data(), bucket_sizes_.data(),
-                                                            starts_.data(), enable, fallback, ran,
-                                                            extras.finish_enable);
-  CUDA_CHECK_LAUNCH("partition_starts_kernel");
   partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
       keys, values, n, digits_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
       scratch_values_.data(), ran);

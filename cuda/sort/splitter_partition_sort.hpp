@@ -1,12 +1,12 @@
 #pragma once
 // The splitter partition sort (the idea and its math: splitter_partition.hpp): a stable sort of
-// keys laid out in last frame's order through splitters that last frame's sorted keys left. Four
-// launches: each key's digit and the digit counts per input tile (and bucket sizes), bucket starts
-// (one block, which also decides), the stable scatter by the kept digits, and one block sorting
-// each bucket. Scratch: 9 bytes per key (keys, values, digits). Whether it can sort is
-// decided on the device: when it cannot, it touches nothing and sets the caller's fallback word
-// instead, so a graph can hold it and a fallback sort with no host round trip (the pipeline's auto
-// mode).
+// keys laid out in last frame's order through splitters that last frame's sorted keys left.
+// Three launches: each key's digit and the digit counts per input tile (and bucket sizes), whose
+// last block to finish also decides and makes the bucket starts; the stable scatter by the kept
+// digits; and one block sorting each bucket. Scratch: 9 bytes per key (keys, values, digits).
+// Whether it can sort is decided on the device: when it cannot, it touches nothing and sets the
+// caller's fallback word instead, so a graph can hold it and a fallback sort with no host round
+// trip (the pipeline's auto mode).
 #include <cuda_runtime.h>
 
 #include <cstddef>
