@@ -22,6 +22,9 @@ constexpr int kTileItems = kPartitionBucket / kTileThreads;
 // 256 threads with 16 rows each rather than 512 with 8: a bucket's rank scans and barriers span
 // half the warps (galaxy, 1M, exact: auto 109.3 -> 107.7 us on the H200).
 constexpr int kBucketThreads = 256;
+// Every bucket of a 1M-key sort (512) in one wave on the H200's 132 SMs: at its natural 80
+// registers only 3 blocks fit per SM, and the last 116 buckets waited for a second wave.
+constexpr int kBucketBlocksPerSm = 4;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 // The bucket sort's packed words: a key's bits above its place in the bucket.
 constexpr int kPlaceBits = 12;
@@ -300,7 +303,7 @@ struct BucketShared {
 
 // 4. Per bucket: a stable block radix sort of its keys over the bits in which they differ (a
 // bucket spans a sliver of the key range: two 8-bit passes on galaxy frames).
-__global__ void __launch_bounds__(kBucketThreads) partition_bucket_sort_kernel(
+__global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
     const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
     std::uint32_t* __restrict__ out_values, const std::uint32_t* ran,
