@@ -60,6 +60,13 @@ compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/pipeline_tests" \
   > "$log/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|PASSED' "$log/racecheck.log" | tr '\n' ' ')"
 
+[[ -z ${QUICK:-} ]] && compute-sanitizer --tool initcheck --error-exitcode 9 "$bin/sort_tests" \
+  --gtest_filter='SortPartition.*' > "$log/initcheck_sort.log" 2>&1
+echo "initcheck sort rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/initcheck_sort.log" | tr '\n' ' ')"
+compute-sanitizer --tool synccheck --error-exitcode 9 "$bin/pipeline_tests" \
+  --gtest_filter='Sanitized/PipelineSmall.*auto*' > "$log/synccheck.log" 2>&1
+echo "synccheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/synccheck.log" | tr '\n' ' ')"
+
 step demo
 p=build/app/main/particles
 $p --headless --frames 600 --screenshot "$out/h200_galaxy.png" --report "$log/galaxy_1m.csv" \

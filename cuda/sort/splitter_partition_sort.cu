@@ -49,7 +49,7 @@ using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 enum StateWord : int {
   kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
   kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by finish_counts
-  kTicket = 2,        // the count kernel's blocks done; back to zero by its last block
+  kTicket = 2,        // the split kernel's blocks done; back to zero by its last block
   kStateWords = 3
 };
 constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
@@ -77,7 +77,7 @@ __device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, s
 // a graph that always runs the sort needs no word reset per frame.
 struct Verdict {
   std::int32_t* fallback;
-  std::uint32_t* ran;           // also what the scatter and bucket kernels go by
+  std::uint32_t* ran;           // also what the bucket kernel goes by
   std::int32_t* finish_enable;  // may be null
   __device__ void write(bool sorts) const {
     *fallback = sorts ? 0 : 1;
@@ -86,64 +86,72 @@ struct Verdict {
   }
 };
 
-// One input tile's part of step 1: each key's bucket digit (kept for the scatter), how many of
-// the tile's keys go to each digit, kept per tile and added to the bucket sizes; a key out of
-// reach flags the sort as impossible instead. Every thread of the block calls it.
-__device__ void count_tile(const std::uint32_t* __restrict__ keys, std::uint32_t n,
+struct SplitShared {
+  TileRank::Storage rank;
+  SplitterWindow window;
+  std::uint32_t keys[kPartitionBucket];  // in digit order
+  std::uint32_t values[kPartitionBucket];
+};
+
+// A tile's run of keys for one digit, packed: its first place in the tile's split, its length.
+constexpr int kRunShift = 16;
+static_assert(kPartitionBucket < 1 << kRunShift, "a place and a length fit 16 bits each");
+
+// One input tile's part of step 1: each key's bucket digit; the tile's pairs, stably by digit, to
+// the same places of the scratch arrays (so each bucket's keys from this tile are one run); each
+// digit's run kept per tile and its length added to the bucket sizes. A key out of reach flags
+// the sort as impossible instead. Every thread of the block calls it.
+__device__ void split_tile(const std::uint32_t* __restrict__ keys,
+                           const std::uint32_t* __restrict__ values, std::uint32_t n,
                            std::uint32_t buckets, const std::uint32_t* __restrict__ splitters,
-                           std::uint32_t* state, std::uint8_t* __restrict__ digits,
-                           std::uint32_t* counts, std::uint32_t* bucket_sizes) {
-  __shared__ SplitterWindow window;
-  __shared__ std::uint32_t hist[kPartitionDigitSlots];
+                           std::uint32_t* state, std::uint32_t* __restrict__ out_keys,
+                           std::uint32_t* __restrict__ out_values, std::uint32_t* runs,
+                           std::uint32_t* bucket_sizes) {
+  __shared__ SplitShared sh;
   const std::uint32_t t = blockIdx.x;
-  if (threadIdx.x < kPartitionDigitSlots) hist[threadIdx.x] = 0;
   const std::uint32_t begin = t * kPartitionBucket;
-  const std::uint32_t end = min(n, begin + kPartitionBucket);
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
   // Every load in flight before the first search: the kernel is latency-bound, a few blocks
   // per multiprocessor.
-  std::uint32_t key[kTileItems];
+  std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
 #pragma unroll
-  for (int r = 0; r < kTileItems; ++r) {
-    const std::uint32_t i = begin + r * kTileThreads + threadIdx.x;
-    key[r] = i < end ? keys[i] : 0u;
+  for (int i = 0; i < kTileItems; ++i) {
+    const int q = TileRank::striped_index(i);
+    key[i] = q < len ? keys[begin + q] : 0u;
+    value[i] = q < len ? values[begin + q] : 0u;
   }
-  load_window(window, splitters, t, buckets);
+  load_window(sh.window, splitters, t, buckets);
   // A pointer, not the window itself: partition_digit takes its accessor by value.
-  const auto splitter = [w = &window](std::uint32_t j) { return (*w)(j); };
-  int digit[kTileItems];
+  const auto splitter = [w = &sh.window](std::uint32_t j) { return (*w)(j); };
   bool out_of_reach = false;
 #pragma unroll
-  for (int r = 0; r < kTileItems; ++r) {
-    const std::uint32_t i = begin + r * kTileThreads + threadIdx.x;
-    digit[r] = i < end ? partition_digit(key[r], t, buckets, splitter) : kPadDigit;
-    if (digit[r] < 0) {
-      out_of_reach = true;
-      digit[r] = kPadDigit;
-    }
-    if (i < end) digits[i] = static_cast<std::uint8_t>(digit[r]);
-  }
-  // Most of a tile's keys fall in a handful of buckets, so one shared atomic per key would queue
-  // on the same few counters: the lanes of each digit find each other by ballots (digits fit
-  // kPartitionDigitBits) and one adds for all.
-#pragma unroll
-  for (int r = 0; r < kTileItems; ++r) {
-    unsigned peers = detail::kFullMask;
-#pragma unroll
-    for (int b = 0; b < kPartitionDigitBits; ++b) {
-      const bool set = (digit[r] >> b) & 1;
-      const unsigned vote = __ballot_sync(detail::kFullMask, set);
-      peers &= set ? vote : ~vote;
-    }
-    if (digit[r] != kPadDigit && (peers & detail::lanemask_lt()) == 0)
-      atomicAdd(&hist[digit[r]], static_cast<std::uint32_t>(__popc(peers)));
+  for (int i = 0; i < kTileItems; ++i) {
+    const int d = TileRank::striped_index(i) < len ? partition_digit(key[i], t, buckets, splitter)
+                                                   : kPadDigit;
+    out_of_reach = out_of_reach || d < 0;
+    digit[i] = d < 0 ? static_cast<std::uint32_t>(kPadDigit) : static_cast<std::uint32_t>(d);
   }
   if (__syncthreads_or(out_of_reach)) {
     if (threadIdx.x == 0) state[kOutOfReach] = 1;
     return;
   }
-  if (threadIdx.x < kPartitionDigitSlots) {
-    const std::uint32_t count = hist[threadIdx.x];
-    counts[t * kPartitionDigitSlots + threadIdx.x] = count;
+  TileRank::rank(digit, rank, sh.rank);
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    if (TileRank::striped_index(i) < len) {
+      sh.keys[rank[i]] = key[i];
+      sh.values[rank[i]] = value[i];
+    }
+  }
+  __syncthreads();
+  for (int r = static_cast<int>(threadIdx.x); r < len; r += kTileThreads) {
+    out_keys[begin + r] = sh.keys[r];
+    out_values[begin + r] = sh.values[r];
+  }
+  if (threadIdx.x < kPartitionDigits) {
+    const std::uint32_t count = sh.rank.bucket_count[threadIdx.x];
+    runs[t * kPartitionDigitSlots + threadIdx.x] =
+        sh.rank.bucket_offset[threadIdx.x] << kRunShift | count;
     const long long bucket = static_cast<long long>(t) + threadIdx.x - kPartitionReach;
     // A digit with keys names a bucket in [0, buckets); the test keeps a bad count from
     // writing elsewhere.
@@ -152,7 +160,7 @@ __device__ void count_tile(const std::uint32_t* __restrict__ keys, std::uint32_t
   }
 }
 
-// The rest of step 1, by the count kernel's last block, once every tile has added its counts:
+// The rest of step 1, by the split kernel's last block, once every tile has added its runs:
 // decides whether the sort can go on (every key in reach, every bucket within a block's
 // capacity) and, if so, turns the bucket sizes into starts. Either way it leaves the sizes zero,
 // the out-of-reach word clear and the ticket at zero for the next sort.
@@ -190,14 +198,16 @@ __device__ void finish_counts(std::uint32_t n, std::uint32_t buckets, std::uint3
   }
 }
 
-// 1. Per input tile, count_tile; then the last block to finish, finish_counts (a ticket, as the
+// 1. Per input tile, split_tile; then the last block to finish, finish_counts (a ticket, as the
 // extents reduction does: no launch of its own for the starts). Once a tile has flagged a key
 // out of reach, tiles that start later skip their work (a frame that moved too far costs about
 // a wave, not a pass), but still take their ticket.
 __global__ void __launch_bounds__(kTileThreads)
-    partition_count_kernel(const std::uint32_t* __restrict__ keys, std::uint32_t n,
+    partition_split_kernel(const std::uint32_t* __restrict__ keys,
+                           const std::uint32_t* __restrict__ values, std::uint32_t n,
                            const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
-                           std::uint8_t* __restrict__ digits, std::uint32_t* counts,
+                           std::uint32_t* __restrict__ out_keys,
+                           std::uint32_t* __restrict__ out_values, std::uint32_t* runs,
                            std::uint32_t* bucket_sizes, std::uint32_t* starts,
                            const std::int32_t* enable, Verdict verdict) {
   const std::uint32_t buckets = partition_buckets(n);
@@ -218,7 +228,8 @@ __global__ void __launch_bounds__(kTileThreads)
   }
   // Read by every thread, so decided by all of them together (the barrier counts on it).
   if (!__syncthreads_or(flagged != 0))
-    count_tile(keys, n, buckets, splitters, state, digits, counts, bucket_sizes);
+    split_tile(keys, values, n, buckets, splitters, state, out_keys, out_values, runs,
+               bucket_sizes);
   __shared__ bool is_last_block;
   __threadfence();  // this block's counts and flag, before its ticket
   __syncthreads();
@@ -229,90 +240,62 @@ __global__ void __launch_bounds__(kTileThreads)
   finish_counts(n, buckets, state, bucket_sizes, starts, verdict);
 }
 
-struct ScatterShared {
-  TileRank::Storage rank;
-  std::uint32_t keys[kPartitionBucket];  // in digit order
-  std::uint32_t values[kPartitionBucket];
-  std::uint8_t digit[kPartitionBucket];
-  std::uint32_t place[kPartitionDigitSlots];  // each digit's first output place
-};
+// Where a bucket's keys lie in the split tiles: run l comes from source tile
+// bucket - kPartitionReach + l (tile order is input order: stable) and holds bucket rows
+// [first[l], first[l + 1]).
+struct BucketRuns {
+  std::uint32_t first[kPartitionDigitSlots];   // past the last digit: no row
+  std::uint32_t source[kPartitionDigitSlots];  // scratch index of the run's first key
 
-// 3. Per input tile: a stable ranking by digit, staged in shared memory, so each digit's keys
-// leave as one contiguous, coalesced run to their place in the bucket.
-__global__ void __launch_bounds__(kTileThreads)
-    partition_scatter_kernel(const std::uint32_t* __restrict__ keys,
-                             const std::uint32_t* __restrict__ values, std::uint32_t n,
-                             const std::uint8_t* __restrict__ digits,
-                             const std::uint32_t* __restrict__ counts,
-                             const std::uint32_t* __restrict__ starts,
-                             std::uint32_t* __restrict__ out_keys,
-                             std::uint32_t* __restrict__ out_values, const std::uint32_t* ran) {
-  if (*ran == 0) return;
-  __shared__ ScatterShared sh;
-  const std::uint32_t buckets = partition_buckets(n);
-  const std::uint32_t t = blockIdx.x;
-  const std::uint32_t begin = t * kPartitionBucket;
-  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
-  std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
+  // The scratch index of bucket row q (q < the bucket's size): the last run that starts at or
+  // before q (an empty run shares its first row with the next, so it is never the last).
+  __device__ std::uint32_t source_of(std::uint32_t q) const {
+    int l = 0;
 #pragma unroll
-  for (int i = 0; i < kTileItems; ++i) {
-    const int q = TileRank::striped_index(i);
-    key[i] = q < len ? keys[begin + q] : 0u;
-    value[i] = q < len ? values[begin + q] : 0u;
-    // The counting pass found every key in reach, or `ran` would have stopped this launch.
-    digit[i] = q < len ? digits[begin + q] : static_cast<std::uint32_t>(kPadDigit);
+    for (int step = kPartitionDigitSlots / 2; step > 0; step /= 2)
+      if (first[l + step] <= q) l += step;
+    return source[l] + (q - first[l]);
   }
-  // Where each digit's run goes: its bucket's start plus the keys the tiles before this one
-  // send to that bucket (a bucket takes its tiles in order: stable). A warp per digit, a lane
-  // per earlier tile.
-  for (std::uint32_t d = detail::warp_id(); d < kPartitionDigits; d += kTileThreads / 32) {
-    const long long bucket = static_cast<long long>(t) + d - kPartitionReach;
-    if (bucket < 0 || bucket >= static_cast<long long>(buckets)) continue;  // warp-uniform
-    const long long source = bucket - kPartitionReach + detail::lane_id();  // earlier tile
-    std::uint32_t before = 0;
-    if (source >= 0 && source < static_cast<long long>(t))
-      before = counts[source * kPartitionDigitSlots + (bucket + kPartitionReach - source)];
-    before = __reduce_add_sync(detail::kFullMask, before);
-    if (detail::lane_id() == 0) sh.place[d] = starts[bucket] + before;
-  }
-  TileRank::rank(digit, rank, sh.rank);  // its barriers also publish sh.place
-#pragma unroll
-  for (int i = 0; i < kTileItems; ++i) {
-    if (TileRank::striped_index(i) < len) {
-      sh.keys[rank[i]] = key[i];
-      sh.values[rank[i]] = value[i];
-      sh.digit[rank[i]] = static_cast<std::uint8_t>(digit[i]);
-    }
-  }
-  __syncthreads();
-  for (int r = static_cast<int>(threadIdx.x); r < len; r += kTileThreads) {
-    const std::uint32_t d = sh.digit[r];
-    const std::uint32_t place =
-        sh.place[d] + (static_cast<std::uint32_t>(r) - sh.rank.bucket_offset[d]);
-    out_keys[place] = sh.keys[r];
-    out_values[place] = sh.values[r];
-  }
-}
+};
+static_assert((kPartitionDigitSlots & (kPartitionDigitSlots - 1)) == 0, "a binary search");
 
 struct BucketShared {
+  BucketRuns runs;
   BucketRank::Storage rank;
   std::uint32_t keys[kPartitionBucketCapacity];
   std::uint32_t values[kPartitionBucketCapacity];
   std::uint32_t scratch[2][kBucketThreads / 32];
 };
 
-// 4. Per bucket: a stable block radix sort of its keys over the bits in which they differ (a
-// bucket spans a sliver of the key range: two 8-bit passes on galaxy frames).
+// 2. Per bucket: its runs gathered from the split tiles, then a stable block radix sort of its
+// keys over the bits in which they differ (a bucket spans a sliver of the key range: two 8-bit
+// passes on galaxy frames).
 __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
-    const std::uint32_t* __restrict__ starts, std::uint32_t* __restrict__ out_keys,
-    std::uint32_t* __restrict__ out_values, const std::uint32_t* ran,
-    std::uint32_t* const* final_values_at, std::uint32_t* __restrict__ splitters) {
+    const std::uint32_t* __restrict__ runs, const std::uint32_t* __restrict__ starts,
+    std::uint32_t* __restrict__ out_keys, std::uint32_t* __restrict__ out_values,
+    const std::uint32_t* ran, std::uint32_t* const* final_values_at,
+    std::uint32_t* __restrict__ splitters) {
   if (*ran == 0) return;
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
   const std::uint32_t start = starts[blockIdx.x];
   const int len = static_cast<int>(starts[blockIdx.x + 1] - start);
   if (len == 0) return;
+  if (threadIdx.x < kPartitionDigitSlots) {  // warp 0: a lane per run
+    const int l = static_cast<int>(threadIdx.x);
+    const long long tile = static_cast<long long>(blockIdx.x) - kPartitionReach + l;
+    std::uint32_t count = 0, source = 0;
+    if (l < kPartitionDigits && tile >= 0 && tile < static_cast<long long>(gridDim.x)) {
+      // The digit this bucket is to that tile.
+      const std::uint32_t run = runs[tile * kPartitionDigitSlots + (kPartitionDigits - 1 - l)];
+      count = run & ((1u << kRunShift) - 1u);
+      source = static_cast<std::uint32_t>(tile) * kPartitionBucket + (run >> kRunShift);
+    }
+    const std::uint32_t inclusive = detail::warp_inclusive_sum(count);
+    sh.runs.first[l] = l < kPartitionDigits ? inclusive - count : 0xffffffffu;
+    sh.runs.source[l] = source;
+  }
+  __syncthreads();
   // A bucket holds about kPartitionBucket keys, half the capacity: only the rows that hold
   // them are loaded, ranked and stored.
   const int live = (len + kBucketThreads - 1) / kBucketThreads;
@@ -322,7 +305,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     const int q = BucketRank::row_index(i, live);
-    key[i] = q < len ? in_keys[start + q] : 0xffffffffu;
+    key[i] = q < len ? in_keys[sh.runs.source_of(static_cast<std::uint32_t>(q))] : 0xffffffffu;
     if (q < len) {
       lo = min(lo, key[i]);
       hi = max(hi, key[i]);
@@ -350,7 +333,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
     for (int i = 0; i < kBucketItems; ++i) {
       if (i >= live) break;
       if (BucketRank::row_index(i, live) < len) {
-        value[i] = in_values[start + (key[i] & kPlaceMask)];
+        value[i] = in_values[sh.runs.source_of(key[i] & kPlaceMask)];
         key[i] = (key[i] >> kPlaceBits) + lo;
       }
     }
@@ -359,7 +342,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
     for (int i = 0; i < kBucketItems; ++i) {
       if (i >= live) break;
       const int q = BucketRank::row_index(i, live);
-      value[i] = q < len ? in_values[start + q] : 0u;
+      value[i] = q < len ? in_values[sh.runs.source_of(static_cast<std::uint32_t>(q))] : 0u;
       if (q < len) key[i] -= lo;  // padding stays 0xffffffff: it sorts last
     }
     detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
@@ -378,7 +361,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       out_keys[place] = key[i];
       out_values[place] = value[i];
       if (final_values != nullptr) final_values[place] = value[i];
-      // The splitters nothing reads any more this sort (the count kernel was their last reader).
+      // The splitters nothing reads any more this sort (the split kernel was their last reader).
       if (splitters != nullptr && place != 0 && place % kPartitionBucket == 0)
         splitters[place / kPartitionBucket] = key[i];
     }
@@ -415,14 +398,13 @@ std::uint32_t buckets_for(std::size_t capacity) {
 
 SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
     : capacity_(capacity),
-      counts_(std::size_t{buckets_for(capacity)} * kPartitionDigitSlots),
+      runs_(std::size_t{buckets_for(capacity)} * kPartitionDigitSlots),
       starts_(buckets_for(capacity) + 1),
       bucket_sizes_(buckets_for(capacity)),
       splitters_(buckets_for(capacity)),
       state_(kStateWords),
       scratch_keys_(capacity),
-      scratch_values_(capacity),
-      digits_(capacity) {
+      scratch_values_(capacity) {
   if (capacity >= kNoSplitters)
     throw std::invalid_argument("SplitterPartitionSort: capacity " + std::to_string(capacity) +
                                 " is too large");
@@ -465,16 +447,13 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
                                 " > capacity " + std::to_string(capacity_));
   if (n == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
-  partition_count_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, n, splitters_.data(), state_.data(), digits_.data(), counts_.data(),
-      bucket_sizes_.data(), starts_.data(), enable, {fallback, ran, extras.finish_enable});
-  CUDA_CHECK_LAUNCH("partition_count_kernel");
-  partition_scatter_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, values, n, digits_.data(), counts_.data(), starts_.data(), scratch_keys_.data(),
-      scratch_values_.data(), ran);
-  CUDA_CHECK_LAUNCH("partition_scatter_kernel");
+  partition_split_kernel<<<buckets, kTileThreads, 0, stream>>>(
+      keys, values, n, splitters_.data(), state_.data(), scratch_keys_.data(),
+      scratch_values_.data(), runs_.data(), bucket_sizes_.data(), starts_.data(), enable,
+      {fallback, ran, extras.finish_enable});
+  CUDA_CHECK_LAUNCH("partition_split_kernel");
   partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(
-      scratch_keys_.data(), scratch_values_.data(), starts_.data(), keys, values, ran,
+      scratch_keys_.data(), scratch_values_.data(), runs_.data(), starts_.data(), keys, values, ran,
       extras.final_values, extras.note_splitters ? splitters_.data() : nullptr);
   CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
 }

@@ -1,9 +1,10 @@
 #pragma once
 // The splitter partition sort (the idea and its math: splitter_partition.hpp): a stable sort of
 // keys laid out in last frame's order through splitters that last frame's sorted keys left.
-// Three launches: each key's digit and the digit counts per input tile (and bucket sizes), whose
-// last block to finish also decides and makes the bucket starts; the stable scatter by the kept
-// digits; and one block sorting each bucket. Scratch: 9 bytes per key (keys, values, digits).
+// Two launches: per input tile, each key's digit and the tile's pairs split stably by digit (so
+// each bucket's keys from a tile are one run), the last block to finish also deciding and making
+// the bucket starts; then one block per bucket, gathering its runs and sorting them. Scratch: 8
+// bytes per key (keys, values).
 // Whether it can sort is decided on the device: when it cannot, it touches nothing and sets the
 // caller's fallback word instead, so a graph can hold it and a fallback sort with no host round
 // trip (the pipeline's auto mode).
@@ -61,14 +62,13 @@ class SplitterPartitionSort {
 
  private:
   std::size_t capacity_;
-  DeviceBuffer<std::uint32_t> counts_;        // per tile, kPartitionDigitSlots counts
+  DeviceBuffer<std::uint32_t> runs_;          // per tile and digit, its run in the split
   DeviceBuffer<std::uint32_t> starts_;        // bucket starts, buckets + 1
   DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the count kernel; zero between sorts
   DeviceBuffer<std::uint32_t> splitters_;     // buckets
   DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
-  DeviceBuffer<std::uint8_t> digits_;  // each key's digit, from the count kernel to the scatter
 };
 
 }  // namespace particles::cuda
