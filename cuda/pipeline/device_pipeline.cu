@@ -142,7 +142,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   order_.resize(count);
   order_is_last_frames_ = true;  // the identity, below
   auto_stint_ = {};
-  last_enqueued_fused_auto_ = false;
+  last_requested_.reset();
   last_reported_frame_ = -1;
   if (count > capacity_) {
     sorters_.clear();
@@ -441,8 +441,8 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   }
   GraphShape run_shape = shape;
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
-  if (!fused_auto || !last_enqueued_fused_auto_) auto_stint_ = {};
-  last_enqueued_fused_auto_ = fused_auto;
+  if (!fused_auto || last_requested_ != shape) auto_stint_ = {};
+  last_requested_ = shape;
   SortPath stint = SortPath::unsorted;  // none
   if (fused_auto && auto_stint_.left > 0) {
     --auto_stint_.left;
@@ -472,7 +472,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, stint};
+  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, stint, shape};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
@@ -483,12 +483,11 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const SlotInfo& reported = slot_info_[report_slot];
   if (slot_frame_[report_slot] > last_reported_frame_) {
     last_reported_frame_ = slot_frame_[report_slot];
-    const bool auto_frame = reported.shape.fused && reported.shape.sort &&
-                            reported.shape.algorithm == Algorithm::automatic;
-    if (auto_frame && last_enqueued_fused_auto_) {
+    // Reports count only while the frame they report was asked for as this one is.
+    if (fused_auto && reported.requested == shape) {
       if (reported.stint == SortPath::unsorted) {
         auto_stint_ = after_auto_report(auto_stint_, info.path);
-      } else if (info.path == SortPath::radix) {
+      } else if (reported.stint == SortPath::partition && info.path == SortPath::radix) {
         auto_stint_ = {};  // a partition stint's frame fell back: the probing frame decides again
       }
     }

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/auto_policy.hpp"
@@ -136,6 +137,7 @@ class DevicePipeline {
     bool timed = false;
     MarkMap marks{};
     SortPath stint = SortPath::unsorted;  // an auto frame's stint, unsorted for none
+    GraphShape requested;                 // what the settings asked for (shape: what ran)
   };
 
   static GraphShape shape_of(const FrameSettings& settings);
@@ -169,9 +171,11 @@ class DevicePipeline {
   // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
   // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
   bool order_is_last_frames_ = true;
-  // Fused auto's radix stints; they last only while fused auto frames follow each other.
+  // Fused auto's stints (core/auto_policy.hpp).
   AutoStint auto_stint_;
-  bool last_enqueued_fused_auto_ = false;
+  // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
+  // fused auto frame is asked for (one chosen for a key mode says nothing about another).
+  std::optional<GraphShape> last_requested_;
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
