@@ -64,7 +64,7 @@ class SplitterPartitionSort {
   std::size_t capacity_;
   DeviceBuffer<std::uint32_t> runs_;          // per tile and digit, its run in the split
   DeviceBuffer<std::uint32_t> starts_;        // bucket starts, buckets + 1
-  DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the count kernel; zero between sorts
+  DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the split kernel; zero between sorts
   DeviceBuffer<std::uint32_t> splitters_;     // buckets
   DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
   DeviceBuffer<std::uint32_t> scratch_keys_;
