@@ -22,7 +22,6 @@ struct FrameSettings {
   bool fuse_stages = true;
 };
 
-// Which path produced this frame's order (auto picks one of the first three).
 // How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,
 // oddeven, partition (the CUDA backend's splitter partition sort, tried before radix when the
 // order moved too far for odd-even) or radix; the fixed algorithms report full.

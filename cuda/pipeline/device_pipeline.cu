@@ -109,7 +109,7 @@ DevicePipeline::DevicePipeline()
       key_floor_(1 + kKeyFloorPartials),
       constants_(1),
       report_(1),
-      auto_enable_(kAutoEnableWords),
+      auto_enable_(kAutoWords),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()} {
@@ -153,7 +153,6 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
   // No sort enabled; PartitionTries as after a reset (the first frame has no splitters).
-  static_assert(kAutoWords == kAutoEnableWords);
   std::array<std::int32_t, kAutoWords> auto_words{};
   auto_words[kTriesWait] = kPartitionTriesAfterReset.wait;
   auto_words[kTriesTried] = kPartitionTriesAfterReset.tried ? 1 : 0;

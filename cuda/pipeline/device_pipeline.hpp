@@ -181,9 +181,7 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
-  // Auto's enable words (AutoWord, device_pipeline.cu).
-  static constexpr std::size_t kAutoEnableWords = 7;
-  DeviceBuffer<std::int32_t> auto_enable_;
+  DeviceBuffer<std::int32_t> auto_enable_;  // auto's enable words (AutoWord, device_pipeline.cu)
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.

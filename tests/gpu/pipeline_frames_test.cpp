@@ -195,6 +195,38 @@ void expect_sorted_permutation(const std::vector<std::uint32_t>& order,
   }
 }
 
+// A pipeline drawing into one target set, for the tests that drive it frame by frame: run() checks
+// each frame's order is an exactly sorted permutation of the CPU's keys for the state the frame
+// left (the caller tests HasFatalFailure) and returns what it checked.
+class CheckedPipeline {
+ public:
+  struct Frame {
+    std::vector<ParticleState> state;  // in the layout the order indexes
+    std::vector<std::uint32_t> order, keys;
+  };
+
+  CheckedPipeline(Model model, std::uint32_t n) : n_(n), vertices_(n), order_(n) {
+    pipeline.reset(test::scene(model), n);
+  }
+
+  Frame run(const FrameSettings& s) {
+    pipeline.run_frame(s, {vertices_.data(), order_.data()});
+    pipeline.synchronize();
+    Frame f{test::to_host(pipeline.device_state(), n_), test::to_host(order_.data(), n_),
+            std::vector<std::uint32_t>(n_)};
+    cpu_depth_keys(f.state, s.view, s.key_mode, s.key_bits, cpu_extents(f.state, s.view), f.keys);
+    expect_sorted_permutation(f.order, f.keys);
+    return f;
+  }
+
+  cuda::DevicePipeline pipeline;
+
+ private:
+  std::uint32_t n_;
+  cuda::DeviceBuffer<ParticleVertex> vertices_;
+  cuda::DeviceBuffer<std::uint32_t> order_;
+};
+
 class PipelineFrames : public ::testing::TestWithParam<Case> {};
 TEST_P(PipelineFrames, EveryFrameMatchesCpuStages) {
   REQUIRE_CUDA_DEVICE();
@@ -275,39 +307,27 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   EXPECT_THROW(pipeline.run_frame(bad, {}), std::invalid_argument);
 }
 
-// Per-stage GPU timings: every frame after the first reports the frame before it, with all
-// five stages timed (non-negative, the sort of a million keys visibly non-zero), and draining
-// returns the newest frame's, which run_frame never returned.
 // Switching algorithms back and forth: each shape's graphs are built once and reused, the
 // sorters exist from reset() on, and every frame stays exactly sorted whichever graph ran.
 TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
   REQUIRE_CUDA_DEVICE();
-  constexpr std::uint32_t n = 5000;
-  cuda::DevicePipeline pipeline;
-  pipeline.reset(test::scene(Model::fountain), n);
-  cuda::DeviceBuffer<ParticleVertex> vertices(n);
-  cuda::DeviceBuffer<std::uint32_t> order(n);
+  CheckedPipeline checked(Model::fountain, 5000);
   const Algorithm cycle[] = {Algorithm::radix,     Algorithm::cub,       Algorithm::radix,
                              Algorithm::automatic, Algorithm::oddeven,   Algorithm::radix,
                              Algorithm::quicksort, Algorithm::automatic, Algorithm::cub};
-  std::vector<std::uint32_t> keys(n);
   int frame = 0;
   for (int round = 0; round < 2; ++round) {
     for (Algorithm a : cycle) {
-      FrameSettings s;
+      FrameSettings s;  // exact keys
       s.view = test::orbit_view(frame++);
       s.algorithm = a;
-      pipeline.run_frame(s, {vertices.data(), order.data()});
-      pipeline.synchronize();
-      const auto state = test::to_host(pipeline.device_state(), n);
-      const auto got = test::to_host(order.data(), n);
-      cpu_depth_keys(state, s.view, KeyMode::exact, 32, cpu_extents(state, s.view), keys);
       SCOPED_TRACE(std::string(to_string(a)) + " frame " + std::to_string(frame));
-      expect_sorted_permutation(got, keys);
+      checked.run(s);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
-  EXPECT_EQ(pipeline.graphs_built(), 5u);  // radix, cub, auto, oddeven, quicksort: once each
+  EXPECT_EQ(checked.pipeline.graphs_built(),
+            5u);  // radix, cub, auto, oddeven, quicksort: once each
 }
 
 // Auto with fused stages moves the particles into last frame's order; run apart, it keeps the
@@ -317,11 +337,7 @@ TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {
 TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
   REQUIRE_CUDA_DEVICE();
   constexpr std::uint32_t n = 6000;
-  cuda::DevicePipeline pipeline;
-  pipeline.reset(test::scene(Model::galaxy), n);
-  cuda::DeviceBuffer<ParticleVertex> vertices(n);
-  cuda::DeviceBuffer<std::uint32_t> order(n);
-  std::vector<std::uint32_t> keys(n);
+  CheckedPipeline checked(Model::galaxy, n);
   std::vector<std::uint32_t> drawn_seeds, last_seeds;  // the particles in draw order
   for (int frame = 0; frame < 24; ++frame) {
     FrameSettings s;
@@ -330,14 +346,10 @@ TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
     s.key_bits = 6;  // coarse: many ties
     s.algorithm = frame == 13 ? Algorithm::radix : Algorithm::automatic;
     s.fuse_stages = frame % 4 < 2;
-    pipeline.run_frame(s, {vertices.data(), order.data()});
-    pipeline.synchronize();
-    const auto state = test::to_host(pipeline.device_state(), n);
-    const auto got = test::to_host(order.data(), n);
-    cpu_depth_keys(state, s.view, s.key_mode, s.key_bits, cpu_extents(state, s.view), keys);
     SCOPED_TRACE("frame " + std::to_string(frame));
-    expect_sorted_permutation(got, keys);
+    const CheckedPipeline::Frame f = checked.run(s);
     if (::testing::Test::HasFatalFailure()) return;
+    const auto& [state, got, keys] = f;
     drawn_seeds.assign(n, 0);
     for (std::uint32_t i = 0; i < n; ++i) drawn_seeds[i] = state[got[i]].seed;  // kept by galaxy
     // Ties keep last frame's draw order, except on the radix frame, which sorts from its layout.
@@ -359,6 +371,9 @@ TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
   }
 }
 
+// Per-stage GPU timings: every frame after the first reports the frame before it, with all
+// five stages timed (non-negative, the sort of a million keys visibly non-zero), and draining
+// returns the newest frame's, which run_frame never returned.
 TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
   REQUIRE_CUDA_DEVICE();
   const std::uint32_t n = 1u << 20;
@@ -442,12 +457,7 @@ TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
 // takes, threw), and every frame across the changes stays an exactly sorted permutation.
 TEST(PipelineAutoStint, ChangingTheKeysEndsTheStint) {
   REQUIRE_CUDA_DEVICE();
-  constexpr std::uint32_t n = 60000;
-  cuda::DevicePipeline pipeline;
-  pipeline.reset(test::scene(Model::galaxy), n);
-  cuda::DeviceBuffer<ParticleVertex> vertices(n);
-  cuda::DeviceBuffer<std::uint32_t> order(n);
-  std::vector<std::uint32_t> keys(n);
+  CheckedPipeline checked(Model::galaxy, 60000);
   SortPath before_switch = SortPath::unsorted;
   for (int frame = 0; frame < 16; ++frame) {
     FrameSettings s;
@@ -456,18 +466,14 @@ TEST(PipelineAutoStint, ChangingTheKeysEndsTheStint) {
     s.algorithm = Algorithm::automatic;
     s.key_mode = frame >= 8 && frame < 12 ? KeyMode::quantized : KeyMode::exact;
     s.key_bits = 16;
-    ASSERT_NO_THROW(pipeline.run_frame(s, {vertices.data(), order.data()})) << "frame " << frame;
-    pipeline.synchronize();
-    const SortPath stint = pipeline.newest_frame_stint();
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    ASSERT_NO_THROW(checked.run(s));
+    if (::testing::Test::HasFatalFailure()) return;
+    const SortPath stint = checked.pipeline.newest_frame_stint();
     if (frame == 7) before_switch = stint;
     if (frame == 8 || frame == 12) {
       EXPECT_EQ(stint, SortPath::unsorted) << "frame " << frame;
     }
-    const auto state = test::to_host(pipeline.device_state(), n);
-    cpu_depth_keys(state, s.view, s.key_mode, s.key_bits, cpu_extents(state, s.view), keys);
-    SCOPED_TRACE("frame " + std::to_string(frame));
-    expect_sorted_permutation(test::to_host(order.data(), n), keys);
-    if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_EQ(before_switch, SortPath::partition) << "the case should be in a partition stint";
 }
