@@ -203,6 +203,7 @@ class CheckedPipeline {
   struct Frame {
     std::vector<ParticleState> state;  // in the layout the order indexes
     std::vector<std::uint32_t> order, keys;
+    FrameInfo reported;  // what run_frame said of the frame before
   };
 
   CheckedPipeline(Model model, std::uint32_t n) : n_(n), vertices_(n), order_(n) {
@@ -210,10 +211,10 @@ class CheckedPipeline {
   }
 
   Frame run(const FrameSettings& s) {
-    pipeline.run_frame(s, {vertices_.data(), order_.data()});
+    const FrameInfo reported = pipeline.run_frame(s, {vertices_.data(), order_.data()});
     pipeline.synchronize();
     Frame f{test::to_host(pipeline.device_state(), n_), test::to_host(order_.data(), n_),
-            std::vector<std::uint32_t>(n_)};
+            std::vector<std::uint32_t>(n_), reported};
     cpu_depth_keys(f.state, s.view, s.key_mode, s.key_bits, cpu_extents(f.state, s.view), f.keys);
     expect_sorted_permutation(f.order, f.keys);
     return f;
@@ -349,7 +350,7 @@ TEST(PipelineLifecycle, AutoFusedAndApartAlternateAndStaySorted) {
     SCOPED_TRACE("frame " + std::to_string(frame));
     const CheckedPipeline::Frame f = checked.run(s);
     if (::testing::Test::HasFatalFailure()) return;
-    const auto& [state, got, keys] = f;
+    const auto& [state, got, keys, reported] = f;
     drawn_seeds.assign(n, 0);
     for (std::uint32_t i = 0; i < n; ++i) drawn_seeds[i] = state[got[i]].seed;  // kept by galaxy
     // Ties keep last frame's draw order, except on the radix frame, which sorts from its layout.
@@ -450,6 +451,36 @@ TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
   EXPECT_GE(paths.partition_stint_sorted, paths.partition_stint - 1);  // the last is unreported
   EXPECT_EQ(paths.radix_stint, 0);
   EXPECT_EQ(paths.partition, paths.radix_policy);
+}
+
+// A partition stint's frame whose keys left its splitters' reach (the camera jumps half way
+// round) is sorted by the radix fallback from the pairs its step left, reports radix, and ends
+// the stint: the frame after the next one probes again.
+TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
+  REQUIRE_CUDA_DEVICE();
+  CheckedPipeline checked(Model::galaxy, 60000);
+  constexpr int frames = 30;
+  int jump = -1;  // the first frame seen from the other side
+  std::vector<SortPath> stint(frames), reported(frames);
+  for (int frame = 0; frame < frames; ++frame) {
+    FrameSettings s;
+    s.dt = 0.3f;  // moves too far for odd-even: the partition sort takes the frames
+    s.view = test::orbit_view(jump >= 0 && frame >= jump ? frame + 314 : frame);  // +3.14 rad
+    s.algorithm = Algorithm::automatic;
+    s.key_mode = KeyMode::exact;
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    CheckedPipeline::Frame f;
+    ASSERT_NO_THROW(f = checked.run(s));
+    if (::testing::Test::HasFatalFailure()) return;
+    stint[frame] = checked.pipeline.newest_frame_stint();
+    reported[frame] = f.reported.path;
+    if (jump < 0 && frame >= 3 && stint[frame] == SortPath::partition) jump = frame + 1;
+  }
+  ASSERT_GT(jump, 0) << "the case should reach a partition stint";
+  ASSERT_LT(jump + 2, frames);
+  EXPECT_EQ(stint[jump], SortPath::partition) << "the jump should land in the stint";
+  EXPECT_EQ(reported[jump + 1], SortPath::radix) << "the jump frame should fall back";
+  EXPECT_EQ(stint[jump + 2], SortPath::unsorted) << "the stint should end";
 }
 
 // A stint holds only while the same frame is asked for: one chosen for exact keys ends when the
