@@ -14,7 +14,6 @@
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 #include "cuda/sim/step_fused.hpp"
-#include "cuda/sim/step_split.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/policy.hpp"
 
@@ -306,10 +305,6 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   // sort also makes the index values itself, so the step does not write them.
   const bool direct_to_target = shape.sort && !automatic && shape.algorithm == Algorithm::radix;
   const bool sort_makes_values = keys_in_step && direct_to_target;
-  // A partition stint's step splits exact keys for the partition sort as it makes them
-  // (step_split.hpp); quantized keys are remade after the step, so theirs is split apart.
-  const bool split_in_step =
-      layout_in_step && shape.partition_stint && shape.mode == KeyMode::exact;
   mark(0, timing_slot, marks);
   if (shape.fused) {
     FusedStepArgs step;
@@ -328,19 +323,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.values = sort_makes_values ? nullptr : order_.data();
     step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
     step.key_floor_partials = key_floor_.data() + 1;
-    if (split_in_step) {
-      // The step splits its keys for the partition sort itself, and writes its verdict (the
-      // words sort_enabled would write).
-      step.keys = nullptr;
-      step.values = nullptr;
-      launch_step_split(
-          step,
-          partition_->split_target(auto_enable_.data() + kRadixRuns, &report->partitioned,
-                                   auto_enable_.data() + kFinishRuns),
-          s);
-    } else {
-      launch_step_fused(step, s);
-    }
+    launch_step_fused(step, s);
     mark(1, timing_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
   } else {
@@ -374,7 +357,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 
   if (shape.sort) {
     if (automatic) {
-      record_auto_sort(shape.bits, shape.partition_stint, split_in_step);
+      record_auto_sort(shape.bits, shape.partition_stint);
     } else if (direct_to_target) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
@@ -415,8 +398,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 // (and the partition sort, when it cannot sort, hands to radix): the decision is made on the
 // device, in the same frame, without a host round trip. A partition stint's frame has no probe,
 // no choice and no odd-even sort: its partition sort always runs, radix only when it refuses.
-// split_in_step: the frame's step did the partition sort's split (record_frame).
-void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool split_in_step) {
+void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint) {
   cudaStream_t s = stream_.get();
   std::int32_t* words = auto_enable_.data();
   FrameReport* report = report_.data();
@@ -430,18 +412,14 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool sp
     odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
                             words + kOddEvenRuns);
   }
-  const PartitionExtras extras{.final_values = &constants_.data()->order,
-                               .note_splitters = true,
-                               .finish_enable = words + kFinishRuns};
-  if (split_in_step) {
-    // The step split the keys; when it refused, the pairs it left go to radix.
-    partition_->sort_split(keys_.data(), order_.data(), count_, s, &report->partitioned, extras);
-    partition_->copy_split_pairs(keys_.data(), order_.data(), count_, s, words + kRadixRuns);
-  } else if (partition_sort_worth_trying(end_bit)) {
-    // The choice never enables it for narrower keys: no launches for them at all.
+  // The choice never enables it for narrower keys: no launches for them at all.
+  if (partition_sort_worth_trying(end_bit)) {
     partition_->sort_enabled(keys_.data(), order_.data(), count_, s,
                              words + (partition_stint ? kAlwaysOne : kPartitionRuns),
-                             words + kRadixRuns, &report->partitioned, extras);
+                             words + kRadixRuns, &report->partitioned,
+                             {.final_values = &constants_.data()->order,
+                              .note_splitters = true,
+                              .finish_enable = words + kFinishRuns});
   } else if (partition_stint) {
     throw std::logic_error("a partition stint for keys the partition sort never takes");
   }

@@ -153,7 +153,7 @@ class DevicePipeline {
   void record_frame(const GraphShape& shape, int slot, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
-  void record_auto_sort(int end_bit, bool partition_stint, bool split_in_step);
+  void record_auto_sort(int end_bit, bool partition_stint);
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 

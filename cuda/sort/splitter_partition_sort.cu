@@ -11,24 +11,14 @@
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
-#include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/merge.hpp"
-#include "cuda/sort/partition_split.cuh"
 #include "cuda/sort/splitter_partition.hpp"
 
 namespace particles::cuda {
 namespace {
 
-using partition::kNoSplitters;
-using partition::kOutOfReach;
-using partition::kRunShift;
-using partition::kSplittersFor;
-using partition::kStateWords;
-using partition::kTicket;
-using partition::kTileItems;
-using partition::kTileThreads;
-using partition::TileRank;
-
+constexpr int kTileThreads = 256;
+constexpr int kTileItems = kPartitionBucket / kTileThreads;
 // 256 threads with 16 rows each rather than 512 with 8: a bucket's rank scans and barriers span
 // half the warps (galaxy, 1M, exact: auto 109.3 -> 107.7 us on the H200).
 constexpr int kBucketThreads = 256;
@@ -41,9 +31,172 @@ constexpr int kPlaceBits = 12;
 constexpr std::uint32_t kPlaceMask = (1u << kPlaceBits) - 1u;
 constexpr int kPackedKeyBits = 32 - kPlaceBits;
 static_assert(kPartitionBucketCapacity <= 1 << kPlaceBits, "a place fits its bits");
-static_assert(kBucketItems * kBucketThreads == kPartitionBucketCapacity, "whole buckets");
+// Padding of a partial tile ranks after every real digit, so its ranks are the tile's last.
+constexpr int kPadDigit = kPartitionDigitSlots - 1;
+constexpr int kPartitionDigitBits = 5;  // digits and the pad digit, < 2^5
+static_assert(kPartitionDigitSlots == 1 << kPartitionDigitBits, "the ballots cover every slot");
+static_assert(kPadDigit >= kPartitionDigits, "a digit of its own");
+static_assert(kPartitionDigitSlots <= kRadixBuckets, "digits ranked by the radix ranking");
+static_assert(kTileItems * kTileThreads == kPartitionBucket &&
+                  kBucketItems * kBucketThreads == kPartitionBucketCapacity,
+              "whole tiles");
 
+using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot,
+                                        kPartitionDigitBits>;
 using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
+
+// The sort's device state words.
+enum StateWord : int {
+  kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
+  kOutOfReach = 1,    // set by a tile with a key beyond its reach; cleared by finish_counts
+  kTicket = 2,        // the split kernel's blocks done; back to zero by its last block
+  kStateWords = 3
+};
+constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
+
+// The splitters a tile's keys can fall between, from shared memory.
+struct SplitterWindow {
+  std::uint32_t values[kPartitionDigits + 1];
+  std::uint32_t first;  // the splitter index of values[0]
+  __device__ std::uint32_t operator()(std::uint32_t j) const { return values[j - first]; }
+};
+
+// Loads indices [t - reach, t + reach + 1] of [1, buckets) (all partition_digit reads); ends
+// with a barrier.
+__device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, std::uint32_t t,
+                            std::uint32_t buckets) {
+  const long long lo = max(1LL, static_cast<long long>(t) - kPartitionReach);
+  const long long hi =
+      min(static_cast<long long>(buckets) - 1, static_cast<long long>(t) + kPartitionReach + 1);
+  if (threadIdx.x == 0) w.first = static_cast<std::uint32_t>(lo);
+  for (long long j = lo + threadIdx.x; j <= hi; j += blockDim.x) w.values[j - lo] = splitters[j];
+  __syncthreads();
+}
+
+// The sort's answer to its caller (SplitterPartitionSort::sort_enabled), written either way, so
+// a graph that always runs the sort needs no word reset per frame.
+struct Verdict {
+  std::int32_t* fallback;
+  std::uint32_t* ran;           // also what the bucket kernel goes by
+  std::int32_t* finish_enable;  // may be null
+  __device__ void write(bool sorts) const {
+    *fallback = sorts ? 0 : 1;
+    if (finish_enable != nullptr) *finish_enable = sorts ? 0 : 1;
+    *ran = sorts ? 1u : 0u;
+  }
+};
+
+struct SplitShared {
+  TileRank::Storage rank;
+  SplitterWindow window;
+  std::uint32_t keys[kPartitionBucket];  // in digit order
+  std::uint32_t values[kPartitionBucket];
+};
+
+// A tile's run of keys for one digit, packed: its first place in the tile's split, its length.
+constexpr int kRunShift = 16;
+static_assert(kPartitionBucket < 1 << kRunShift, "a place and a length fit 16 bits each");
+
+// One input tile's part of step 1: each key's bucket digit; the tile's pairs, stably by digit, to
+// the same places of the scratch arrays (so each bucket's keys from this tile are one run); each
+// digit's run kept per tile and its length added to the bucket sizes. A key out of reach flags
+// the sort as impossible instead. Every thread of the block calls it.
+__device__ void split_tile(const std::uint32_t* __restrict__ keys,
+                           const std::uint32_t* __restrict__ values, std::uint32_t n,
+                           std::uint32_t buckets, const std::uint32_t* __restrict__ splitters,
+                           std::uint32_t* state, std::uint32_t* __restrict__ out_keys,
+                           std::uint32_t* __restrict__ out_values, std::uint32_t* runs,
+                           std::uint32_t* bucket_sizes) {
+  __shared__ SplitShared sh;
+  const std::uint32_t t = blockIdx.x;
+  const std::uint32_t begin = t * kPartitionBucket;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
+  // Every load in flight before the first search: the kernel is latency-bound, a few blocks
+  // per multiprocessor.
+  std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    const int q = TileRank::striped_index(i);
+    key[i] = q < len ? keys[begin + q] : 0u;
+    value[i] = q < len ? values[begin + q] : 0u;
+  }
+  load_window(sh.window, splitters, t, buckets);
+  // A pointer, not the window itself: partition_digit takes its accessor by value.
+  const auto splitter = [w = &sh.window](std::uint32_t j) { return (*w)(j); };
+  bool out_of_reach = false;
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    const int d = TileRank::striped_index(i) < len ? partition_digit(key[i], t, buckets, splitter)
+                                                   : kPadDigit;
+    out_of_reach = out_of_reach || d < 0;
+    digit[i] = d < 0 ? static_cast<std::uint32_t>(kPadDigit) : static_cast<std::uint32_t>(d);
+  }
+  if (__syncthreads_or(out_of_reach)) {
+    if (threadIdx.x == 0) state[kOutOfReach] = 1;
+    return;
+  }
+  TileRank::rank(digit, rank, sh.rank);
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    if (TileRank::striped_index(i) < len) {
+      sh.keys[rank[i]] = key[i];
+      sh.values[rank[i]] = value[i];
+    }
+  }
+  __syncthreads();
+  for (int r = static_cast<int>(threadIdx.x); r < len; r += kTileThreads) {
+    out_keys[begin + r] = sh.keys[r];
+    out_values[begin + r] = sh.values[r];
+  }
+  if (threadIdx.x < kPartitionDigits) {
+    const std::uint32_t count = sh.rank.bucket_count[threadIdx.x];
+    runs[t * kPartitionDigitSlots + threadIdx.x] =
+        sh.rank.bucket_offset[threadIdx.x] << kRunShift | count;
+    const long long bucket = static_cast<long long>(t) + threadIdx.x - kPartitionReach;
+    // A digit with keys names a bucket in [0, buckets); the test keeps a bad count from
+    // writing elsewhere.
+    if (count != 0 && bucket >= 0 && bucket < static_cast<long long>(buckets))
+      atomicAdd(&bucket_sizes[bucket], count);
+  }
+}
+
+// The rest of step 1, by the split kernel's last block, once every tile has added its runs:
+// decides whether the sort can go on (every key in reach, every bucket within a block's
+// capacity) and, if so, turns the bucket sizes into starts. Either way it leaves the sizes zero,
+// the out-of-reach word clear and the ticket at zero for the next sort.
+__device__ void finish_counts(std::uint32_t n, std::uint32_t buckets, std::uint32_t* state,
+                              std::uint32_t* bucket_sizes, std::uint32_t* starts,
+                              const Verdict& verdict) {
+  __shared__ std::uint32_t scratch[2][kTileThreads / 32];
+  // Other blocks' writes: read from L2.
+  const bool in_reach = __ldcg(state + kOutOfReach) == 0;
+  // Each thread a contiguous run of buckets.
+  const std::uint32_t per_thread = (buckets + kTileThreads - 1) / kTileThreads;
+  const std::uint32_t b0 = min(buckets, threadIdx.x * per_thread);
+  const std::uint32_t b1 = min(buckets, b0 + per_thread);
+  std::uint32_t run = 0;
+  bool over = false;
+  for (std::uint32_t b = b0; b < b1; ++b) {
+    const std::uint32_t size = __ldcg(bucket_sizes + b);
+    over = over || size > static_cast<std::uint32_t>(kPartitionBucketCapacity);
+    run += size;
+  }
+  const bool sorts = __syncthreads_and(in_reach && !over);
+  std::uint32_t running = detail::block_exclusive_sum(run, scratch);
+  for (std::uint32_t b = b0; b < b1; ++b) {
+    if (sorts) {
+      starts[b] = running;
+      running += __ldcg(bucket_sizes + b);
+    }
+    bucket_sizes[b] = 0;
+  }
+  if (threadIdx.x == 0) {
+    if (sorts) starts[buckets] = n;
+    verdict.write(sorts);
+    state[kOutOfReach] = 0;
+    state[kTicket] = 0;
+  }
+}
 
 // 1. Per input tile, split_tile; then the last block to finish, finish_counts (a ticket, as the
 // extents reduction does: no launch of its own for the starts). Once a tile has flagged a key
@@ -52,49 +205,39 @@ using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
 __global__ void __launch_bounds__(kTileThreads)
     partition_split_kernel(const std::uint32_t* __restrict__ keys,
                            const std::uint32_t* __restrict__ values, std::uint32_t n,
-                           const std::int32_t* enable, PartitionSplitTarget split) {
+                           const std::uint32_t* __restrict__ splitters, std::uint32_t* state,
+                           std::uint32_t* __restrict__ out_keys,
+                           std::uint32_t* __restrict__ out_values, std::uint32_t* runs,
+                           std::uint32_t* bucket_sizes, std::uint32_t* starts,
+                           const std::int32_t* enable, Verdict verdict) {
   const std::uint32_t buckets = partition_buckets(n);
   // Three independent words, loaded before any is tested: the kernel is latency-bound, and
   // tested in turn each would cost its own round trip.
   const std::int32_t enabled = *enable;
-  const std::uint32_t splitters_for = split.state[kSplittersFor];
-  const std::uint32_t flagged = *static_cast<volatile std::uint32_t*>(split.state + kOutOfReach);
+  const std::uint32_t splitters_for = state[kSplittersFor];
+  const std::uint32_t flagged = *static_cast<volatile std::uint32_t*>(state + kOutOfReach);
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   if (enabled == 0) {
-    if (first_thread) *split.ran = 0;
+    if (first_thread) *verdict.ran = 0;
     return;
   }
   // Words every block reads alike, so every block returns here, and no ticket is taken.
   if (splitters_for != n || buckets > kPartitionMaxBuckets) {
-    if (first_thread) partition::write_verdict(split, false);
+    if (first_thread) verdict.write(false);
     return;
   }
   // Read by every thread, so decided by all of them together (the barrier counts on it).
-  if (!__syncthreads_or(flagged != 0)) {
-    __shared__ partition::SplitShared sh;
-    const std::uint32_t t = blockIdx.x;
-    const std::uint32_t begin = t * kPartitionBucket;
-    const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
-    // Every load in flight before the first search: the kernel is latency-bound, a few blocks
-    // per multiprocessor.
-    std::uint32_t key[kTileItems], value[kTileItems];
-#pragma unroll
-    for (int i = 0; i < kTileItems; ++i) {
-      const int q = TileRank::striped_index(i);
-      key[i] = q < len ? keys[begin + q] : 0u;
-      value[i] = q < len ? values[begin + q] : 0u;
-    }
-    // Out of reach, the tile writes nothing: the fallback sorts the caller's arrays.
-    partition::split_tile(key, value, t, len, buckets, split, sh);
-  }
+  if (!__syncthreads_or(flagged != 0))
+    split_tile(keys, values, n, buckets, splitters, state, out_keys, out_values, runs,
+               bucket_sizes);
   __shared__ bool is_last_block;
   __threadfence();  // this block's counts and flag, before its ticket
   __syncthreads();
-  if (threadIdx.x == 0) is_last_block = atomicAdd(split.state + kTicket, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) is_last_block = atomicAdd(state + kTicket, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!is_last_block) return;  // uniform across the block
   __threadfence();
-  partition::finish_counts(n, buckets, split);
+  finish_counts(n, buckets, state, bucket_sizes, starts, verdict);
 }
 
 // Where a bucket's keys lie in the split tiles: run l comes from source tile
@@ -305,44 +448,14 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   if (n == 0) return;
   const std::uint32_t buckets = partition_buckets(n);
   partition_split_kernel<<<buckets, kTileThreads, 0, stream>>>(
-      keys, values, n, enable, split_target(fallback, ran, extras.finish_enable));
+      keys, values, n, splitters_.data(), state_.data(), scratch_keys_.data(),
+      scratch_values_.data(), runs_.data(), bucket_sizes_.data(), starts_.data(), enable,
+      {fallback, ran, extras.finish_enable});
   CUDA_CHECK_LAUNCH("partition_split_kernel");
-  sort_split(keys, values, n, stream, ran, extras);
-}
-
-PartitionSplitTarget SplitterPartitionSort::split_target(std::int32_t* fallback, std::uint32_t* ran,
-                                                         std::int32_t* finish_enable) {
-  return {splitters_.data(),      state_.data(), scratch_keys_.data(),
-          scratch_values_.data(), runs_.data(),  bucket_sizes_.data(),
-          starts_.data(),         fallback,      ran,
-          finish_enable};
-}
-
-void SplitterPartitionSort::sort_split(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
-                                       cudaStream_t stream, const std::uint32_t* ran,
-                                       const PartitionExtras& extras) {
-  if (n > capacity_)
-    throw std::invalid_argument("SplitterPartitionSort::sort_split: n " + std::to_string(n) +
-                                " > capacity " + std::to_string(capacity_));
-  if (n == 0) return;
-  partition_bucket_sort_kernel<<<partition_buckets(n), kBucketThreads, sizeof(BucketShared),
-                                 stream>>>(
+  partition_bucket_sort_kernel<<<buckets, kBucketThreads, sizeof(BucketShared), stream>>>(
       scratch_keys_.data(), scratch_values_.data(), runs_.data(), starts_.data(), keys, values, ran,
       extras.final_values, extras.note_splitters ? splitters_.data() : nullptr);
   CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
-}
-
-void SplitterPartitionSort::copy_split_pairs(std::uint32_t* keys, std::uint32_t* values,
-                                             std::uint32_t n, cudaStream_t stream,
-                                             const std::int32_t* enable) {
-  if (n > capacity_)
-    throw std::invalid_argument("SplitterPartitionSort::copy_split_pairs: n " + std::to_string(n) +
-                                " > capacity " + std::to_string(capacity_));
-  if (n == 0) return;
-  // A resident-sized grid: disabled (the usual case), every block still has to be scheduled.
-  detail::copy_pairs_kernel<<<detail::grid_stride_blocks(n, 256, 4), 256, 0, stream>>>(
-      scratch_keys_.data(), scratch_values_.data(), keys, values, n, enable);
-  CUDA_CHECK_LAUNCH("copy_pairs_kernel");
 }
 
 }  // namespace particles::cuda

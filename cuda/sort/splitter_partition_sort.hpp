@@ -36,23 +36,6 @@ struct NotedValues {
   std::uint32_t* const* target = nullptr;  // null: nothing to copy
 };
 
-// Where step 1 of a sort leaves its work, and the verdict words it writes (sort_enabled's
-// fallback and ran, and PartitionExtras::finish_enable, which may be null): device pointers, for a
-// kernel that makes the keys and does step 1 itself (partition_split.cuh; the pipeline's step of
-// partition-stint frames). SplitterPartitionSort::split_target gives them.
-struct PartitionSplitTarget {
-  const std::uint32_t* splitters;
-  std::uint32_t* state;
-  std::uint32_t* keys;  // the split pairs
-  std::uint32_t* values;
-  std::uint32_t* runs;
-  std::uint32_t* bucket_sizes;
-  std::uint32_t* starts;
-  std::int32_t* fallback;
-  std::uint32_t* ran;
-  std::int32_t* finish_enable;
-};
-
 class SplitterPartitionSort {
  public:
   explicit SplitterPartitionSort(std::size_t capacity);
@@ -73,20 +56,6 @@ class SplitterPartitionSort {
                     cudaStream_t stream, const std::int32_t* enable, std::int32_t* fallback,
                     std::uint32_t* ran, const PartitionExtras& extras = {});
 
-  // The sort in two halves, for a kernel that does step 1 itself on keys it makes (its pairs
-  // split to split_target's arrays by partition_split.cuh, the verdict written as sort_enabled
-  // writes it). sort_split then does step 2: when *ran != 0, the split pairs sorted into
-  // (keys, values), with the extras (finish_enable is the target's). When step 1 refused, the
-  // pairs it left (split tiles, and the others as they came) are a layout whose stable sort is
-  // the stable sort of the input (equal keys share a digit, and tiles keep their order), and
-  // copy_split_pairs, when *enable != 0, copies them into (keys, values) for a fallback sort.
-  PartitionSplitTarget split_target(std::int32_t* fallback, std::uint32_t* ran,
-                                    std::int32_t* finish_enable);
-  void sort_split(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, cudaStream_t stream,
-                  const std::uint32_t* ran, const PartitionExtras& extras);
-  void copy_split_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
-                        cudaStream_t stream, const std::int32_t* enable);
-
   std::size_t capacity() const noexcept { return capacity_; }
   // [j] for j in [1, buckets): the splitters; for tests.
   const std::uint32_t* device_splitters() const noexcept { return splitters_.data(); }
@@ -97,7 +66,7 @@ class SplitterPartitionSort {
   DeviceBuffer<std::uint32_t> starts_;        // bucket starts, buckets + 1
   DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the split kernel; zero between sorts
   DeviceBuffer<std::uint32_t> splitters_;     // buckets
-  DeviceBuffer<std::uint32_t> state_;         // partition_split.cuh, StateWord
+  DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
   DeviceBuffer<std::uint32_t> scratch_keys_;
   DeviceBuffer<std::uint32_t> scratch_values_;
 };
