@@ -68,8 +68,15 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
 //              the probe, the choice and the odd-even launches. A frame of it that falls back
 //              ends the stint.
 // Either way every frame is exactly sorted and ties keep the same order (the layout's places).
+// A stint whose probing frames chose its path again runs twice as long as the one before, up to
+// kAutoStintLongest: where auto cannot help (the fountain, whose second probing frame tries the
+// partition sort and fails; the 16M galaxy), the probing frames' cost fades from auto's mean
+// instead of recurring every kAutoStint frames. Any other path, a request changed or a partition
+// stint's frame that fell back starts over from kAutoStint, so a scene that turns coherent waits
+// at most kAutoStintLongest frames (about a second at 60 Hz) to be probed again.
 inline constexpr int kAutoStintStreak = 2;
 inline constexpr int kAutoStint = 16;
+inline constexpr int kAutoStintLongest = 64;
 
 PARTICLES_HD constexpr bool stint_path(SortPath path) {
   return path == SortPath::radix || path == SortPath::partition;
@@ -79,15 +86,19 @@ struct AutoStint {
   SortPath path = SortPath::unsorted;  // the streak's path, then the stint's
   int streak = 0;                      // reported auto frames in a row that ended in `path`
   int left = 0;                        // frames still to run as the stint's graph
+  int length = 0;                      // the frames of the last stint of `path`; 0: none yet
 };
 
 // The state after the report of a frame that ran the auto frame (not one of a stint).
 PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
-  if (!stint_path(path)) return {SortPath::unsorted, 0, s.left};
-  s.streak = path == s.path ? s.streak + 1 : 1;
-  s.path = path;
+  if (!stint_path(path)) return {SortPath::unsorted, 0, s.left, 0};
+  if (path != s.path) s = {path, 0, s.left, 0};
+  ++s.streak;
   if (s.streak < kAutoStintStreak) return s;
-  return {path, 0, kAutoStint};
+  const int length = s.length == 0                      ? kAutoStint
+                     : 2 * s.length < kAutoStintLongest ? 2 * s.length
+                                                        : kAutoStintLongest;
+  return {path, 0, length, length};
 }
 
 }  // namespace particles

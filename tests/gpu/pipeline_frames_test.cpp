@@ -64,6 +64,7 @@ struct PathCounts {
   int radix_stint = 0;
   int partition_stint = 0;
   int partition_stint_sorted = 0;  // of those, the frames the partition sort took
+  int longest_stint = 0;           // frames in a row of one stint path
 };
 
 // `paths`, when given, receives the PathCounts (the gtest assertions need a void function).
@@ -85,6 +86,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
   // the frames of a radix stint (which keep the layout; auto starts from it again after one).
   const bool laid_out_in_order = c.algorithm == Algorithm::automatic && c.fused;
   SortPath last_stint = SortPath::unsorted;
+  int stint_run = 0;
   std::vector<std::uint32_t> keys(n), expected(n);
   SortScratch scratch;
   Extents last_extents;
@@ -105,6 +107,10 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     const bool as_radix = stint == SortPath::radix;
     if (as_radix) ++counted.radix_stint;
     if (stint == SortPath::partition) ++counted.partition_stint;
+    stint_run = stint != SortPath::unsorted && stint == last_stint ? stint_run + 1
+                : stint != SortPath::unsorted                      ? 1
+                                                                   : 0;
+    counted.longest_stint = std::max(counted.longest_stint, stint_run);
 
     const auto state = test::to_host(pipeline.device_state(), n);
     const auto order = test::to_host(targets.order, n);
@@ -423,7 +429,8 @@ TEST(PipelinePartition, MovingGalaxyFramesTakeThePartitionSort) {
 
 // Frames auto sends to radix anyway (16-bit keys never try the partition sort) start radix
 // stints: after kAutoStintStreak of them the fixed radix frame runs kAutoStint frames, then
-// auto probes again, and every frame stays exactly sorted with ties kept (run_case's checks).
+// auto probes again and, radix again, runs a stint twice as long; every frame stays exactly
+// sorted with ties kept (run_case's checks).
 TEST(PipelineAutoStint, FramesThatEndInRadixRunTheRadixFrameForAWhile) {
   REQUIRE_CUDA_DEVICE();
   constexpr int frames = 60;
@@ -434,6 +441,7 @@ TEST(PipelineAutoStint, FramesThatEndInRadixRunTheRadixFrameForAWhile) {
   EXPECT_LE(paths.radix_stint, frames - 2 * kAutoStintStreak);  // auto came back between them
   EXPECT_EQ(paths.partition, 0);
   EXPECT_EQ(paths.partition_stint, 0);
+  EXPECT_EQ(paths.longest_stint, 2 * kAutoStint);  // 60 frames: stints of 16, 32, part of 64
 }
 
 // Frames the partition sort takes start partition stints: a graph without the probe, the choice
@@ -451,6 +459,7 @@ TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
   EXPECT_GE(paths.partition_stint_sorted, paths.partition_stint - 1);  // the last is unreported
   EXPECT_EQ(paths.radix_stint, 0);
   EXPECT_EQ(paths.partition, paths.radix_policy);
+  EXPECT_GE(paths.longest_stint, 2 * kAutoStint);  // the second stint, twice as long
 }
 
 // A partition stint's frame whose keys left its splitters' reach (the camera jumps half way

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <vector>
 
 #include "core/auto_policy.hpp"
 #include "core/camera.hpp"
@@ -118,9 +119,35 @@ TEST(AutoPolicy, FramesEndingInOnePathStartAStintOfIt) {
     EXPECT_EQ(t.left, 0) << to_string(other);
   }
   // A report arriving during a stint does not shorten it.
-  AutoStint during{SortPath::radix, 0, 5};
+  AutoStint during{SortPath::radix, 0, 5, kAutoStint};
   during = after_auto_report(during, SortPath::oddeven);
   EXPECT_EQ(during.left, 5);
+}
+
+// The probing frames after a stint that choose its path again start a stint twice as long, up to
+// the longest; any other path, or a stint of the other path, starts over.
+TEST(AutoPolicy, StintsOfOnePathInARowDoubleUpToTheLongest) {
+  for (SortPath path : {SortPath::radix, SortPath::partition}) {
+    SCOPED_TRACE(to_string(path));
+    AutoStint s;
+    std::vector<int> lengths;
+    for (int stint = 0; stint < 6; ++stint) {
+      s.streak = 0;  // as the pipeline does once a stint has run (its frames report no streak)
+      for (int f = 0; f < kAutoStintStreak; ++f) s = after_auto_report(s, path);
+      lengths.push_back(s.left);
+      s.left = 0;  // the stint ran
+    }
+    EXPECT_EQ(lengths, (std::vector<int>{kAutoStint, 2 * kAutoStint, 4 * kAutoStint,
+                                         kAutoStintLongest, kAutoStintLongest, kAutoStintLongest}));
+    static_assert(4 * kAutoStint == kAutoStintLongest, "the lengths above");
+    for (SortPath other : {SortPath::oddeven, SortPath::skipped_sorted,
+                           path == SortPath::radix ? SortPath::partition : SortPath::radix}) {
+      AutoStint t = after_auto_report(s, other);
+      for (int f = 0; f < kAutoStintStreak; ++f) t = after_auto_report(t, path);
+      EXPECT_EQ(t.left, kAutoStint) << to_string(other);
+    }
+    EXPECT_EQ(after_auto_report(AutoStint{}, path).length, 0);  // a reset state starts over
+  }
 }
 
 class CpuPipelineTest : public ::testing::TestWithParam<std::tuple<Model, Algorithm, KeyMode>> {};
