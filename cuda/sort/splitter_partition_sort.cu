@@ -240,29 +240,17 @@ __global__ void __launch_bounds__(kTileThreads)
   finish_counts(n, buckets, state, bucket_sizes, starts, verdict);
 }
 
-// Where a bucket's keys lie in the split tiles: run l comes from source tile
-// bucket - kPartitionReach + l (tile order is input order: stable) and holds bucket rows
-// [first[l], first[l + 1]).
-struct BucketRuns {
-  std::uint32_t first[kPartitionDigitSlots];   // past the last digit: no row
-  std::uint32_t source[kPartitionDigitSlots];  // scratch index of the run's first key
-
-  // The scratch index of bucket row q (q < the bucket's size): the last run that starts at or
-  // before q (an empty run shares its first row with the next, so it is never the last).
-  __device__ std::uint32_t source_of(std::uint32_t q) const {
-    int l = 0;
-#pragma unroll
-    for (int step = kPartitionDigitSlots / 2; step > 0; step /= 2)
-      if (first[l + step] <= q) l += step;
-    return source[l] + (q - first[l]);
-  }
-};
-static_assert((kPartitionDigitSlots & (kPartitionDigitSlots - 1)) == 0, "a binary search");
-
 struct BucketShared {
-  BucketRuns runs;
+  // Run l of a bucket comes from source tile bucket - kPartitionReach + l (tile order is input
+  // order: stable): its first bucket row, its length and the scratch index of its first key.
+  std::uint32_t run_first[kPartitionDigitSlots];
+  std::uint32_t run_count[kPartitionDigitSlots];
+  std::uint32_t run_source[kPartitionDigitSlots];
   BucketRank::Storage rank;
   std::uint32_t keys[kPartitionBucketCapacity];
+  // First the scratch index of every bucket row (one lookup where a search over the runs took
+  // five dependent ones, for the keys and again for the values: about 45% of the kernel's stall
+  // samples in ncu); on the path that sorts the values with the keys, then the values.
   std::uint32_t values[kPartitionBucketCapacity];
   std::uint32_t scratch[2][kBucketThreads / 32];
 };
@@ -291,9 +279,18 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       count = run & ((1u << kRunShift) - 1u);
       source = static_cast<std::uint32_t>(tile) * kPartitionBucket + (run >> kRunShift);
     }
-    const std::uint32_t inclusive = detail::warp_inclusive_sum(count);
-    sh.runs.first[l] = l < kPartitionDigits ? inclusive - count : 0xffffffffu;
-    sh.runs.source[l] = source;
+    sh.run_first[l] = detail::warp_inclusive_sum(count) - count;
+    sh.run_count[l] = count;
+    sh.run_source[l] = source;
+  }
+  __syncthreads();
+  // The rows' scratch indices, a warp per run.
+  std::uint32_t* const source_of = sh.values;
+  for (int l = static_cast<int>(detail::warp_id()); l < kPartitionDigits;
+       l += kBucketThreads / 32) {
+    const std::uint32_t first = sh.run_first[l], count = sh.run_count[l];
+    const std::uint32_t source = sh.run_source[l];
+    for (std::uint32_t j = detail::lane_id(); j < count; j += 32) source_of[first + j] = source + j;
   }
   __syncthreads();
   // A bucket holds about kPartitionBucket keys, half the capacity: only the rows that hold
@@ -305,7 +302,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     const int q = BucketRank::row_index(i, live);
-    key[i] = q < len ? in_keys[sh.runs.source_of(static_cast<std::uint32_t>(q))] : 0xffffffffu;
+    key[i] = q < len ? in_keys[source_of[q]] : 0xffffffffu;
     if (q < len) {
       lo = min(lo, key[i]);
       hi = max(hi, key[i]);
@@ -333,7 +330,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
     for (int i = 0; i < kBucketItems; ++i) {
       if (i >= live) break;
       if (BucketRank::row_index(i, live) < len) {
-        value[i] = in_values[sh.runs.source_of(key[i] & kPlaceMask)];
+        value[i] = in_values[source_of[key[i] & kPlaceMask]];
         key[i] = (key[i] >> kPlaceBits) + lo;
       }
     }
@@ -342,7 +339,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
     for (int i = 0; i < kBucketItems; ++i) {
       if (i >= live) break;
       const int q = BucketRank::row_index(i, live);
-      value[i] = q < len ? in_values[sh.runs.source_of(static_cast<std::uint32_t>(q))] : 0u;
+      // Loaded before the sort's first barrier, after which it reuses sh.values.
+      value[i] = q < len ? in_values[source_of[q]] : 0u;
       if (q < len) key[i] -= lo;  // padding stays 0xffffffff: it sorts last
     }
     detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
