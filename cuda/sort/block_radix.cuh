@@ -161,12 +161,13 @@ struct NoValues {};
 // without values).
 // live_items (block-uniform): only the first live_items rows of every thread hold the tile,
 // laid out by Rank::row_index; a tile far below capacity skips the empty rows' work.
-template <int Threads, int Items, class Values>
+// Method: the ranking's multisplit (BlockRadixRank); its Storage is the one passed.
+template <int Threads, int Items, class Values, Multisplit Method = Multisplit::ballot>
 __device__ void block_sort_rows(std::uint32_t (&keys)[Items], Values& values, KeyBits bits,
-                                typename BlockRadixRank<Threads, Items>::Storage& storage,
+                                typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
                                 std::uint32_t* tile_keys, std::uint32_t* tile_values,
                                 int live_items) {
-  using Rank = BlockRadixRank<Threads, Items>;
+  using Rank = BlockRadixRank<Threads, Items, Method>;
   constexpr bool kWithValues = !std::is_same_v<Values, NoValues>;
   for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
     const KeyBits digit_bits{shift,
@@ -190,21 +191,23 @@ __device__ void block_sort_rows(std::uint32_t (&keys)[Items], Values& values, Ke
   }
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
 __device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&values)[Items],
                                  KeyBits bits,
-                                 typename BlockRadixRank<Threads, Items>::Storage& storage,
+                                 typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
                                  std::uint32_t* tile_keys, std::uint32_t* tile_values,
                                  int live_items = Items) {
-  block_sort_rows<Threads, Items>(keys, values, bits, storage, tile_keys, tile_values, live_items);
+  block_sort_rows<Threads, Items, std::uint32_t[Items], Method>(keys, values, bits, storage,
+                                                                tile_keys, tile_values, live_items);
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
 __device__ void block_sort_keys(std::uint32_t (&keys)[Items], KeyBits bits,
-                                typename BlockRadixRank<Threads, Items>::Storage& storage,
+                                typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
                                 std::uint32_t* tile_keys, int live_items = Items) {
   NoValues none;
-  block_sort_rows<Threads, Items>(keys, none, bits, storage, tile_keys, nullptr, live_items);
+  block_sort_rows<Threads, Items, NoValues, Method>(keys, none, bits, storage, tile_keys, nullptr,
+                                                    live_items);
 }
 
 }  // namespace particles::cuda::detail

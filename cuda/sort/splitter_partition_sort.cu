@@ -43,7 +43,9 @@ static_assert(kTileItems * kTileThreads == kPartitionBucket &&
 
 using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot,
                                         kPartitionDigitBits>;
-using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems>;
+// The bucket's ranking multisplit (block_radix.cuh).
+constexpr detail::Multisplit kBucketMultisplit = detail::Multisplit::atomic_or;
+using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems, kBucketMultisplit>;
 
 // The sort's device state words.
 enum StateWord : int {
@@ -61,15 +63,25 @@ struct SplitterWindow {
   __device__ std::uint32_t operator()(std::uint32_t j) const { return values[j - first]; }
 };
 
-// Loads indices [t - reach, t + reach + 1] of [1, buckets) (all partition_digit reads); ends
-// with a barrier.
-__device__ void load_window(SplitterWindow& w, const std::uint32_t* splitters, std::uint32_t t,
-                            std::uint32_t buckets) {
-  const long long lo = max(1LL, static_cast<long long>(t) - kPartitionReach);
-  const long long hi =
-      min(static_cast<long long>(buckets) - 1, static_cast<long long>(t) + kPartitionReach + 1);
-  if (threadIdx.x == 0) w.first = static_cast<std::uint32_t>(lo);
-  for (long long j = lo + threadIdx.x; j <= hi; j += blockDim.x) w.values[j - lo] = splitters[j];
+// The splitter indices a tile's keys can need: [t - reach, t + reach + 1] of [1, buckets) (all
+// partition_digit reads), at most kPartitionDigits + 1 of them, one a thread.
+struct WindowSlot {
+  long long lo, index;  // the window's first splitter index; this thread's
+  bool holds;           // whether this thread loads one
+  __device__ WindowSlot(std::uint32_t t, std::uint32_t buckets)
+      : lo(max(1LL, static_cast<long long>(t) - kPartitionReach)), index(lo + threadIdx.x) {
+    const long long hi =
+        min(static_cast<long long>(buckets) - 1, static_cast<long long>(t) + kPartitionReach + 1);
+    holds = index <= hi;
+  }
+};
+static_assert(kPartitionDigits + 1 <= kTileThreads, "a thread per window splitter");
+
+// The window from each thread's loaded splitter (WindowSlot), into shared memory; ends with a
+// barrier.
+__device__ void store_window(SplitterWindow& w, const WindowSlot& slot, std::uint32_t loaded) {
+  if (threadIdx.x == 0) w.first = static_cast<std::uint32_t>(slot.lo);
+  if (slot.holds) w.values[slot.index - slot.lo] = loaded;
   __syncthreads();
 }
 
@@ -97,30 +109,23 @@ struct SplitShared {
 constexpr int kRunShift = 16;
 static_assert(kPartitionBucket < 1 << kRunShift, "a place and a length fit 16 bits each");
 
-// One input tile's part of step 1: each key's bucket digit; the tile's pairs, stably by digit, to
-// the same places of the scratch arrays (so each bucket's keys from this tile are one run); each
-// digit's run kept per tile and its length added to the bucket sizes. A key out of reach flags
-// the sort as impossible instead. Every thread of the block calls it.
-__device__ void split_tile(const std::uint32_t* __restrict__ keys,
-                           const std::uint32_t* __restrict__ values, std::uint32_t n,
-                           std::uint32_t buckets, const std::uint32_t* __restrict__ splitters,
+// One input tile's part of step 1, from its pairs in registers (item i of a thread at place
+// TileRank::striped_index(i) of the tile, the first len real) and its splitter window as loaded
+// (WindowSlot): each key's bucket digit; the tile's pairs, stably by digit, to the same places of
+// the scratch arrays (so each bucket's keys from this tile are one run); each digit's run kept
+// per tile and its length added to the bucket sizes. A key out of reach flags the sort as
+// impossible instead. Every thread of the block calls it.
+__device__ void split_tile(const std::uint32_t (&key)[kTileItems],
+                           const std::uint32_t (&value)[kTileItems], int len, std::uint32_t buckets,
+                           const WindowSlot& window_slot, std::uint32_t window_splitter,
                            std::uint32_t* state, std::uint32_t* __restrict__ out_keys,
                            std::uint32_t* __restrict__ out_values, std::uint32_t* runs,
                            std::uint32_t* bucket_sizes) {
   __shared__ SplitShared sh;
   const std::uint32_t t = blockIdx.x;
   const std::uint32_t begin = t * kPartitionBucket;
-  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
-  // Every load in flight before the first search: the kernel is latency-bound, a few blocks
-  // per multiprocessor.
-  std::uint32_t key[kTileItems], value[kTileItems], digit[kTileItems], rank[kTileItems];
-#pragma unroll
-  for (int i = 0; i < kTileItems; ++i) {
-    const int q = TileRank::striped_index(i);
-    key[i] = q < len ? keys[begin + q] : 0u;
-    value[i] = q < len ? values[begin + q] : 0u;
-  }
-  load_window(sh.window, splitters, t, buckets);
+  std::uint32_t digit[kTileItems], rank[kTileItems];
+  store_window(sh.window, window_slot, window_splitter);
   // A pointer, not the window itself: partition_digit takes its accessor by value.
   const auto splitter = [w = &sh.window](std::uint32_t j) { return (*w)(j); };
   bool out_of_reach = false;
@@ -226,14 +231,32 @@ __global__ void __launch_bounds__(kTileThreads)
     if (first_thread) verdict.write(false);
     return;
   }
+  // The tile's pairs in flight before the barrier below waits for the flag, and every load
+  // before the first search: the kernel is latency-bound, a few blocks per multiprocessor.
+  const std::uint32_t begin = blockIdx.x * kPartitionBucket;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kPartitionBucket), n - begin));
+  std::uint32_t key[kTileItems], value[kTileItems];
+#pragma unroll
+  for (int i = 0; i < kTileItems; ++i) {
+    const int q = TileRank::striped_index(i);
+    key[i] = q < len ? keys[begin + q] : 0u;
+    value[i] = q < len ? values[begin + q] : 0u;
+  }
+  const WindowSlot window_slot(blockIdx.x, buckets);
+  const std::uint32_t window_splitter = window_slot.holds ? splitters[window_slot.index] : 0u;
   // Read by every thread, so decided by all of them together (the barrier counts on it).
   if (!__syncthreads_or(flagged != 0))
-    split_tile(keys, values, n, buckets, splitters, state, out_keys, out_values, runs,
-               bucket_sizes);
+    split_tile(key, value, len, buckets, window_slot, window_splitter, state, out_keys, out_values,
+               runs, bucket_sizes);
   __shared__ bool is_last_block;
-  __threadfence();  // this block's counts and flag, before its ticket
   __syncthreads();
-  if (threadIdx.x == 0) is_last_block = atomicAdd(state + kTicket, 1u) == gridDim.x - 1;
+  // One thread's fence after the barrier releases the whole block's counts and flag with its
+  // ticket (cumulative, as a grid barrier does it); a fence in every thread waited for each
+  // thread's split stores, which only the next kernel reads (ncu: about a tenth of the stalls).
+  if (threadIdx.x == 0) {
+    __threadfence();
+    is_last_block = atomicAdd(state + kTicket, 1u) == gridDim.x - 1;
+  }
   __syncthreads();
   if (!is_last_block) return;  // uniform across the block
   __threadfence();
@@ -323,7 +346,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       key[i] = q < len ? (key[i] - lo) << kPlaceBits | static_cast<std::uint32_t>(q) : 0xffffffffu;
     }
     if (bits > 0) {  // else every key is equal and the input order is the stable order
-      detail::block_sort_keys<kBucketThreads, kBucketItems>(
+      detail::block_sort_keys<kBucketThreads, kBucketItems, kBucketMultisplit>(
           key, KeyBits{kPlaceBits, kPlaceBits + bits}, sh.rank, sh.keys, live);
     }
 #pragma unroll
@@ -343,8 +366,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       value[i] = q < len ? in_values[source_of[q]] : 0u;
       if (q < len) key[i] -= lo;  // padding stays 0xffffffff: it sorts last
     }
-    detail::block_sort_pairs<kBucketThreads, kBucketItems>(key, value, KeyBits{0, bits}, sh.rank,
-                                                           sh.keys, sh.values, live);
+    detail::block_sort_pairs<kBucketThreads, kBucketItems, kBucketMultisplit>(
+        key, value, KeyBits{0, bits}, sh.rank, sh.keys, sh.values, live);
 #pragma unroll
     for (int i = 0; i < kBucketItems; ++i)
       if (i < live && BucketRank::row_index(i, live) < len) key[i] += lo;
