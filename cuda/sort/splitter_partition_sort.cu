@@ -43,7 +43,9 @@ static_assert(kTileItems * kTileThreads == kPartitionBucket &&
 
 using TileRank = detail::BlockRadixRank<kTileThreads, kTileItems, detail::Multisplit::ballot,
                                         kPartitionDigitBits>;
-// The bucket's ranking multisplit (block_radix.cuh).
+// The bucket's ranking multisplit (block_radix.cuh): a bucket's 8-bit digits are spread, and one
+// shared atomic and read a row cost less than eight votes (H200, galaxy 1M exact: auto 89.2 ->
+// 85.0 us; ncu, this kernel 28.5 -> 23-25 us with the row table below).
 constexpr detail::Multisplit kBucketMultisplit = detail::Multisplit::atomic_or;
 using BucketRank = detail::BlockRadixRank<kBucketThreads, kBucketItems, kBucketMultisplit>;
 
