@@ -31,10 +31,10 @@
 // to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
 // is in the graph and those not chosen return at once (a few empty launches). After fused auto
 // frames that kept ending in radix or in the partition sort, a stint of frames runs a graph of
-// that path alone (core/auto_policy.hpp, kAutoStint). The
-// choice is made on the device in the same frame, so every frame's order is exactly sorted and
-// ties keep last frame's order; only the report of which path ran (FrameInfo::path) arrives a
-// frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
+// that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
+// (core/auto_policy.hpp). The choice is made on the device in the same frame, so every frame's
+// order is exactly sorted and ties keep last frame's order; only the report of which path ran
+// (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
 // a graph holding one completed about 2 ms late every frame on the H200: bench/interop_bench.)
 #include <cuda_runtime.h>
 
