@@ -34,8 +34,9 @@
 // that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
 // (core/auto_policy.hpp). The choice is made on the device in the same frame, so every frame's
 // order is exactly sorted and ties keep last frame's order; only the report of which path ran
-// (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did the same, but under CUDA-GL interop
-// a graph holding one completed about 2 ms late every frame on the H200: bench/interop_bench.)
+// (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did the same,
+// but under CUDA-GL interop a graph holding one completed about 2 ms late every frame on the H200:
+// bench/interop_bench.)
 #include <cuda_runtime.h>
 
 #include <array>
