@@ -265,13 +265,30 @@ __global__ void __launch_bounds__(kTileThreads)
   finish_counts(n, buckets, state, bucket_sizes, starts, verdict);
 }
 
+// The packed path's one-pass ranking (spread_sort_packed): sub-buckets by the top bits of a
+// word's key, 4 counters a thread; ranking inside a sub-bucket costs its size a word, so a bucket
+// with one fuller than the radix sort's spread limit (clustered keys) takes the LSD passes.
+constexpr int kSpreadBits = 10;
+constexpr int kSpreadBuckets = 1 << kSpreadBits;
+static_assert(kSpreadBuckets == 4 * kBucketThreads, "four counters a thread, one uint4");
+
+struct SpreadShared {
+  // Per sub-bucket: its word count, then its first slot; as the words are scattered, its next
+  // slot, which ends as its last slot + 1.
+  std::uint32_t cursor[kSpreadBuckets];
+  std::uint16_t rank_of[kPartitionBucketCapacity];  // each bucket row's sorted place
+};
+
 struct BucketShared {
   // Run l of a bucket comes from source tile bucket - kPartitionReach + l (tile order is input
   // order: stable): its first bucket row, its length and the scratch index of its first key.
   std::uint32_t run_first[kPartitionDigitSlots];
   std::uint32_t run_count[kPartitionDigitSlots];
   std::uint32_t run_source[kPartitionDigitSlots];
-  BucketRank::Storage rank;
+  union {
+    BucketRank::Storage rank;  // the LSD passes
+    SpreadShared spread;       // or the one-pass ranking
+  };
   std::uint32_t keys[kPartitionBucketCapacity];
   // First the scratch index of every bucket row (one lookup where a search over the runs took
   // five dependent ones, for the keys and again for the values: about 45% of the kernel's stall
@@ -280,9 +297,69 @@ struct BucketShared {
   std::uint32_t scratch[2][kBucketThreads / 32];
 };
 
-// 2. Per bucket: its runs gathered from the split tiles, then a stable block radix sort of its
-// keys over the bits in which they differ (a bucket spans a sliver of the key range: two 8-bit
-// passes on galaxy frames).
+static_assert(sizeof(SpreadShared) <= sizeof(BucketRank::Storage),
+              "the one-pass ranking fits the LSD ranking's storage (4 blocks per SM)");
+static_assert(kPartitionBucketCapacity <= 65536, "sorted places fit 16 bits");
+
+// The packed words of a bucket (key - lo above the row, padding 0xffffffff from row len on),
+// sorted in one pass instead of LSD digits: each word is counted into its sub-bucket (the top
+// kSpreadBits of its key bits), scattered into its sub-bucket's slots, and ranked among that
+// sub-bucket's words by comparison; a word orders as (key, row) does, so ties keep their rows
+// (stable). The words then go back to the rows, sorted. Returns false, having moved nothing, when
+// a sub-bucket is too full; then sh.spread is free for the LSD passes. The cursors must be zero on
+// entry. Every thread of the block calls it.
+__device__ bool spread_sort_packed(std::uint32_t (&word)[kBucketItems], int live, int len, int bits,
+                                   BucketShared& sh) {
+  const int shift = kPlaceBits + (bits > kSpreadBits ? bits - kSpreadBits : 0);
+  std::uint32_t* const cursor = sh.spread.cursor;
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    if (BucketRank::row_index(i, live) < len) atomicAdd(&cursor[word[i] >> shift], 1u);
+  }
+  __syncthreads();
+  const bool crowded =
+      detail::bucket_counts_to_offsets<kSpreadBuckets / kBucketThreads, kRadixSpreadBucketLimit,
+                                       kBucketThreads / 32, false>(
+          &cursor[threadIdx.x * (kSpreadBuckets / kBucketThreads)], sh.scratch);
+  if (__syncthreads_or(crowded)) return false;
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    if (BucketRank::row_index(i, live) < len)
+      sh.keys[atomicAdd(&cursor[word[i] >> shift], 1u)] = word[i];
+  }
+  __syncthreads();
+  // Sub-bucket b now spans slots [cursor[b - 1], cursor[b]) (from 0 for the first).
+  for (int slot = static_cast<int>(threadIdx.x); slot < len; slot += kBucketThreads) {
+    const std::uint32_t mine = sh.keys[slot];
+    const std::uint32_t b = mine >> shift;
+    const std::uint32_t first = b == 0 ? 0u : cursor[b - 1];
+    std::uint32_t place = first;
+    for (std::uint32_t m = first; m < cursor[b]; ++m) place += sh.keys[m] < mine ? 1u : 0u;
+    sh.spread.rank_of[mine & kPlaceMask] = static_cast<std::uint16_t>(place);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
+    if (q < len) sh.keys[sh.spread.rank_of[q]] = word[i];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
+    if (q < len) word[i] = sh.keys[q];
+  }
+  return true;
+}
+
+// 2. Per bucket: its runs gathered from the split tiles, then its keys sorted stably over the
+// bits in which they differ (a bucket spans a sliver of the key range, about 16 bits on galaxy
+// frames): in one pass by sub-buckets of that range (spread_sort_packed), or by LSD passes when
+// the keys cluster or need more bits than the packed words hold.
 __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_bucket_sort_kernel(
     const std::uint32_t* __restrict__ in_keys, const std::uint32_t* __restrict__ in_values,
     const std::uint32_t* __restrict__ runs, const std::uint32_t* __restrict__ starts,
@@ -333,6 +410,9 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       hi = max(hi, key[i]);
     }
   }
+  // The one-pass ranking's cursors start at zero; block_min_max's barriers order this before
+  // the counting.
+  reinterpret_cast<uint4*>(sh.spread.cursor)[threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
   detail::block_min_max(lo, hi, sh.scratch);
   const int bits = bit_width(hi - lo);
   if (bits <= kPackedKeyBits) {
@@ -347,7 +427,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm) partition_
       // Padding: the largest key the bits hold, placed after every real key.
       key[i] = q < len ? (key[i] - lo) << kPlaceBits | static_cast<std::uint32_t>(q) : 0xffffffffu;
     }
-    if (bits > 0) {  // else every key is equal and the input order is the stable order
+    // With no key bits every key is equal, and the input order is the stable order.
+    if (bits > 0 && !spread_sort_packed(key, live, len, bits, sh)) {
       detail::block_sort_keys<kBucketThreads, kBucketItems, kBucketMultisplit>(
           key, KeyBits{kPlaceBits, kPlaceBits + bits}, sh.rank, sh.keys, live);
     }
