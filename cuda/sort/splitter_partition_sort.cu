@@ -207,8 +207,8 @@ __device__ void finish_counts(std::uint32_t n, std::uint32_t buckets, std::uint3
 
 // 1. Per input tile, split_tile; then the last block to finish, finish_counts (a ticket, as the
 // extents reduction does: no launch of its own for the starts). Once a tile has flagged a key
-// out of reach, tiles that start later skip their work (a frame that moved too far costs about
-// a wave, not a pass), but still take their ticket.
+// out of reach, tiles that start later skip the split, but still read their pairs (issued before
+// the flag is known) and take their ticket.
 __global__ void __launch_bounds__(kTileThreads)
     partition_split_kernel(const std::uint32_t* __restrict__ keys,
                            const std::uint32_t* __restrict__ values, std::uint32_t n,
