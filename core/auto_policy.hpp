@@ -25,8 +25,9 @@ PARTICLES_HD SortPath choose_auto_path(std::uint32_t descents, std::uint32_t str
 }
 
 // The CUDA backend tries its splitter partition sort on frames the policy sends to radix. A try
-// that cannot sort (keys moved beyond its reach, as on 16M-particle galaxy frames) still costs a
-// counting pass, so after one the next kPartitionRetryAfter - 1 frames go straight to radix.
+// that cannot sort (a bucket of last frame's splitters overflows with this frame's keys) still
+// costs its appends and a launch, so after one the next kPartitionRetryAfter - 1 frames go
+// straight to radix.
 // Keys of at most 16 bits are never tried: their radix sort is two passes, cheaper than the
 // partition sort (H200, 1M galaxy frames: 43 against about 60 us).
 inline constexpr int kPartitionRetryAfter = 8;
@@ -60,8 +61,8 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
 // choice and the empty launches of the sorts not chosen. A scene that keeps taking the same costly
 // path pays it for nothing, so after kAutoStintStreak fused auto frames in a row that ended in
 // the same one of these paths, the next kAutoStint frames run a graph of that path alone:
-//   radix      the fixed radix frame (H200: fountain 1M 138 against 99 us, whose respawns put
-//              keys out of the partition sort's reach; galaxy 16M 1218 against 894). Auto's
+//   radix      the fixed radix frame (H200, before the partition sort took keys however far
+//              they moved: fountain 1M 138 against 99 us; galaxy 16M 1218 against 894). Auto's
 //              first frame back starts from the identity and does not try the partition sort
 //              (stale layout and splitters); its second does.
 //   partition  auto's layout and the splitter partition sort with its radix fallback, without

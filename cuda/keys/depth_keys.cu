@@ -7,6 +7,7 @@
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/pipeline/launch_check.hpp"
+#include "cuda/sort/partition_append.cuh"
 
 namespace particles::cuda {
 namespace {
@@ -40,11 +41,22 @@ __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
     key.depth_min = a.extents->depth_min;
     key.depth_max = a.extents->depth_max;
   }
+  const bool appends = detail::partition_appends(a.append, a.count);
+  const std::uint32_t buckets = partition_buckets(a.count);
   const std::uint32_t stride = gridDim.x * blockDim.x;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.count; i += stride) {
-    const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
-    a.keys[i] = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[i]) : key(a.state + p);
-    if (a.values != a.order) a.values[i] = p;
+  // Whole warps go round together, so that the appends can take all 32 lanes.
+  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < a.count;
+       first += stride) {
+    const std::uint32_t i = first + detail::lane_id();
+    const bool valid = i < a.count;
+    std::uint32_t k = 0;
+    if (valid) {
+      const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
+      k = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[i]) : key(a.state + p);
+      a.keys[i] = k;
+      if (a.values != a.order) a.values[i] = p;
+    }
+    if (appends) detail::partition_append_warp(a.append, buckets, valid, k, i);
   }
 }
 

@@ -11,6 +11,7 @@
 #include "core/extents.hpp"
 #include "core/particle.hpp"
 #include "core/view_depth.hpp"
+#include "cuda/sort/partition_append.hpp"
 
 namespace particles::cuda {
 
@@ -32,6 +33,9 @@ struct DepthKeyArgs {
   const Extents* extents = nullptr;  // device memory; quantized mode reads depth_min/max
   KeyMode mode = KeyMode::exact;
   int bits = 16;  // quantized mode: 1..32
+  // Optional: each key also appended, with its index, to the splitter partition sort's buckets
+  // (partition_append.cuh), while its splitters are for `count` keys.
+  PartitionAppend append;
 };
 
 void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream);

@@ -305,6 +305,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   // sort also makes the index values itself, so the step does not write them.
   const bool direct_to_target = shape.sort && !automatic && shape.algorithm == Algorithm::radix;
   const bool sort_makes_values = keys_in_step && direct_to_target;
+  // Auto's laid-out keys are appended to the partition sort's buckets by the kernel that makes
+  // them (record_auto_sort).
+  const bool appends_keys = layout_in_step && partition_sort_worth_trying(shape.bits);
   mark(0, timing_slot, marks);
   if (shape.fused) {
     FusedStepArgs step;
@@ -323,6 +326,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.values = sort_makes_values ? nullptr : order_.data();
     step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
     step.key_floor_partials = key_floor_.data() + 1;
+    // Auto's exact keys go to the partition sort's buckets as they are made (quantized ones from
+    // the keys stage below): the sort then needs no pass of its own to split them.
+    if (appends_keys && shape.mode == KeyMode::exact) step.append = partition_->append_target();
     launch_step_fused(step, s);
     mark(1, timing_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
@@ -340,6 +346,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     keys.keys = keys_.data();
     if (layout_in_step) {  // from the step's exact keys, in place; the values are made
       keys.exact_keys = keys_.data();
+      if (appends_keys) keys.append = partition_->append_target();
     } else {
       // Unfused auto keys last frame's order in place; the others start from the identity.
       keys.order = automatic ? order_.data() : nullptr;
@@ -357,7 +364,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 
   if (shape.sort) {
     if (automatic) {
-      record_auto_sort(shape.bits, shape.partition_stint);
+      record_auto_sort(shape.bits, shape.partition_stint, layout_in_step);
     } else if (direct_to_target) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
@@ -398,7 +405,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 // (and the partition sort, when it cannot sort, hands to radix): the decision is made on the
 // device, in the same frame, without a host round trip. A partition stint's frame has no probe,
 // no choice and no odd-even sort: its partition sort always runs, radix only when it refuses.
-void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint) {
+void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool keys_appended) {
   cudaStream_t s = stream_.get();
   std::int32_t* words = auto_enable_.data();
   FrameReport* report = report_.data();
@@ -414,12 +421,17 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint) {
   }
   // The choice never enables it for narrower keys: no launches for them at all.
   if (partition_sort_worth_trying(end_bit)) {
-    partition_->sort_enabled(keys_.data(), order_.data(), count_, s,
-                             words + (partition_stint ? kAlwaysOne : kPartitionRuns),
-                             words + kRadixRuns, &report->partitioned,
-                             {.final_values = &constants_.data()->order,
-                              .note_splitters = true,
-                              .finish_enable = words + kFinishRuns});
+    const std::int32_t* enable = words + (partition_stint ? kAlwaysOne : kPartitionRuns);
+    const PartitionExtras extras{.final_values = &constants_.data()->order,
+                                 .note_splitters = true,
+                                 .finish_enable = words + kFinishRuns};
+    if (keys_appended) {  // by the step or the keys stage, each with its place as its value
+      partition_->sort_appended(keys_.data(), order_.data(), count_, s, enable, words + kRadixRuns,
+                                &report->partitioned, extras);
+    } else {
+      partition_->sort_enabled(keys_.data(), order_.data(), count_, s, enable, words + kRadixRuns,
+                               &report->partitioned, extras);
+    }
   } else if (partition_stint) {
     throw std::logic_error("a partition stint for keys the partition sort never takes");
   }

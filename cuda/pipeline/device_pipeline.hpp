@@ -154,7 +154,9 @@ class DevicePipeline {
   void record_frame(const GraphShape& shape, int slot, int timing_slot, MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
-  void record_auto_sort(int end_bit, bool partition_stint);
+  // keys_appended: the frame's keys were appended to the partition sort's buckets as they were
+  // made, each with its place as its value (fused auto).
+  void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended);
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 

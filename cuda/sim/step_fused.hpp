@@ -14,6 +14,7 @@
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 #include "core/view_depth.hpp"
+#include "cuda/sort/partition_append.hpp"
 
 namespace particles::cuda {
 
@@ -39,6 +40,9 @@ struct FusedStepArgs {
   // kKeyFloorPartials words.
   std::uint32_t* key_floor = nullptr;
   std::uint32_t* key_floor_partials = nullptr;
+  // With keys, optional: each key also appended, with its index, to the splitter partition
+  // sort's buckets (partition_append.cuh), while its splitters are for `count` keys.
+  PartitionAppend append;
 };
 inline constexpr std::size_t kKeyFloorPartials =
     2048;  // >= the kernel's blocks (kExtentsMaxBlocks)

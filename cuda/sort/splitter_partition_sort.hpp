@@ -1,10 +1,11 @@
 #pragma once
 // The splitter partition sort (the idea and its math: splitter_partition.hpp): a stable sort of
 // keys laid out in last frame's order through splitters that last frame's sorted keys left.
-// Two launches: per input tile, each key's digit and the tile's pairs split stably by digit (so
-// each bucket's keys from a tile are one run), the last block to finish also deciding and making
-// the bucket starts; then one block per bucket, gathering its runs and sorting them. Scratch: 8
-// bytes per key (keys, values).
+// The keys are appended to their buckets by whatever kernel makes them (append_target(), which
+// the pipeline's step takes) or by the sort's own append kernel (sort_enabled); then one block
+// per bucket sorts its pairs by (key, place) and writes them at the bucket's start, which it
+// sums from the counts the appends left. Scratch: 16 bytes per key (a bucket's slots hold twice
+// its usual size).
 // Whether it can sort is decided on the device: when it cannot, it touches nothing and sets the
 // caller's fallback word instead, so a graph can hold it and a fallback sort with no host round
 // trip (the pipeline's auto mode).
@@ -14,6 +15,7 @@
 #include <cstdint>
 
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/partition_append.hpp"
 
 namespace particles::cuda {
 
@@ -51,24 +53,40 @@ class SplitterPartitionSort {
   // *fallback = 0, or, when the splitters (absent, made for another n, too far from these keys)
   // do not allow it, leaves them as they are and sets *ran = 0 and *fallback = 1. When
   // *enable == 0 every launch returns at once, *ran = 0 and *fallback is untouched. Device
-  // words; n <= capacity. `extras` are done only when it sorts.
+  // words; n <= capacity. `extras` are done only when it sorts. Two launches: the append, then
+  // sort_appended's.
   void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n,
                     cudaStream_t stream, const std::int32_t* enable, std::int32_t* fallback,
                     std::uint32_t* ran, const PartitionExtras& extras = {});
+
+  // Where a kernel that makes n keys appends them, with their places as the values
+  // (partition_append.cuh); it appends only while the splitters are for n keys.
+  PartitionAppend append_target() noexcept;
+  // The sort of keys a kernel appended through append_target(), the values being their places:
+  // as sort_enabled, writing the sorted keys and places to out_keys and out_values, and falling
+  // back also when no kernel appended since the last sort. The arrays the keys were made in are
+  // not read (they are the fallback's input, left as they are).
+  void sort_appended(std::uint32_t* out_keys, std::uint32_t* out_values, std::uint32_t n,
+                     cudaStream_t stream, const std::int32_t* enable, std::int32_t* fallback,
+                     std::uint32_t* ran, const PartitionExtras& extras = {});
 
   std::size_t capacity() const noexcept { return capacity_; }
   // [j] for j in [1, buckets): the splitters; for tests.
   const std::uint32_t* device_splitters() const noexcept { return splitters_.data(); }
 
  private:
+  void launch_bucket_sort(const std::uint32_t* in_values, std::uint32_t* out_keys,
+                          std::uint32_t* out_values, std::uint32_t n, cudaStream_t stream,
+                          const std::int32_t* enable, std::int32_t* fallback, std::uint32_t* ran,
+                          const PartitionExtras& extras);
+
   std::size_t capacity_;
-  DeviceBuffer<std::uint32_t> runs_;          // per tile and digit, its run in the split
-  DeviceBuffer<std::uint32_t> starts_;        // bucket starts, buckets + 1
-  DeviceBuffer<std::uint32_t> bucket_sizes_;  // summed by the split kernel; zero between sorts
-  DeviceBuffer<std::uint32_t> splitters_;     // buckets
-  DeviceBuffer<std::uint32_t> state_;         // see splitter_partition_sort.cu (PartitionState)
-  DeviceBuffer<std::uint32_t> scratch_keys_;
-  DeviceBuffer<std::uint32_t> scratch_values_;
+  std::uint32_t max_buckets_;                   // of a sort this one takes
+  DeviceBuffer<std::uint32_t> counts_;          // keys per bucket; zero between sorts
+  DeviceBuffer<std::uint32_t> splitters_;       // buckets
+  DeviceBuffer<std::uint32_t> state_;           // PartitionStateWord
+  DeviceBuffer<uint2> slots_;                   // kPartitionBucketCapacity pairs per bucket
+  DeviceBuffer<std::uint32_t> scratch_values_;  // sort_enabled's values, read by place
 };
 
 }  // namespace particles::cuda

@@ -462,8 +462,9 @@ TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
   EXPECT_GE(paths.longest_stint, 2 * kAutoStint);  // the second stint, twice as long
 }
 
-// A partition stint's frame whose keys left its splitters' reach (the camera jumps half way
-// round) is sorted by the radix fallback from the pairs its step left, reports radix, and ends
+// A partition stint's frame whose keys no longer fit its splitters' buckets (the camera jumps
+// back to 2.5 times its distance: every key lands past the last splitter, far more than a bucket
+// holds) is sorted by the radix fallback from the pairs its step left, reports radix, and ends
 // the stint: the frame after the next one probes again.
 TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
   REQUIRE_CUDA_DEVICE();
@@ -474,7 +475,7 @@ TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
   for (int frame = 0; frame < frames; ++frame) {
     FrameSettings s;
     s.dt = 0.3f;  // moves too far for odd-even: the partition sort takes the frames
-    s.view = test::orbit_view(jump >= 0 && frame >= jump ? frame + 314 : frame);  // +3.14 rad
+    s.view = test::orbit_view(frame, jump >= 0 && frame >= jump ? 62.5f : 25.0f);
     s.algorithm = Algorithm::automatic;
     s.key_mode = KeyMode::exact;
     SCOPED_TRACE("frame " + std::to_string(frame));

@@ -1,7 +1,10 @@
 // The splitter partition sort's CPU twin: when it sorts, the result is the stable sort; when the
-// splitters do not fit (keys out of a tile's reach, a bucket over a block's capacity), it says so
-// and leaves the input as it was.
+// splitters do not fit (a bucket over a block's capacity), it says so and leaves the input as it
+// was. And the bucket search both share.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "cuda/sort/cpu_reference.hpp"
 #include "cuda/sort/splitter_partition_cpu.hpp"
@@ -37,36 +40,43 @@ TEST(SplitterPartitionCpu, SortsMovedKeysStably) {
   }
 }
 
+TEST(SplitterPartitionCpu, SortsKeysFarFromTheirPlace) {
+  // A key may land in any bucket, however far from its place: keys shuffled within 40K places,
+  // and keys in reverse order, whose buckets hold the same keys as the splitters' did.
+  const std::uint32_t n = 100000;
+  expect_sorted_stably(
+      testing::shuffled_within(testing::moved_keys(n, 1u << 30, 0, 0, 1, 5), 40000, 5));
+  PartitionCase reversed = testing::moved_keys(n, 1u << 30, 0, 0, 1, 8);
+  std::reverse(reversed.keys.begin(), reversed.keys.end());
+  expect_sorted_stably(reversed);
+  // Runs of 40 equal keys (the GPU ranks such buckets by LSD passes).
+  expect_sorted_stably(testing::moved_keys(n, 1u << 30, 0, 0, 40, 9));
+}
+
 TEST(SplitterPartitionCpu, RefusesWhatTheSplittersCannotCut) {
   const std::uint32_t n = 100000;
-  // Keys moved by about 40K places: beyond a tile's reach of 15 buckets (30K places).
-  expect_refused(testing::moved_keys(n, 1u << 30, (1u << 30) / n * 40000, 0, 1, 5));
   // Every key shifted past all splitters: the last bucket would take them all.
   expect_refused(testing::moved_keys(n, 1u << 30, 0, std::int64_t{1} << 31, 1, 6));
   // 5000 equal keys: one bucket over a block's capacity.
   expect_refused(testing::moved_keys(n, 1u << 30, 0, 0, 5000, 7));
-  // Splitters of unsorted keys are no splitters; in reverse order nothing is within reach.
-  PartitionCase c = testing::moved_keys(n, 1u << 30, 0, 0, 1, 8);
-  std::reverse(c.keys.begin(), c.keys.end());
-  expect_refused(c);
 }
 
-TEST(SplitterPartitionCpu, DigitIsTheBucketRelativeToTheTile) {
-  // Three buckets split at 100 and 200; tile 1 sees bucket 0 as digit reach - 1.
-  const std::uint32_t splitters[] = {0, 100, 200};
-  auto splitter = [&](std::uint32_t j) { return splitters[j]; };
-  EXPECT_EQ(partition_digit(99, 1, 3, splitter), kPartitionReach - 1);
-  EXPECT_EQ(partition_digit(100, 1, 3, splitter), kPartitionReach);
-  EXPECT_EQ(partition_digit(200, 1, 3, splitter), kPartitionReach + 1);
-  EXPECT_EQ(partition_digit(0xffffffffu, 0, 3, splitter), kPartitionReach + 2);
-  // Far tiles: bucket 0 is out of reach of tile 20, and the last bucket of tile 0 when it is
-  // more than reach buckets away.
-  std::vector<std::uint32_t> many(40);
-  for (std::uint32_t j = 0; j < 40; ++j) many[j] = j * 10;
-  auto far = [&](std::uint32_t j) { return many[j]; };
-  EXPECT_EQ(partition_digit(5, 20, 40, far), -1);
-  EXPECT_EQ(partition_digit(395, 0, 40, far), -1);
-  EXPECT_EQ(partition_digit(395, 39, 40, far), kPartitionReach);
+// The search against std::upper_bound over the splitters, from every guess.
+TEST(SplitterPartitionCpu, BucketIsTheSplittersAtOrBelowTheKey) {
+  for (const std::uint32_t buckets : {1u, 2u, 3u, 7u, 40u}) {
+    SCOPED_TRACE(buckets);
+    std::vector<std::uint32_t> splitters(buckets, 0u);
+    for (std::uint32_t j = 1; j < buckets; ++j) splitters[j] = 10 * (j / 2) + 10;  // pairs tie
+    auto splitter = [&](std::uint32_t j) { return splitters[j]; };
+    for (std::uint32_t key : {0u, 9u, 10u, 11u, 19u, 20u, 25u, 200u, 399u, 0xffffffffu}) {
+      const auto expected = static_cast<std::uint32_t>(
+          std::upper_bound(splitters.begin() + 1, splitters.end(), key) - splitters.begin() - 1);
+      for (std::uint32_t guess = 0; guess < buckets + 3; ++guess) {
+        ASSERT_EQ(partition_bucket_of(key, guess, buckets, splitter), expected)
+            << "key " << key << " guess " << guess;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -48,4 +48,16 @@ inline PartitionCase moved_keys(std::uint32_t n, std::uint32_t span, std::uint32
   return c;
 }
 
+// The same case with its keys shuffled within windows of `window` places: each key far from its
+// place (up to a window), every bucket still holding as many keys as the splitters' did.
+inline PartitionCase shuffled_within(PartitionCase c, std::uint32_t window, std::uint32_t seed) {
+  const auto n = static_cast<std::uint32_t>(c.keys.size());
+  for (std::uint32_t begin = 0; begin < n; begin += window) {
+    const std::uint32_t len = std::min(window, n - begin);
+    for (std::uint32_t i = len; i > 1; --i)
+      std::swap(c.keys[begin + i - 1], c.keys[begin + mix32(seed ^ (begin + i)) % i]);
+  }
+  return c;
+}
+
 }  // namespace particles::cuda::testing

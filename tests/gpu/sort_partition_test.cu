@@ -3,10 +3,12 @@
 // set when it does not; splitters taken from sorted keys on the device; nothing when disabled.
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <vector>
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/partition_append.cuh"
 #include "cuda/sort/splitter_partition_cpu.hpp"
 #include "cuda/sort/splitter_partition_sort.hpp"
 #include "tests/gpu/sort_partition_data.hpp"
@@ -87,6 +89,12 @@ TEST(SortPartition, MatchesTheCpuTwinOnMovedKeys) {
     expect_same_as_twin(sort, testing::moved_keys(n, span, 1000, 1 << 20, 1, 4));
     expect_same_as_twin(sort, testing::moved_keys(n, 1u << 20, 50, 0, 7, 5));  // ties
     expect_same_as_twin(sort, testing::moved_keys(n, 0xffffffffu, per_place * 500, 0, 1, 6));
+    // Runs of 40 equal keys crowd the one-pass ranking: LSD passes by place, then by key.
+    expect_same_as_twin(sort, testing::moved_keys(n, span, per_place * 100, 0, 40, 7));
+    expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1500, 8));
+    // Far from their places: no limit but the buckets' capacity.
+    expect_same_as_twin(
+        sort, testing::shuffled_within(testing::moved_keys(n, span, 0, 0, 1, 9), 40000, 9));
   }
 }
 
@@ -94,9 +102,8 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 100000, span = 1u << 30;
   SplitterPartitionSort sort(n);
-  // Out of reach, shifted past every splitter, one bucket over capacity, reversed.
-  for (PartitionCase c : {testing::moved_keys(n, span, span / n * 40000, 0, 1, 5),
-                          testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 6),
+  // Shifted past every splitter, one bucket over capacity.
+  for (PartitionCase c : {testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 6),
                           testing::moved_keys(n, span, 0, 0, 5000, 7)}) {
     const Outcome gpu = run(sort, c);
     EXPECT_EQ(gpu.ran, 0u);
@@ -108,7 +115,7 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   PartitionCase reversed = testing::moved_keys(n, span, 0, 0, 1, 8);
   std::reverse(reversed.keys.begin(), reversed.keys.end());
   expect_same_as_twin(sort, reversed);
-  // A sort after a refusal starts clean (the out-of-reach word was cleared).
+  // A sort after a refusal starts clean (the overflow word and the counts were cleared).
   expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 9));
 }
 
@@ -120,7 +127,7 @@ TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
   const std::uint32_t n = 300001, span = 1u << 30;
   SplitterPartitionSort sort(n);
   const PartitionCase sorts = testing::moved_keys(n, span, span / n * 3000, 0, 1, 21);
-  const PartitionCase refuses = testing::moved_keys(n, span, span / n * 40000, 0, 1, 22);
+  const PartitionCase refuses = testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 22);
   for (const PartitionCase* c : {&sorts, &refuses}) {
     const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
     auto target = upload(untouched);
@@ -165,6 +172,78 @@ TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
   EXPECT_EQ(download(ran.data(), 1)[0], 0u);
   EXPECT_EQ(download(words.data(), 2), (std::vector<std::int32_t>{1, 1}));
   EXPECT_EQ(download(keys.data(), n), c.keys);
+}
+
+// A kernel that makes keys and appends them, as the pipeline's step and keys stage do (here
+// the keys are only copied).
+__global__ void copy_and_append_kernel(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n,
+                                       PartitionAppend target) {
+  const bool appends = detail::partition_appends(target, n);
+  const std::uint32_t buckets = partition_buckets(n);
+  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < n;
+       first += gridDim.x * blockDim.x) {
+    const std::uint32_t i = first + detail::lane_id();
+    const std::uint32_t key = i < n ? in[i] : 0u;
+    if (i < n) out[i] = key;
+    if (appends) detail::partition_append_warp(target, buckets, i < n, key, i);
+  }
+}
+
+// sort_appended: the keys a kernel appended, sorted with their places as the values, the made
+// keys left alone; a disabled sort leaves the counts clear for the next one; with nothing
+// appended since the last sort, it falls back.
+TEST(SortPartition, SortsWhatAKernelAppended) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 200003, span = 1u << 30;
+  SplitterPartitionSort sort(n);
+  for (const PartitionCase& c : {testing::moved_keys(n, span, span / n * 3000, 0, 1, 31),
+                                 testing::moved_keys(n, span, 0, 0, 40, 32),
+                                 testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 33)}) {
+    std::vector<std::uint32_t> sorted(n, 0u);
+    for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
+      sorted[j * kPartitionBucket] = c.splitters[j];
+    auto d_sorted = upload(sorted), in = upload(c.keys);
+    DeviceBuffer<std::uint32_t> made(n);
+    auto out_keys = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+    auto out_values = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+    PartitionCase expected = c;
+    std::iota(expected.values.begin(), expected.values.end(), 0u);
+    const bool sorts =
+        cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
+    // Appended then disabled; appended again (the counts must be clear) and sorted; sorted
+    // again with nothing appended since.
+    struct Round {
+      bool append;
+      std::int32_t enabled;
+      bool may_sort;
+    };
+    for (const Round round :
+         {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false}}) {
+      SCOPED_TRACE(round.enabled + 2 * round.append);
+      sort.note_sorted(d_sorted.data(), n, nullptr);
+      const auto out_before = download(out_keys.data(), n);
+      if (round.append) {
+        copy_and_append_kernel<<<120, 256>>>(in.data(), made.data(), n, sort.append_target());
+        CUDA_CHECK(cudaGetLastError());
+      }
+      auto words = upload(std::vector<std::int32_t>{round.enabled, kUnwritten});
+      auto ran = upload(std::vector<std::uint32_t>{7u});
+      sort.sort_appended(out_keys.data(), out_values.data(), n, nullptr, words.data(),
+                         words.data() + 1, ran.data());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const bool sorted_now = round.may_sort && sorts;
+      EXPECT_EQ(download(ran.data(), 1)[0], sorted_now ? 1u : 0u);
+      EXPECT_EQ(download(words.data(), 2)[1],
+                round.enabled == 0 ? kUnwritten : (sorted_now ? 0 : 1));
+      if (round.append) EXPECT_EQ(download(made.data(), n), c.keys);
+      if (sorted_now) {
+        ASSERT_EQ(download(out_keys.data(), n), expected.keys);
+        ASSERT_EQ(download(out_values.data(), n), expected.values);
+      } else {
+        ASSERT_EQ(download(out_keys.data(), n), out_before);
+      }
+    }
+  }
 }
 
 TEST(SortPartition, DisabledDoesNothing) {

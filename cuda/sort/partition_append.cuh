@@ -1,0 +1,56 @@
+#pragma once
+// The device side of appending keys to the splitter partition sort's buckets, for the kernels
+// that make keys (the fused step, the depth keys, the sort's own append kernel): each key goes,
+// with its place in the input, to the next free slot of its bucket. The order inside a bucket
+// is whatever the atomics give; the bucket sort orders by (key, place), so the result is stable
+// all the same.
+#include <cstdint>
+
+#include "cuda/detail/warp.cuh"
+#include "cuda/sort/partition_append.hpp"
+#include "cuda/sort/splitter_partition.hpp"
+
+namespace particles::cuda::detail {
+
+// Whether a launch over n keys appends them: the target has slots and splitters taken for n
+// keys. The same for every thread; the launch's first thread also marks the keys appended.
+__device__ inline bool partition_appends(const PartitionAppend& target, std::uint32_t n) {
+  if (!target.present() || n == 0 || partition_buckets(n) > kPartitionMaxBuckets) return false;
+  if (target.state[kSplittersFor] != n) return false;
+  if (blockIdx.x == 0 && threadIdx.x == 0) target.state[kAppended] = 1;
+  return true;
+}
+
+// Appends (key, place) to the key's bucket. Called by all 32 lanes of a warp together, with
+// `valid` false for lanes past the input's end; `place` is the key's place in the input (which
+// partition_bucket_of takes as the bucket it was in last frame). Lanes with the same bucket
+// take their slots with one atomic: nearly sorted keys in consecutive places share their bucket,
+// so that is usually one atomic a warp.
+__device__ inline void partition_append_warp(const PartitionAppend& target, std::uint32_t buckets,
+                                             bool valid, std::uint32_t key, std::uint32_t place) {
+  const auto splitter = [s = target.splitters](std::uint32_t j) { return __ldg(s + j); };
+  const std::uint32_t bucket =
+      valid ? partition_bucket_of(key, place / kPartitionBucket, buckets, splitter) : 0xffffffffu;
+  const std::uint32_t lane0_bucket = __shfl_sync(kFullMask, bucket, 0);
+  // Lane 0 is always valid (callers pass a warp's consecutive places, the first < n).
+  const std::uint32_t peers = __all_sync(kFullMask, !valid || bucket == lane0_bucket)
+                                  ? __ballot_sync(kFullMask, valid)
+                                  : __match_any_sync(kFullMask, bucket);
+  if (!valid) return;
+  const int leader = __ffs(static_cast<int>(peers)) - 1;
+  std::uint32_t base = 0;
+  if (static_cast<int>(lane_id()) == leader) {
+    const auto taken = static_cast<std::uint32_t>(__popc(static_cast<int>(peers)));
+    base = atomicAdd(target.counts + bucket, taken);
+  }
+  base = __shfl_sync(peers, base, leader);
+  const std::uint32_t slot =
+      base + static_cast<std::uint32_t>(__popc(static_cast<int>(peers & lanemask_lt())));
+  if (slot < static_cast<std::uint32_t>(kPartitionBucketCapacity)) {
+    target.slots[std::size_t{bucket} * kPartitionBucketCapacity + slot] = make_uint2(key, place);
+  } else {
+    target.state[kOverflow] = 1;  // the sort falls back; the bucket's count still says how many
+  }
+}
+
+}  // namespace particles::cuda::detail

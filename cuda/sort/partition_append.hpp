@@ -1,0 +1,32 @@
+#pragma once
+// What a kernel that makes keys needs in order to append them to the splitter partition sort's
+// buckets (splitter_partition.hpp; the device side is partition_append.cuh): the sort's device
+// arrays, all owned by SplitterPartitionSort, which hands them out (append_target()).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/sort/key_bits.hpp"  // PARTICLES_HD
+
+namespace particles::cuda {
+
+// The partition sort's device state words.
+enum PartitionStateWord : int {
+  kSplittersFor = 0,  // the key count the splitters were taken for; kNoSplitters when none
+  kAppended = 1,      // 1 once a kernel appended this sort's keys; cleared by the sort
+  kOverflow = 2,      // 1 when a bucket got more keys than it holds; cleared by the sort
+  kTicket = 3,        // the bucket kernel's blocks past their counts; back to zero by the last
+  kPartitionStateWords = 4
+};
+inline constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
+
+struct PartitionAppend {
+  const std::uint32_t* splitters = nullptr;  // [j], j in [1, buckets)
+  std::uint32_t* state = nullptr;            // PartitionStateWord
+  std::uint32_t* counts = nullptr;           // keys per bucket; zero between sorts
+  uint2* slots = nullptr;  // kPartitionBucketCapacity (key, place) pairs per bucket
+  // A kernel given a target with no slots appends nothing.
+  PARTICLES_HD bool present() const noexcept { return slots != nullptr; }
+};
+
+}  // namespace particles::cuda
