@@ -246,6 +246,22 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
   }
 }
 
+// More keys than kPartitionMaxBuckets buckets hold: nothing appended, the fallback taken, the
+// keys untouched, as the twin says.
+TEST(SortPartition, FallsBackBeyondItsLargestSort) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = kPartitionMaxBuckets * kPartitionBucket + 1;
+  SplitterPartitionSort sort(n);
+  PartitionCase c = testing::moved_keys(n, 1u << 30, 0, 0, 1, 41);
+  PartitionCase twin = c;
+  ASSERT_FALSE(cpu_splitter_partition_sort(twin.keys, twin.values, twin.splitters));
+  const Outcome gpu = run(sort, c);
+  EXPECT_EQ(gpu.ran, 0u);
+  EXPECT_EQ(gpu.fallback, 1);
+  EXPECT_EQ(gpu.keys, c.keys);
+  EXPECT_EQ(gpu.values, c.values);
+}
+
 TEST(SortPartition, DisabledDoesNothing) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 30000;
