@@ -22,11 +22,11 @@ namespace particles::cuda {
 
 inline constexpr int kPartitionBucket = 2048;          // splitter spacing: a bucket's usual size
 inline constexpr int kPartitionBucketCapacity = 4096;  // keys one bucket holds and a block sorts
-// The most buckets a sort takes (4M keys); a larger sort always falls back. The same motion
+// The most buckets a sort takes (2M keys); a larger sort always falls back. The same motion
 // moves a key across more places the more keys there are, and a warp's keys then go to many
 // buckets, an atomic and a scattered store each: on the H200 a 16M galaxy frame's step took
 // 1073 us with the appends against 390 without, more than the 237 us the sort saved.
-inline constexpr std::uint32_t kPartitionMaxBuckets = 2048;
+inline constexpr std::uint32_t kPartitionMaxBuckets = 1024;
 
 // Buckets of n keys.
 PARTICLES_HD std::uint32_t partition_buckets(std::uint32_t n) {

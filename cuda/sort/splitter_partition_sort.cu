@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const std::uint32_t b = blockIdx.x;
   const bool sorts = a.state[kAppended] != 0 && a.state[kOverflow] == 0;
   // The bucket's start: the counts before it, summed in place (independent loads, 2 a thread at
-  // 1M keys, 8 at the largest sort). A per-group count kept by the appends was a hot spot: its
+  // 1M keys, 4 at the largest sort). A per-group count kept by the appends was a hot spot: its
   // atomics, a few thousand on one word, took the step from 34 to 139 us at 1M keys.
   std::uint32_t before = 0;
   for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads) before += a.counts[j];
