@@ -41,23 +41,14 @@ __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
     key.depth_min = a.extents->depth_min;
     key.depth_max = a.extents->depth_max;
   }
-  const bool appends = detail::partition_appends(a.append, a.count);
-  const std::uint32_t buckets = partition_buckets(a.count);
-  const std::uint32_t stride = gridDim.x * blockDim.x;
-  // Whole warps go round together, so that the appends can take all 32 lanes.
-  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < a.count;
-       first += stride) {
-    const std::uint32_t i = first + detail::lane_id();
-    const bool valid = i < a.count;
-    std::uint32_t k = 0;
-    if (valid) {
-      const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
-      k = a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[i]) : key(a.state + p);
-      a.keys[i] = k;
-      if (a.values != a.order) a.values[i] = p;
-    }
-    if (appends) detail::partition_append_warp(a.append, buckets, valid, k, i);
-  }
+  detail::make_and_append_keys(a.append, a.count, [&](std::uint32_t i) {
+    const std::uint32_t p = a.order != nullptr ? a.order[i] : i;
+    const std::uint32_t k =
+        a.exact_keys != nullptr ? key.of_exact_key(a.exact_keys[i]) : key(a.state + p);
+    a.keys[i] = k;
+    if (a.values != a.order) a.values[i] = p;
+    return k;
+  });
 }
 
 }  // namespace

@@ -152,14 +152,15 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   }
   make_sorters();  // now, so that switching algorithm later allocates nothing
   if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
-  // No sort enabled; PartitionTries as after a reset (the first frame has no splitters).
+  // No sort enabled; PartitionTries as after a reset (the first frame has no splitters), set by
+  // the kernel that also resets them when auto comes back from another frame.
   std::array<std::int32_t, kAutoWords> auto_words{};
-  auto_words[kTriesWait] = kPartitionTriesAfterReset.wait;
-  auto_words[kTriesTried] = kPartitionTriesAfterReset.tried ? 1 : 0;
   auto_words[kFinishRuns] = 1;
   auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
+  reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
+  PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
   launch_init(params, states_[0].data(), count, stream_.get());
   if (count > 0) {
     iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);

@@ -7,7 +7,6 @@
 // w * items * 32 + i * 32 + l. Walking items in order, lanes in order, therefore walks the tile in
 // index order, which is what makes the ranking stable, and each item is one coalesced load.
 #include <cstdint>
-#include <type_traits>
 
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/key_bits.hpp"
@@ -150,25 +149,21 @@ struct BlockRadixRank {
   }
 };
 
-// What block_sort_rows moves with keys sorted alone.
-struct NoValues {};
-
-// Stable sort of a tile held warp-striped in registers, keys and (unless Values is NoValues)
-// their values, by bits [bits.begin_bit, bits.end_bit) of the key, LSD with 8-bit digits through
-// shared memory. Pad a partial tile with keys 0xffffffff: padding sorts after every real key
-// (stably, since it sits at the end), so the first `valid` outputs are the sorted real pairs.
-// tile_keys / tile_values: shared arrays of Threads * Items words each (tile_values unused
-// without values).
+// Stable sort of a tile of (key, value) pairs held warp-striped in registers, by bits
+// [bits.begin_bit, bits.end_bit) of the key, LSD with 8-bit digits through shared memory.
+// Pad a partial tile with keys 0xffffffff: padding sorts after every real key (stably, since it
+// sits at the end), so the first `valid` outputs are the sorted real pairs.
+// tile_keys / tile_values: shared arrays of Threads * Items words each.
 // live_items (block-uniform): only the first live_items rows of every thread hold the tile,
 // laid out by Rank::row_index; a tile far below capacity skips the empty rows' work.
 // Method: the ranking's multisplit (BlockRadixRank); its Storage is the one passed.
-template <int Threads, int Items, class Values, Multisplit Method = Multisplit::ballot>
-__device__ void block_sort_rows(std::uint32_t (&keys)[Items], Values& values, KeyBits bits,
-                                typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
-                                std::uint32_t* tile_keys, std::uint32_t* tile_values,
-                                int live_items) {
+template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
+__device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&values)[Items],
+                                 KeyBits bits,
+                                 typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
+                                 std::uint32_t* tile_keys, std::uint32_t* tile_values,
+                                 int live_items = Items) {
   using Rank = BlockRadixRank<Threads, Items, Method>;
-  constexpr bool kWithValues = !std::is_same_v<Values, NoValues>;
   for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
     const KeyBits digit_bits{shift,
                              shift + kRadixBits < bits.end_bit ? shift + kRadixBits : bits.end_bit};
@@ -178,36 +173,17 @@ __device__ void block_sort_rows(std::uint32_t (&keys)[Items], Values& values, Ke
     for (int i = 0; i < Items; ++i) {
       if (i >= live_items) break;
       tile_keys[rank[i]] = keys[i];
-      if constexpr (kWithValues) tile_values[rank[i]] = values[i];
+      tile_values[rank[i]] = values[i];
     }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       if (i >= live_items) break;
       keys[i] = tile_keys[Rank::row_index(i, live_items)];
-      if constexpr (kWithValues) values[i] = tile_values[Rank::row_index(i, live_items)];
+      values[i] = tile_values[Rank::row_index(i, live_items)];
     }
     __syncthreads();
   }
-}
-
-template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
-__device__ void block_sort_pairs(std::uint32_t (&keys)[Items], std::uint32_t (&values)[Items],
-                                 KeyBits bits,
-                                 typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
-                                 std::uint32_t* tile_keys, std::uint32_t* tile_values,
-                                 int live_items = Items) {
-  block_sort_rows<Threads, Items, std::uint32_t[Items], Method>(keys, values, bits, storage,
-                                                                tile_keys, tile_values, live_items);
-}
-
-template <int Threads, int Items, Multisplit Method = Multisplit::ballot>
-__device__ void block_sort_keys(std::uint32_t (&keys)[Items], KeyBits bits,
-                                typename BlockRadixRank<Threads, Items, Method>::Storage& storage,
-                                std::uint32_t* tile_keys, int live_items = Items) {
-  NoValues none;
-  block_sort_rows<Threads, Items, NoValues, Method>(keys, none, bits, storage, tile_keys, nullptr,
-                                                    live_items);
 }
 
 }  // namespace particles::cuda::detail

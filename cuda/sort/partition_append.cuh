@@ -53,4 +53,21 @@ __device__ inline void partition_append_warp(const PartitionAppend& target, std:
   }
 }
 
+// A grid-stride loop over places [0, n) that makes each one's key with make_key(i) (which may
+// also store it) and, while the splitters are for n keys, appends it. Whole warps go round
+// together, as partition_append_warp needs. Every thread of the launch calls it.
+template <typename MakeKey>
+__device__ void make_and_append_keys(const PartitionAppend& target, std::uint32_t n,
+                                     MakeKey make_key) {
+  const bool appends = partition_appends(target, n);
+  const std::uint32_t buckets = partition_buckets(n);
+  for (std::uint32_t first = blockIdx.x * blockDim.x + warp_id() * 32; first < n;
+       first += gridDim.x * blockDim.x) {
+    const std::uint32_t i = first + lane_id();
+    const bool valid = i < n;
+    const std::uint32_t key = valid ? make_key(i) : 0u;
+    if (appends) partition_append_warp(target, buckets, valid, key, i);
+  }
+}
+
 }  // namespace particles::cuda::detail

@@ -286,18 +286,11 @@ __global__ void __launch_bounds__(kAppendThreads)
                             const std::uint32_t* __restrict__ values, std::uint32_t n,
                             PartitionAppend target, std::uint32_t* __restrict__ values_aside,
                             const std::int32_t* enable) {
-  if (*enable == 0 || !detail::partition_appends(target, n)) return;
-  const std::uint32_t buckets = partition_buckets(n);
-  const std::uint32_t stride = gridDim.x * blockDim.x;
-  // Whole warps go round together (partition_append_warp takes all 32 lanes).
-  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < n;
-       first += stride) {
-    const std::uint32_t i = first + detail::lane_id();
-    const bool valid = i < n;
-    const std::uint32_t key = valid ? keys[i] : 0u;
-    if (valid) values_aside[i] = values[i];
-    detail::partition_append_warp(target, buckets, valid, key, i);
-  }
+  if (*enable == 0) return;
+  detail::make_and_append_keys(target, n, [&](std::uint32_t i) {
+    values_aside[i] = values[i];
+    return keys[i];
+  });
 }
 
 __global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ sorted,
@@ -365,9 +358,7 @@ void SplitterPartitionSort::forget_splitters(cudaStream_t stream) {
 void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n,
                                         cudaStream_t stream, const std::int32_t* enable,
                                         const NotedValues& copy) {
-  if (n > capacity_)
-    throw std::invalid_argument("SplitterPartitionSort::note_sorted: n " + std::to_string(n) +
-                                " > capacity " + std::to_string(capacity_));
+  check_count(n, "note_sorted");
   // A thread per splitter (each is one scattered read: 8192 of them at 16M keys); with values to
   // copy, a resident-sized grid that strides over them (disabled, every block of a launch still
   // has to be scheduled).
@@ -379,6 +370,12 @@ void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::u
   CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
 }
 
+void SplitterPartitionSort::check_count(std::uint32_t n, const char* call) const {
+  if (n > capacity_)
+    throw std::invalid_argument(std::string("SplitterPartitionSort::") + call + ": n " +
+                                std::to_string(n) + " > capacity " + std::to_string(capacity_));
+}
+
 PartitionAppend SplitterPartitionSort::append_target() noexcept {
   return {splitters_.data(), state_.data(), counts_.data(), slots_.data()};
 }
@@ -387,9 +384,7 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
                                          std::uint32_t n, cudaStream_t stream,
                                          const std::int32_t* enable, std::int32_t* fallback,
                                          std::uint32_t* ran, const PartitionExtras& extras) {
-  if (n > capacity_)
-    throw std::invalid_argument("SplitterPartitionSort::sort_enabled: n " + std::to_string(n) +
-                                " > capacity " + std::to_string(capacity_));
+  check_count(n, "sort_enabled");
   if (n == 0) return;
   partition_append_kernel<<<detail::grid_stride_blocks(n, kAppendThreads, 8), kAppendThreads, 0,
                             stream>>>(keys, values, n, append_target(), scratch_values_.data(),
@@ -403,9 +398,7 @@ void SplitterPartitionSort::sort_appended(std::uint32_t* out_keys, std::uint32_t
                                           std::uint32_t n, cudaStream_t stream,
                                           const std::int32_t* enable, std::int32_t* fallback,
                                           std::uint32_t* ran, const PartitionExtras& extras) {
-  if (n > capacity_)
-    throw std::invalid_argument("SplitterPartitionSort::sort_appended: n " + std::to_string(n) +
-                                " > capacity " + std::to_string(capacity_));
+  check_count(n, "sort_appended");
   if (n == 0) return;
   launch_bucket_sort(nullptr, out_keys, out_values, n, stream, enable, fallback, ran, extras);
 }

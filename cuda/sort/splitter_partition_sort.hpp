@@ -4,8 +4,9 @@
 // The keys are appended to their buckets by whatever kernel makes them (append_target(), which
 // the pipeline's step takes) or by the sort's own append kernel (sort_enabled); then one block
 // per bucket sorts its pairs by (key, place) and writes them at the bucket's start, which it
-// sums from the counts the appends left. Scratch: 16 bytes per key (a bucket's slots hold twice
-// its usual size).
+// sums from the counts the appends left. Scratch: 16 bytes per key for the slots (a bucket's
+// slots hold twice its usual size; 32 MB for the largest sort it takes), and 4 per key for
+// sort_enabled's values.
 // Whether it can sort is decided on the device: when it cannot, it touches nothing and sets the
 // caller's fallback word instead, so a graph can hold it and a fallback sort with no host round
 // trip (the pipeline's auto mode).
@@ -75,6 +76,7 @@ class SplitterPartitionSort {
   const std::uint32_t* device_splitters() const noexcept { return splitters_.data(); }
 
  private:
+  void check_count(std::uint32_t n, const char* call) const;  // throws when n > capacity
   void launch_bucket_sort(const std::uint32_t* in_values, std::uint32_t* out_keys,
                           std::uint32_t* out_values, std::uint32_t n, cudaStream_t stream,
                           const std::int32_t* enable, std::int32_t* fallback, std::uint32_t* ran,

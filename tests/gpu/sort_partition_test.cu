@@ -178,15 +178,10 @@ TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
 // the keys are only copied).
 __global__ void copy_and_append_kernel(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n,
                                        PartitionAppend target) {
-  const bool appends = detail::partition_appends(target, n);
-  const std::uint32_t buckets = partition_buckets(n);
-  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < n;
-       first += gridDim.x * blockDim.x) {
-    const std::uint32_t i = first + detail::lane_id();
-    const std::uint32_t key = i < n ? in[i] : 0u;
-    if (i < n) out[i] = key;
-    if (appends) detail::partition_append_warp(target, buckets, i < n, key, i);
-  }
+  detail::make_and_append_keys(target, n, [&](std::uint32_t i) {
+    out[i] = in[i];
+    return in[i];
+  });
 }
 
 // sort_appended: the keys a kernel appended, sorted with their places as the values, the made
