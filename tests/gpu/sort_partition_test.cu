@@ -332,6 +332,9 @@ TEST(SortPartition, RefusesMoreThanItsCapacity) {
                                  words.data() + 1, ran.data()),
                std::invalid_argument);
   EXPECT_THROW(sort.note_sorted(keys.data(), 101, nullptr), std::invalid_argument);
+  EXPECT_THROW(sort.sort_appended(keys.data(), values.data(), 101, nullptr, words.data(),
+                                  words.data() + 1, ran.data()),
+               std::invalid_argument);
 }
 
 }  // namespace
