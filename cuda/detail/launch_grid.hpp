@@ -27,18 +27,14 @@ inline unsigned grid_stride_blocks(std::uint64_t count, unsigned threads, unsign
       std::clamp<std::uint64_t>(needed, 1, static_cast<std::uint64_t>(sm_count()) * per_sm));
 }
 
-// The same, capped at what is resident at once for `kernel` (per the occupancy calculator) and
-// at `max_blocks`: every block of the grid is running together, as a last-block-done combine
-// over a fixed-size partials array requires.
+// The same, capped at what is resident at once for `kernel` (per the occupancy calculator):
+// every block of the grid is running together, and each strides over the elements.
 template <typename Kernel>
-unsigned resident_grid_blocks(Kernel kernel, std::uint64_t count, unsigned threads,
-                              unsigned max_blocks) {
+unsigned resident_grid_blocks(Kernel kernel, std::uint64_t count, unsigned threads) {
   int per_sm = 0;
   CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), 0));
-  const unsigned blocks =
-      grid_stride_blocks(count, threads, static_cast<unsigned>(std::max(1, per_sm)));
-  return std::min(blocks, max_blocks);
+  return grid_stride_blocks(count, threads, static_cast<unsigned>(std::max(1, per_sm)));
 }
 
 }  // namespace particles::cuda::detail

@@ -106,7 +106,7 @@ void abandon_capture(cudaStream_t stream) noexcept {
 DevicePipeline::DevicePipeline()
     : stream_(Stream::create()),
       extents_workspace_(extents_workspace_bytes()),
-      key_floor_(1 + kKeyFloorPartials),
+      key_floor_(1),
       constants_(1),
       report_(1),
       auto_enable_(kAutoWords),
@@ -326,7 +326,6 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.keys = keys_in_step ? keys_.data() : nullptr;
     step.values = sort_makes_values ? nullptr : order_.data();
     step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
-    step.key_floor_partials = key_floor_.data() + 1;
     // Auto's exact keys go to the partition sort's buckets as they are made (quantized ones from
     // the keys stage below): the sort then needs no pass of its own to split them.
     if (appends_keys && shape.mode == KeyMode::exact) step.append = partition_->append_target();
@@ -392,10 +391,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
       // the next frame's partition sort, taken in the copy's launch.
       partition_->note_sorted(keys_.data(), count_, s, finish, {order_.data(), &c->order});
     } else {
-      // A resident-sized grid: when disabled, every block of the launch still has to be
-      // scheduled.
-      detail::copy_values_to_kernel<<<detail::grid_stride_blocks(count_, kThreads, 8), kThreads, 0,
-                                      s>>>(order_.data(), &c->order, count_, finish);
+      detail::copy_values_to_kernel<<<detail::grid_stride_blocks(count_, detail::kCopyThreads, 1),
+                                      detail::kCopyThreads, 0, s>>>(order_.data(), &c->order,
+                                                                    count_, finish);
       PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
     }
     mark(5, timing_slot, marks);

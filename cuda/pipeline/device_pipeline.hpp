@@ -181,7 +181,7 @@ class DevicePipeline {
   std::optional<GraphShape> last_requested_;
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
-  DeviceBuffer<std::uint32_t> key_floor_;  // [0]: the frame's smallest exact key; then partials
+  DeviceBuffer<std::uint32_t> key_floor_;  // the frame's smallest exact key (the step's)
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
   DeviceBuffer<std::int32_t> auto_enable_;  // auto's enable words (AutoWord, device_pipeline.cu)

@@ -54,20 +54,18 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 std::size_t extents_workspace_bytes() {
-  return detail::kExtentsPartialsOffset + detail::kExtentsMaxBlocks * sizeof(Extents);
+  return detail::kExtentsWorkspaceBytes;
 }
 
 void init_extents_workspace(void* workspace, cudaStream_t stream) {
-  CUDA_CHECK(cudaMemsetAsync(workspace, 0, sizeof(unsigned), stream));
+  CUDA_CHECK(cudaMemsetAsync(workspace, 0, detail::kExtentsWorkspaceBytes, stream));
 }
 
 void launch_extents(const ParticleState* state, std::uint32_t count, const DepthFrame* view,
                     Extents* out, void* workspace, cudaStream_t stream) {
   // Even with no particles one block runs, so *out is always written (the empty Extents).
-  extents_kernel<<<detail::resident_grid_blocks(extents_kernel, count, kThreads,
-                                                detail::kExtentsMaxBlocks),
-                   kThreads, 0, stream>>>(state, count, view, out,
-                                          detail::split_extents_workspace(workspace));
+  extents_kernel<<<detail::resident_grid_blocks(extents_kernel, count, kThreads), kThreads, 0,
+                   stream>>>(state, count, view, out, detail::split_extents_workspace(workspace));
   PARTICLES_CHECK_LAUNCH("extents_kernel", stream);
 }
 

@@ -2,8 +2,8 @@
 // Stage 2 of the frame: one fused pass over the particle state that yields the frame's Extents
 // (min/max of x, y, z, view depth min/max, max speed) in device memory, with no host sync and no
 // second launch. The CPU twin is cpu_extents; min/max are exact, so the two agree bit for bit on
-// identical input (the one exception: when the extreme is a zero met with both signs, either
-// sign may come back, since which one is "first" depends on the summation order).
+// identical input (the one exception: when the extreme is a zero met with both signs, the GPU
+// gives -0 as a minimum and +0 as a maximum, the CPU whichever it met first).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -15,17 +15,17 @@
 
 namespace particles::cuda {
 
-// Scratch for the device-wide combine: a ticket counter and one partial per block. Its size does
-// not depend on the particle count (the grid is capped), so allocate it once.
+// Scratch for the device-wide combine: a ticket counter and ten combine words. Its size does not
+// depend on the particle count, so allocate it once.
 std::size_t extents_workspace_bytes();
 
-// Zeroes the ticket counter; needed once after allocating the workspace. The kernel leaves the
-// counter at zero again when it finishes, so graph replays need no memset.
+// Zeroes the workspace; needed once after allocating it. The kernel leaves it zeroed again when
+// it finishes, so graph replays need no memset.
 void init_extents_workspace(void* workspace, cudaStream_t stream);
 
 // *out = extents of state[0, count) seen from *view. `state` must be 16-byte aligned (it is read
 // as float4 pairs); `view` and `out` are device pointers, read and written when the kernel runs.
-// Launches one kernel; the last block to finish combines the per-block partials. Launches on one
+// Launches one kernel; the last block to finish writes what the blocks combined. Launches on one
 // workspace must not overlap (stream order guarantees that on one stream).
 void launch_extents(const ParticleState* state, std::uint32_t count, const DepthFrame* view,
                     Extents* out, void* workspace, cudaStream_t stream);

@@ -16,7 +16,6 @@ namespace particles::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-static_assert(kKeyFloorPartials >= detail::kExtentsMaxBlocks, "one key partial per block");
 
 // Same arithmetic, in the same order, as step_kernel, extents_kernel and depth_keys_kernel (and
 // the same --fmad=false), so every output is bit-identical to the three stages run apart.
@@ -69,19 +68,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (appends && held)
     detail::partition_append_warp(a.append, buckets, held_valid, held_key, held_place);
-  // The key floor rides on the extents' last-block combine: each block's smallest key is
-  // published before the block takes its ticket, so the last block sees them all.
-  __shared__ std::uint32_t warp_min[kThreads / 32];
-  if (a.key_floor != nullptr) {
-    key_min = detail::block_min(key_min, warp_min);
-    if (threadIdx.x == 0) a.key_floor_partials[blockIdx.x] = key_min;
-  }
-  if (!detail::grid_combine_extents<kThreads>(e, ws, a.extents) || a.key_floor == nullptr) return;
-  key_min = 0xffffffffu;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
-    key_min = min(key_min, __ldcg(a.key_floor_partials + b));
-  key_min = detail::block_min(key_min, warp_min);
-  if (threadIdx.x == 0) *a.key_floor = key_min;
+  // The key floor rides on the extents' combine as its extra minimum.
+  detail::grid_combine_extents<kThreads>(e, ws, a.extents, key_min, a.key_floor);
 }
 
 }  // namespace
@@ -92,8 +80,7 @@ void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
         "launch_step_fused: a gather needs a state_out apart from state_in");
   }
   // Even with no particles one block runs, so the extents are always written (empty).
-  step_fused_kernel<<<detail::resident_grid_blocks(step_fused_kernel, args.count, kThreads,
-                                                   detail::kExtentsMaxBlocks),
+  step_fused_kernel<<<detail::resident_grid_blocks(step_fused_kernel, args.count, kThreads),
                       kThreads, 0, stream>>>(
       args, detail::split_extents_workspace(args.extents_workspace));
   PARTICLES_CHECK_LAUNCH("step_fused_kernel", stream);

@@ -36,16 +36,12 @@ struct FusedStepArgs {
   std::uint32_t* keys = nullptr;              // nullptr: no keys; else exact keys by index
   std::uint32_t* values = nullptr;            // with keys, optional: values[i] = i
   // With keys, optional: *key_floor gets the smallest key written (the radix sort's key floor,
-  // RadixSortOptions), folded from one partial per block in key_floor_partials, which holds
-  // kKeyFloorPartials words.
+  // RadixSortOptions), combined with the extents.
   std::uint32_t* key_floor = nullptr;
-  std::uint32_t* key_floor_partials = nullptr;
   // With keys, optional: each key also appended, with its index, to the splitter partition
   // sort's buckets (partition_append.cuh), while its splitters are for `count` keys.
   PartitionAppend append;
 };
-inline constexpr std::size_t kKeyFloorPartials =
-    2048;  // >= the kernel's blocks (kExtentsMaxBlocks)
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream);
 

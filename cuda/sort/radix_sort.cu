@@ -484,9 +484,7 @@ __global__ void copy_pairs_kernel(const std::uint32_t* src_keys, const std::uint
 __global__ void copy_values_to_kernel(const std::uint32_t* src, std::uint32_t* const* dst_at,
                                       std::uint32_t n, const std::int32_t* enable) {
   if (disabled(enable)) return;
-  std::uint32_t* dst = *dst_at;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    dst[i] = src[i];
+  copy_words(src, *dst_at, n);
 }
 
 std::unique_ptr<Sorter> make_radix_sorter(std::size_t capacity) {

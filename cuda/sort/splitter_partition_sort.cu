@@ -11,6 +11,7 @@
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
+#include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/merge.hpp"
 #include "cuda/sort/partition_append.cuh"
 #include "cuda/sort/splitter_partition.hpp"
@@ -303,10 +304,7 @@ __global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ s
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (std::uint32_t j = 1 + first; j < buckets; j += stride)
     splitters[j] = sorted[j * kPartitionBucket];
-  if (copy.target != nullptr) {
-    std::uint32_t* target = *copy.target;
-    for (std::uint32_t i = first; i < n; i += stride) target[i] = copy.values[i];
-  }
+  if (copy.target != nullptr) detail::copy_words(copy.values, *copy.target, n);
   if (first == 0) state[kSplittersFor] = n;
 }
 
@@ -360,13 +358,14 @@ void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::u
                                         const NotedValues& copy) {
   check_count(n, "note_sorted");
   // A thread per splitter (each is one scattered read: 8192 of them at 16M keys); with values to
-  // copy, a resident-sized grid that strides over them (disabled, every block of a launch still
-  // has to be scheduled).
+  // copy, the copies' grid (copy_kernels.cuh).
+  constexpr unsigned kThreads = detail::kCopyThreads;
   const std::uint32_t blocks =
-      copy.target != nullptr ? detail::grid_stride_blocks(n, 256, 8)
-                             : std::max<std::uint32_t>(1u, (partition_buckets(n) + 255) / 256);
-  partition_note_sorted_kernel<<<blocks, 256, 0, stream>>>(sorted_keys, n, splitters_.data(),
-                                                           state_.data(), enable, copy);
+      copy.target != nullptr
+          ? detail::grid_stride_blocks(n, kThreads, 1)
+          : std::max<std::uint32_t>(1u, (partition_buckets(n) + kThreads - 1) / kThreads);
+  partition_note_sorted_kernel<<<blocks, kThreads, 0, stream>>>(sorted_keys, n, splitters_.data(),
+                                                                state_.data(), enable, copy);
   CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
 }
 

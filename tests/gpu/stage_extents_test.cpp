@@ -96,6 +96,19 @@ TEST(StageExtentsEdge, NanNeverWinsInfinityDoes) {
   EXPECT_EQ(gpu.max_speed, inf);
 }
 
+// The combine orders -0 before +0, so a zero extreme met with both signs comes back the same
+// whichever block met which sign first.
+TEST(StageExtentsEdge, ZerosOfBothSignsGiveMinusZeroMinAndPlusZeroMax) {
+  REQUIRE_CUDA_DEVICE();
+  auto host = random_states(70000, 5);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i].px = (i * 7919u) % 3u == 0 ? -0.0f : 0.0f;
+  const Extents gpu = gpu_extents(host, test::orbit_view(4));
+  EXPECT_EQ(gpu.min.x, 0.0f);
+  EXPECT_TRUE(std::signbit(gpu.min.x));
+  EXPECT_EQ(gpu.max.x, 0.0f);
+  EXPECT_FALSE(std::signbit(gpu.max.x));
+}
+
 TEST(StageExtentsEdge, RepeatedLaunchesReuseTheWorkspace) {
   REQUIRE_CUDA_DEVICE();
   cuda::DeviceBuffer<unsigned char> ws(cuda::extents_workspace_bytes());

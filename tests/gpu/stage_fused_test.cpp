@@ -26,7 +26,7 @@ struct FrameBuffers {
         view(test::device_value(view_value)),
         extents(2),
         ws(cuda::extents_workspace_bytes()),
-        key_floor(1 + cuda::kKeyFloorPartials) {
+        key_floor(1) {
     cuda::init_extents_workspace(ws.data(), nullptr);
   }
 
@@ -44,7 +44,6 @@ struct FrameBuffers {
     a.view = view.data();
     a.extents = extents.data();
     a.extents_workspace = ws.data();
-    a.key_floor_partials = key_floor.data() + 1;
     return a;
   }
 
