@@ -65,9 +65,10 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
 //              they moved: fountain 1M 138 against 99 us; galaxy 16M 1218 against 894). Auto's
 //              first frame back starts from the identity and does not try the partition sort
 //              (stale layout and splitters); its second does.
-//   partition  auto's layout and the splitter partition sort with its radix fallback, without
-//              the probe, the choice and the odd-even launches. A frame of it that falls back
-//              ends the stint.
+//   partition  auto's layout and the splitter partition sort, without the probe, the choice
+//              and the odd-even window path; its fallback is the odd-even sorter's exact kernel
+//              (one launch, where radix's memset and six launches cost about 6 us at 1M while
+//              unused). A frame of it that falls back (reported as oddeven) ends the stint.
 // Either way every frame is exactly sorted and ties keep the same order (the layout's places).
 // A stint whose probing frames chose its path again runs twice as long as the one before, up to
 // kAutoStintLongest: where auto cannot help (the fountain, whose second probing frame tries the

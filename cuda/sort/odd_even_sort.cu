@@ -526,6 +526,28 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     }
   }
 
+  void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
+                          int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
+    check_sort_arguments(n, capacity_, begin_bit, end_bit);
+    if (n < 2 || begin_bit == end_bit) {
+      mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());  // nothing to sort: 0 phases
+      CUDA_CHECK_LAUNCH("mark_converged_kernel");
+      return;
+    }
+    const std::size_t tiles = (n + kTile - 1) / kTile;
+    const OddEvenArgs args{keys,
+                           values,
+                           scratch_keys_.data(),
+                           scratch_values_.data(),
+                           ends_.data(),
+                           static_cast<std::uint32_t>(n),
+                           KeyBits{begin_bit, end_bit},
+                           status_.data(),
+                           nullptr,
+                           enable};
+    launch_exact(args, std::min(max_resident_blocks_, tiles), stream);
+  }
+
  private:
   // The exact kernel: a cooperative launch (its grid barriers need every block resident).
   static void launch_exact(const OddEvenArgs& args, std::size_t blocks, cudaStream_t stream) {

@@ -150,8 +150,8 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     if (reported_stint == SortPath::radix) {
       EXPECT_EQ(info.path, SortPath::radix) << "frame " << f;
     } else if (reported_stint == SortPath::partition) {
-      // No probe ran: the partition sort, or radix when it refused.
-      EXPECT_TRUE(info.path == SortPath::partition || info.path == SortPath::radix)
+      // No probe ran: the partition sort, or the odd-even exact kernel when it refused.
+      EXPECT_TRUE(info.path == SortPath::partition || info.path == SortPath::oddeven)
           << "frame " << f << " path " << to_string(info.path);
       if (info.path == SortPath::partition) ++counted.partition_stint_sorted;
     } else if (c.algorithm == Algorithm::automatic) {
@@ -489,7 +489,7 @@ TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
   ASSERT_GT(jump, 0) << "the case should reach a partition stint";
   ASSERT_LT(jump + 2, frames);
   EXPECT_EQ(stint[jump], SortPath::partition) << "the jump should land in the stint";
-  EXPECT_EQ(reported[jump + 1], SortPath::radix) << "the jump frame should fall back";
+  EXPECT_EQ(reported[jump + 1], SortPath::oddeven) << "the jump frame should fall back";
   EXPECT_EQ(stint[jump + 2], SortPath::unsorted) << "the stint should end";
 }
 

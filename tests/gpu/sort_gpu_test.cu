@@ -11,6 +11,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -433,6 +434,49 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
         std::stable_sort(order.begin(), order.end(),
                          [&](std::uint32_t x, std::uint32_t y) { return keys[x] < keys[y]; });
         EXPECT_EQ(got_values, order) << testing::name(dist);
+      }
+    }
+  }
+}
+
+// sort_exact_enabled (the fallback of auto's partition stints): the exact kernel alone, off
+// changes nothing, on is the stable sort by the bits asked for, on input the window path would
+// take and on input it would not, with ties (few unique keys) and a short last tile.
+TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t n = (std::size_t{1} << 18) + 77;
+  auto s = make_odd_even_sorter(n);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  DeviceBuffer<std::int32_t> enable(1);
+  const std::int32_t on = 1, off = 0;
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  for (auto dist : {Distribution::random, Distribution::few_unique, Distribution::nearly_sorted}) {
+    for (const KeyBits bits : {KeyBits{0, 32}, KeyBits{0, 24}}) {
+      const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 13);
+      for (const std::int32_t* flag : {&off, &on}) {
+        CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(enable.data(), flag, sizeof *flag, cudaMemcpyHostToDevice));
+        s->sort_exact_enabled(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit,
+                              nullptr, enable.data());
+        std::vector<std::uint32_t> got_keys(n), got_values(n);
+        CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+        const std::string what = std::string(testing::name(dist)) + " bits " +
+                                 std::to_string(bits.end_bit) + (*flag != 0 ? " on" : " off");
+        if (*flag == 0) {
+          EXPECT_EQ(got_keys, keys) << what;
+          EXPECT_EQ(got_values, values) << what;
+          continue;
+        }
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+          return bits(keys[x]) < bits(keys[y]);
+        });
+        EXPECT_EQ(got_values, order) << what;
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
       }
     }
   }
