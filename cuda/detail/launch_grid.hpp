@@ -1,7 +1,7 @@
 #pragma once
 // Grid sizes of the grid-stride kernels, in one place. They launch at most a few waves of
 // blocks: the per-element work is small, so fewer, longer-lived blocks keep launch overhead off
-// the critical path, and kernels that combine per-block partials need a bounded grid.
+// the critical path.
 #include <cuda_runtime.h>
 
 #include <algorithm>
