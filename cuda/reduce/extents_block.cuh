@@ -81,7 +81,8 @@ __device__ __forceinline__ float field_of_combined(int k, unsigned word) {
 // particles the fused step went from 33.5 to 30.8 us in the frame, the extents kernel alone from
 // 15.7 to 13.9 us, against the last block folding one partial per block.
 // Min and max are exact, so the result does not depend on the order of the atomics, except for
-// the sign of a zero met with both signs (the CPU reduction's order decides that one too).
+// the sign of a zero met with both signs: the words order -0 before +0, but each thread and warp
+// keeps the zero it met first (extents_merge), as the CPU reduction does.
 template <int Threads>
 __device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* out,
                                      unsigned min_word = 0xffffffffu, unsigned* min_out = nullptr) {

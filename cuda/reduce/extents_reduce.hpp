@@ -2,8 +2,8 @@
 // Stage 2 of the frame: one fused pass over the particle state that yields the frame's Extents
 // (min/max of x, y, z, view depth min/max, max speed) in device memory, with no host sync and no
 // second launch. The CPU twin is cpu_extents; min/max are exact, so the two agree bit for bit on
-// identical input (the one exception: when the extreme is a zero met with both signs, the GPU
-// gives -0 as a minimum and +0 as a maximum, the CPU whichever it met first).
+// identical input (the one exception: when the extreme is a zero met with both signs, either
+// sign may come back, since which one is met first depends on the order of the combine).
 #include <cuda_runtime.h>
 
 #include <cstddef>
