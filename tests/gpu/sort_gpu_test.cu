@@ -17,6 +17,8 @@
 
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/detail/launch_grid.hpp"
+#include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/cpu_reference.hpp"
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
@@ -477,6 +479,47 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
         });
         EXPECT_EQ(got_values, order) << what;
         for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
+      }
+    }
+  }
+}
+
+// The enable-gated copy of the draw order into a target named by a device word (the pipeline's
+// GL element buffer): 16-byte vectors where both arrays are so aligned, word by word for the rest,
+// so lengths on both sides of multiples of 4 and a source or a target one word off alignment;
+// disabled, it writes nothing, and it never writes past the length.
+TEST(SortCopies, small_CopyValuesToEveryLengthAndAlignment) {
+  SKIP_WITHOUT_DEVICE();
+  constexpr std::size_t kWords = 70001;
+  constexpr std::uint32_t kPoison = 0xdeadbeefu;
+  DeviceBuffer<std::uint32_t> src(kWords), dst(kWords);
+  DeviceBuffer<std::uint32_t*> dst_at(1);
+  DeviceBuffer<std::int32_t> enable(1);
+  std::vector<std::uint32_t> source(kWords);
+  for (std::size_t i = 0; i < kWords; ++i) source[i] = static_cast<std::uint32_t>(i) * 2654435761u;
+  CUDA_CHECK(cudaMemcpy(src.data(), source.data(), kWords * 4, cudaMemcpyHostToDevice));
+  const std::vector<std::uint32_t> poison(kWords, kPoison);
+  for (std::uint32_t n : {1u, 3u, 4u, 5u, 1023u, 4096u, 4099u, 65538u, 69999u}) {
+    for (std::uint32_t src_offset : {0u, 1u}) {
+      for (std::uint32_t dst_offset : {0u, 1u}) {
+        for (std::int32_t on : {0, 1}) {
+          CUDA_CHECK(cudaMemcpy(dst.data(), poison.data(), kWords * 4, cudaMemcpyHostToDevice));
+          std::uint32_t* target = dst.data() + dst_offset;
+          CUDA_CHECK(cudaMemcpy(dst_at.data(), &target, sizeof target, cudaMemcpyHostToDevice));
+          CUDA_CHECK(cudaMemcpy(enable.data(), &on, sizeof on, cudaMemcpyHostToDevice));
+          detail::copy_values_to_kernel<<<detail::grid_stride_blocks(n, detail::kCopyThreads, 1),
+                                          detail::kCopyThreads>>>(src.data() + src_offset,
+                                                                  dst_at.data(), n, enable.data());
+          CUDA_CHECK(cudaGetLastError());
+          std::vector<std::uint32_t> got(kWords);
+          CUDA_CHECK(cudaMemcpy(got.data(), dst.data(), kWords * 4, cudaMemcpyDeviceToHost));
+          for (std::size_t i = 0; i < kWords; ++i) {
+            const bool copied = on != 0 && i >= dst_offset && i < dst_offset + n;
+            const std::uint32_t want = copied ? source[i - dst_offset + src_offset] : kPoison;
+            ASSERT_EQ(got[i], want) << "n " << n << " offsets " << src_offset << "/" << dst_offset
+                                    << " enabled " << on << " word " << i;
+          }
+        }
       }
     }
   }
