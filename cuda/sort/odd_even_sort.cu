@@ -465,26 +465,9 @@ class OddEvenSorterImpl final : public OddEvenSorter {
 
   void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                     int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
-    check_sort_arguments(n, capacity_, begin_bit, end_bit);
-    if (n < 2 || begin_bit == end_bit) {
-      mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());  // nothing to sort: 0 phases
-      CUDA_CHECK_LAUNCH("mark_converged_kernel");
-      return;
-    }
+    if (!has_work(n, begin_bit, end_bit, stream)) return;
     const std::size_t tiles = (n + kTile - 1) / kTile;
-    // One block per tile is the most the tile sort can use; the grid must also be resident all at
-    // once for the grid barrier (the cooperative launch enforces it).
-    const std::size_t blocks = std::min(max_resident_blocks_, tiles);
-    OddEvenArgs args{keys,
-                     values,
-                     scratch_keys_.data(),
-                     scratch_values_.data(),
-                     ends_.data(),
-                     static_cast<std::uint32_t>(n),
-                     KeyBits{begin_bit, end_bit},
-                     status_.data(),
-                     nullptr,
-                     enable};
+    OddEvenArgs args = exact_args(keys, values, n, begin_bit, end_bit, enable);
     if (tiles > 1) {
       // The window path first; the exact kernel then runs only if the window check failed.
       window::Args w{keys,
@@ -506,7 +489,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       CUDA_CHECK(cudaEventRecord(checked_.get(), stream));
       CUDA_CHECK(cudaStreamWaitEvent(branch_.get(), checked_.get(), 0));
       args.enable = control_.data() + 2;
-      launch_exact(args, blocks, branch_.get());
+      launch_exact(args, exact_blocks(tiles), branch_.get());
       CUDA_CHECK(cudaEventRecord(exact_done_.get(), branch_.get()));
       cudaLaunchConfig_t sort_config{};
       sort_config.gridDim = window_grid;
@@ -522,33 +505,49 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       CUDA_CHECK_LAUNCH("window_sort_kernel");
       CUDA_CHECK(cudaStreamWaitEvent(stream, exact_done_.get(), 0));
     } else {
-      launch_exact(args, blocks, stream);
+      launch_exact(args, exact_blocks(tiles), stream);
     }
   }
 
   void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                           int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
-    check_sort_arguments(n, capacity_, begin_bit, end_bit);
-    if (n < 2 || begin_bit == end_bit) {
-      mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());  // nothing to sort: 0 phases
-      CUDA_CHECK_LAUNCH("mark_converged_kernel");
-      return;
-    }
-    const std::size_t tiles = (n + kTile - 1) / kTile;
-    const OddEvenArgs args{keys,
-                           values,
-                           scratch_keys_.data(),
-                           scratch_values_.data(),
-                           ends_.data(),
-                           static_cast<std::uint32_t>(n),
-                           KeyBits{begin_bit, end_bit},
-                           status_.data(),
-                           nullptr,
-                           enable};
-    launch_exact(args, std::min(max_resident_blocks_, tiles), stream);
+    if (!has_work(n, begin_bit, end_bit, stream)) return;
+    launch_exact(exact_args(keys, values, n, begin_bit, end_bit, enable),
+                 exact_blocks((n + kTile - 1) / kTile), stream);
   }
 
  private:
+  // Checks the arguments; with nothing to sort, marks the status converged (0 phases) and says
+  // so.
+  bool has_work(std::size_t n, int begin_bit, int end_bit, cudaStream_t stream) {
+    check_sort_arguments(n, capacity_, begin_bit, end_bit);
+    if (n >= 2 && begin_bit != end_bit) return true;
+    mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());
+    CUDA_CHECK_LAUNCH("mark_converged_kernel");
+    return false;
+  }
+
+  // The exact kernel's arguments; `enable` is the caller's word (the window path adds its own).
+  OddEvenArgs exact_args(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
+                         int end_bit, const std::int32_t* enable) {
+    return {keys,
+            values,
+            scratch_keys_.data(),
+            scratch_values_.data(),
+            ends_.data(),
+            static_cast<std::uint32_t>(n),
+            KeyBits{begin_bit, end_bit},
+            status_.data(),
+            nullptr,
+            enable};
+  }
+
+  // One block per tile is the most the tile sort can use; the grid must also be resident all at
+  // once for the grid barrier (the cooperative launch enforces it).
+  std::size_t exact_blocks(std::size_t tiles) const {
+    return std::min(max_resident_blocks_, tiles);
+  }
+
   // The exact kernel: a cooperative launch (its grid barriers need every block resident).
   static void launch_exact(const OddEvenArgs& args, std::size_t blocks, cudaStream_t stream) {
     cudaLaunchConfig_t config{};

@@ -404,6 +404,28 @@ TEST(SortOddEven, mid_WindowPathOnUnalignedArrays) {
   }
 }
 
+// What a sort that reads an enable word leaves on the device: it is run on `keys` with the
+// identity values and *enable = flag, through sort(keys, values, enable) on device arrays.
+struct EnabledRun {
+  std::vector<std::uint32_t> keys, values;
+};
+template <typename Sort>
+EnabledRun run_enabled(const std::vector<std::uint32_t>& keys, std::int32_t flag, Sort sort) {
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
+  DeviceBuffer<std::int32_t> enable(1);
+  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(enable.data(), &flag, sizeof flag, cudaMemcpyHostToDevice));
+  sort(d_keys.data(), d_values.data(), enable.data());
+  EnabledRun got{std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};
+  CUDA_CHECK(cudaMemcpy(got.keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got.values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+  return got;
+}
+
 // sort_enabled (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path the
 // input would take, and the next enabled sort is exact on both paths (the disabled sort must not
 // leave its window words behind).
@@ -411,8 +433,6 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
   SKIP_WITHOUT_DEVICE();
   constexpr std::size_t n = std::size_t{1} << 18;
   auto s = make_odd_even_sorter(n);
-  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
-  DeviceBuffer<std::int32_t> enable(1);
   const std::int32_t on = 1, off = 0;
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
@@ -420,13 +440,10 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
        {Distribution::nearly_sorted, Distribution::random, Distribution::nearly_sorted}) {
     const auto keys = testing::make_keys(dist, n, 0, 32, 11);
     for (const std::int32_t* flag : {&off, &on}) {
-      CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(enable.data(), flag, sizeof *flag, cudaMemcpyHostToDevice));
-      s->sort_enabled(d_keys.data(), d_values.data(), n, 0, 32, nullptr, enable.data());
-      std::vector<std::uint32_t> got_keys(n), got_values(n);
-      CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
-      CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+      const auto [got_keys, got_values] =
+          run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
+            s->sort_enabled(k, v, n, 0, 32, nullptr, e);
+          });
       if (*flag == 0) {
         EXPECT_EQ(got_keys, keys) << testing::name(dist);
         EXPECT_EQ(got_values, values) << testing::name(dist);
@@ -448,8 +465,6 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
   SKIP_WITHOUT_DEVICE();
   constexpr std::size_t n = (std::size_t{1} << 18) + 77;
   auto s = make_odd_even_sorter(n);
-  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
-  DeviceBuffer<std::int32_t> enable(1);
   const std::int32_t on = 1, off = 0;
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
@@ -457,14 +472,10 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
     for (const KeyBits bits : {KeyBits{0, 32}, KeyBits{0, 24}}) {
       const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 13);
       for (const std::int32_t* flag : {&off, &on}) {
-        CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(enable.data(), flag, sizeof *flag, cudaMemcpyHostToDevice));
-        s->sort_exact_enabled(d_keys.data(), d_values.data(), n, bits.begin_bit, bits.end_bit,
-                              nullptr, enable.data());
-        std::vector<std::uint32_t> got_keys(n), got_values(n);
-        CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+        const auto [got_keys, got_values] =
+            run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
+              s->sort_exact_enabled(k, v, n, bits.begin_bit, bits.end_bit, nullptr, e);
+            });
         const std::string what = std::string(testing::name(dist)) + " bits " +
                                  std::to_string(bits.end_bit) + (*flag != 0 ? " on" : " off");
         if (*flag == 0) {
@@ -532,6 +543,12 @@ TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
   auto s = make_sorter(SortAlgorithm::radix, 16);
   EXPECT_THROW(s->sort(nullptr, nullptr, 17, 0, 32, nullptr), std::invalid_argument);
   EXPECT_THROW(s->sort(nullptr, nullptr, 4, 8, 4, nullptr), std::invalid_argument);
+  // The odd-even exact kernel alone (auto's stint fallback) refuses the same, before any launch.
+  auto odd_even = make_odd_even_sorter(16);
+  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 17, 0, 32, nullptr, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 4, 8, 4, nullptr, nullptr),
+               std::invalid_argument);
 }
 
 }  // namespace
