@@ -380,7 +380,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     }
   }
   mark(4, timing_slot, marks);
-  if (direct_to_target) {
+  // A partition stint's sorts write the target themselves (record_auto_sort).
+  if (direct_to_target || (automatic && shape.partition_stint)) {
     marks[5] = marks[4];
   } else {
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
@@ -441,8 +442,12 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
     // launch. Stable, as radix: ties keep their places. (H200, galaxy 1M: the frame 76.1 ->
     // 70.2 us against the radix fallback, whose launches all return at once; a fallback frame
     // pays the merge sort instead, about 135 us on random keys against radix's 66-77.)
+    // It also writes the target, so a stint's frame has no order stage: a launch and an
+    // event-record node fewer on every frame. A frame that falls back leaves the splitters as they
+    // were; it ends the stint, and stale splitters only make the next partition sort likelier to
+    // refuse, never wrong.
     odd_even().sort_exact_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
-                                  words + kRadixRuns);
+                                  words + kRadixRuns, &constants_.data()->order);
     return;
   }
   // Unrouted, without the step's key floor: measured on the H200 at 1M (galaxy, exact keys),

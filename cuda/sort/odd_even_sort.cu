@@ -28,6 +28,7 @@
 #include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_radix.cuh"
+#include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/merge.hpp"
 #include "cuda/sort/odd_even_window.cuh"
 #include "cuda/sort/sorters_internal.hpp"
@@ -99,6 +100,9 @@ struct OddEvenArgs {
   OddEvenStatus* status;
   const std::uint32_t* enable;        // when not null, the kernel does nothing unless *enable != 0
   const std::int32_t* caller_enable;  // the same, the caller's (sort_enabled)
+  // When not null, a device word holding an address that the sorted values also go to (the
+  // exact kernel alone: sort_exact_enabled).
+  std::uint32_t* const* final_values_at;
 };
 
 // Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
@@ -370,6 +374,15 @@ __device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_
   __syncthreads();  // shared memory is reused by the next tile
 }
 
+// The sorted values, values[0, n), also to *a.final_values_at when it is given; every thread of
+// the grid calls it once every block has written its part of values.
+__device__ void copy_to_final_values(const OddEvenArgs& a, const std::uint32_t* values) {
+  if (a.final_values_at == nullptr) return;
+  std::uint32_t* const target = *a.final_values_at;
+  for (std::uint32_t i = blockIdx.x * kThreads + threadIdx.x; i < a.n; i += gridDim.x * kThreads)
+    target[i] = values[i];
+}
+
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   if (a.caller_enable != nullptr && *a.caller_enable == 0) return;
   if (a.enable != nullptr && *a.enable == 0) return;  // the window path sorted it
@@ -379,6 +392,8 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
 
   if (tiles == 1) {  // one tile (the grid is one block): its sort is the result
     sort_tile(a, 0, a.keys, a.values);
+    __syncthreads();
+    copy_to_final_values(a, a.values);
     if (first_thread) *a.status = OddEvenStatus{1, 0, 0, 0};
     return;
   }
@@ -389,6 +404,10 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
 
   if (one_round_everywhere(a, tiles)) {
     for (std::uint32_t c = blockIdx.x; c < tiles; c += gridDim.x) place_tile(a, c, tiles);
+    if (a.final_values_at != nullptr) {  // the same for the whole grid
+      grid.sync();
+      copy_to_final_values(a, a.values);
+    }
     // The round's even and odd merge-splits were done together: two phases, nothing left.
     if (first_thread) *a.status = OddEvenStatus{1, 2, 0, 0};
     return;
@@ -408,6 +427,7 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
     src_keys = keys_written;
     src_values = values_written;
   }
+  // The last round's grid barrier is behind every write: the copies need none of their own.
   if (src_keys != a.keys) {
     for (std::uint32_t i = blockIdx.x * kThreads + threadIdx.x; i < a.n;
          i += gridDim.x * kThreads) {
@@ -415,6 +435,7 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
       a.values[i] = src_values[i];
     }
   }
+  copy_to_final_values(a, src_values);
   if (first_thread) *a.status = OddEvenStatus{0, 0, 1, 0};
 }
 
@@ -510,10 +531,19 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   }
 
   void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
-                          int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
-    if (!has_work(n, begin_bit, end_bit, stream)) return;
-    launch_exact(exact_args(keys, values, n, begin_bit, end_bit, enable),
-                 exact_blocks((n + kTile - 1) / kTile), stream);
+                          int end_bit, cudaStream_t stream, const std::int32_t* enable,
+                          std::uint32_t* const* final_values_at) override {
+    if (!has_work(n, begin_bit, end_bit, stream)) {
+      if (final_values_at != nullptr && n > 0) {  // nothing to sort; the values still go there
+        detail::copy_values_to_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
+            values, final_values_at, static_cast<std::uint32_t>(n), enable);
+        CUDA_CHECK_LAUNCH("copy_values_to_kernel");
+      }
+      return;
+    }
+    OddEvenArgs args = exact_args(keys, values, n, begin_bit, end_bit, enable);
+    args.final_values_at = final_values_at;
+    launch_exact(args, exact_blocks((n + kTile - 1) / kTile), stream);
   }
 
  private:
@@ -539,7 +569,8 @@ class OddEvenSorterImpl final : public OddEvenSorter {
             KeyBits{begin_bit, end_bit},
             status_.data(),
             nullptr,
-            enable};
+            enable,
+            nullptr};
   }
 
   // One block per tile is the most the tile sort can use; the grid must also be resident all at

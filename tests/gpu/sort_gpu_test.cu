@@ -460,36 +460,56 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
 
 // sort_exact_enabled (the fallback of auto's partition stints): the exact kernel alone, off
 // changes nothing, on is the stable sort by the bits asked for, on input the window path would
-// take and on input it would not, with ties (few unique keys) and a short last tile.
+// take and on input it would not, with ties (few unique keys) and a short last tile; the sorted
+// values also go to the target a device word names (the pipeline's GL buffer), from every exit
+// of the kernel (the merge rounds, the one round of neighbours, one tile alone) and from one key
+// (nothing to sort), and a disabled sort leaves the target alone.
 TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
   SKIP_WITHOUT_DEVICE();
-  constexpr std::size_t n = (std::size_t{1} << 18) + 77;
-  auto s = make_odd_even_sorter(n);
+  constexpr std::size_t large = (std::size_t{1} << 18) + 77;
+  auto s = make_odd_even_sorter(large);
   const std::int32_t on = 1, off = 0;
-  std::vector<std::uint32_t> values(n);
-  std::iota(values.begin(), values.end(), 0u);
-  for (auto dist : {Distribution::random, Distribution::few_unique, Distribution::nearly_sorted}) {
-    for (const KeyBits bits : {KeyBits{0, 32}, KeyBits{0, 24}}) {
-      const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 13);
-      for (const std::int32_t* flag : {&off, &on}) {
-        const auto [got_keys, got_values] =
-            run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
-              s->sort_exact_enabled(k, v, n, bits.begin_bit, bits.end_bit, nullptr, e);
-            });
-        const std::string what = std::string(testing::name(dist)) + " bits " +
-                                 std::to_string(bits.end_bit) + (*flag != 0 ? " on" : " off");
-        if (*flag == 0) {
-          EXPECT_EQ(got_keys, keys) << what;
-          EXPECT_EQ(got_values, values) << what;
-          continue;
+  constexpr std::uint32_t kUntouched = 0xfeedf00du;
+  for (const std::size_t n : {large, std::size_t{1000}, std::size_t{1}}) {
+    DeviceBuffer<std::uint32_t> target(n);
+    DeviceBuffer<std::uint32_t*> target_at(1);
+    std::uint32_t* const target_address = target.data();
+    CUDA_CHECK(cudaMemcpy(target_at.data(), &target_address, sizeof target_address,
+                          cudaMemcpyHostToDevice));
+    std::vector<std::uint32_t> values(n);
+    std::iota(values.begin(), values.end(), 0u);
+    for (auto dist :
+         {Distribution::random, Distribution::few_unique, Distribution::nearly_sorted}) {
+      for (const KeyBits bits : {KeyBits{0, 32}, KeyBits{0, 24}}) {
+        const auto keys = testing::make_keys(dist, n, bits.begin_bit, bits.end_bit, 13);
+        for (const std::int32_t* flag : {&off, &on}) {
+          const std::vector<std::uint32_t> untouched(n, kUntouched);
+          CUDA_CHECK(cudaMemcpy(target.data(), untouched.data(), n * 4, cudaMemcpyHostToDevice));
+          const auto [got_keys, got_values] =
+              run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
+                s->sort_exact_enabled(k, v, n, bits.begin_bit, bits.end_bit, nullptr, e,
+                                      target_at.data());
+              });
+          std::vector<std::uint32_t> got_target(n);
+          CUDA_CHECK(cudaMemcpy(got_target.data(), target.data(), n * 4, cudaMemcpyDeviceToHost));
+          const std::string what = std::string(testing::name(dist)) + " n " + std::to_string(n) +
+                                   " bits " + std::to_string(bits.end_bit) +
+                                   (*flag != 0 ? " on" : " off");
+          if (*flag == 0) {
+            EXPECT_EQ(got_keys, keys) << what;
+            EXPECT_EQ(got_values, values) << what;
+            EXPECT_EQ(got_target, untouched) << what;
+            continue;
+          }
+          std::vector<std::uint32_t> order(n);
+          std::iota(order.begin(), order.end(), 0u);
+          std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return bits(keys[x]) < bits(keys[y]);
+          });
+          EXPECT_EQ(got_values, order) << what;
+          EXPECT_EQ(got_target, order) << what;
+          for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
         }
-        std::vector<std::uint32_t> order(n);
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-          return bits(keys[x]) < bits(keys[y]);
-        });
-        EXPECT_EQ(got_values, order) << what;
-        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
       }
     }
   }
@@ -545,9 +565,9 @@ TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
   EXPECT_THROW(s->sort(nullptr, nullptr, 4, 8, 4, nullptr), std::invalid_argument);
   // The odd-even exact kernel alone (auto's stint fallback) refuses the same, before any launch.
   auto odd_even = make_odd_even_sorter(16);
-  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 17, 0, 32, nullptr, nullptr),
+  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 17, 0, 32, nullptr, nullptr, nullptr),
                std::invalid_argument);
-  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 4, 8, 4, nullptr, nullptr),
+  EXPECT_THROW(odd_even->sort_exact_enabled(nullptr, nullptr, 4, 8, 4, nullptr, nullptr, nullptr),
                std::invalid_argument);
 }
 
