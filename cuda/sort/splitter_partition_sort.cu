@@ -78,11 +78,10 @@ struct BucketSortArgs {
 };
 
 // The one-pass ranking (spread_sort_bucket): sub-buckets by the top bits of a key's offset from
-// the bucket's smallest, 8 counters a thread (one a key of a usual bucket: on the H200, galaxy 1M,
-// 7.0M -> 6.5M instructions and auto 67.6 -> 67.0 us against 4, 09:07 UTC); ranking inside a
-// sub-bucket costs its size a key,
-// so a bucket with one fuller than the radix sort's spread limit (clustered keys) takes the LSD
-// passes.
+// the bucket's smallest, 8 counters a thread, about one a key of a usual bucket (H200, galaxy 1M:
+// 7.0M -> 6.5M instructions and auto 67.6 -> 67.0 us against 4 counters a thread, 09:07 UTC).
+// Ranking inside a sub-bucket costs its size a key, so a bucket with one fuller than the radix
+// sort's spread limit (clustered keys) takes the LSD passes.
 constexpr int kSpreadBits = 11;
 constexpr int kSpreadBuckets = 1 << kSpreadBits;
 static_assert(kSpreadBuckets == 8 * kBucketThreads, "eight counters a thread, two uint4");
