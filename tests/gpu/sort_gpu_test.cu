@@ -509,6 +509,19 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
           EXPECT_EQ(got_values, order) << what;
           EXPECT_EQ(got_target, order) << what;
           for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
+          // Which exit wrote the target: the status each one leaves.
+          OddEvenStatus status{};
+          CUDA_CHECK(
+              cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+          if (n <= 1000) {  // one tile (or one key, nothing to sort): converged, no round
+            EXPECT_EQ(status.converged, 1) << what;
+            EXPECT_EQ(status.phases, 0) << what;
+          } else if (dist == Distribution::nearly_sorted) {  // one round of neighbours
+            EXPECT_EQ(status.converged, 1) << what;
+            EXPECT_EQ(status.phases, 2) << what;
+          } else if (dist == Distribution::random) {  // the merge rounds
+            EXPECT_EQ(status.fell_back, 1) << what;
+          }
         }
       }
     }
