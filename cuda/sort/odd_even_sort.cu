@@ -374,13 +374,11 @@ __device__ __noinline__ void merge_tile(OddEvenArgs a, const std::uint32_t* src_
   __syncthreads();  // shared memory is reused by the next tile
 }
 
-// The sorted values, values[0, n), also to *a.final_values_at when it is given; every thread of
-// the grid calls it once every block has written its part of values.
+// The sorted values, values[0, n), also to *a.final_values_at when it is given (the copy the
+// pipeline's order stage would make: copy_kernels.cuh); every thread of the grid calls it once
+// every block has written its part of values.
 __device__ void copy_to_final_values(const OddEvenArgs& a, const std::uint32_t* values) {
-  if (a.final_values_at == nullptr) return;
-  std::uint32_t* const target = *a.final_values_at;
-  for (std::uint32_t i = blockIdx.x * kThreads + threadIdx.x; i < a.n; i += gridDim.x * kThreads)
-    target[i] = values[i];
+  if (a.final_values_at != nullptr) copy_words(values, *a.final_values_at, a.n);
 }
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
