@@ -41,7 +41,7 @@ __device__ inline void partition_append_warp(const PartitionAppend& target, std:
   std::uint32_t base = 0;
   if (static_cast<int>(lane_id()) == leader) {
     const auto taken = static_cast<std::uint32_t>(__popc(static_cast<int>(peers)));
-    base = atomicAdd(target.counts + bucket, taken);
+    base = atomicAdd(target.counts + bucket * kPartitionCountStride, taken);
   }
   base = __shfl_sync(peers, base, leader);
   const std::uint32_t slot =

@@ -204,7 +204,8 @@ __device__ void lsd_sort_bucket(std::uint32_t (&key)[kBucketItems],
 
 // The counts and words the appends leave, zeroed for the next sort. Every thread of a block.
 __device__ void clear_appends(const BucketSortArgs& a, std::uint32_t buckets) {
-  for (std::uint32_t j = threadIdx.x; j < buckets; j += blockDim.x) a.counts[j] = 0;
+  for (std::uint32_t j = threadIdx.x; j < buckets; j += blockDim.x)
+    a.counts[j * kPartitionCountStride] = 0;
   if (threadIdx.x == 0) {
     a.state[kAppended] = 0;
     a.state[kOverflow] = 0;
@@ -236,8 +237,9 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   // 1M keys, 4 at the largest sort). A per-group count kept by the appends was a hot spot: its
   // atomics, a few thousand on one word, took the step from 34 to 139 us at 1M keys.
   std::uint32_t before = 0;
-  for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads) before += a.counts[j];
-  const std::uint32_t count = a.counts[b];
+  for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
+    before += a.counts[j * kPartitionCountStride];
+  const std::uint32_t count = a.counts[b * kPartitionCountStride];
   before = __reduce_add_sync(detail::kFullMask, before);
   if (detail::lane_id() == 0) sh.scratch[0][detail::warp_id()] = before;
   __syncthreads();
@@ -316,7 +318,7 @@ __global__ void partition_forget_kernel(std::uint32_t* state, std::uint32_t* cou
                                         std::uint32_t buckets) {
   const std::uint32_t first = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t stride = gridDim.x * blockDim.x;
-  for (std::uint32_t j = first; j < buckets; j += stride) counts[j] = 0;
+  for (std::uint32_t j = first; j < buckets; j += stride) counts[j * kPartitionCountStride] = 0;
   if (first == 0) {
     state[kSplittersFor] = kNoSplitters;
     state[kAppended] = 0;
@@ -334,7 +336,7 @@ std::uint32_t buckets_for(std::size_t capacity) {
 SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
     : capacity_(capacity),
       max_buckets_(std::min(buckets_for(capacity), kPartitionMaxBuckets)),
-      counts_(max_buckets_),
+      counts_(std::size_t{max_buckets_} * kPartitionCountStride),
       splitters_(buckets_for(capacity)),  // note_sorted takes them for any count
       state_(kPartitionStateWords),
       slots_(std::size_t{max_buckets_} * kPartitionBucketCapacity),

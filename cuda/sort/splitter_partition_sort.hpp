@@ -84,7 +84,7 @@ class SplitterPartitionSort {
 
   std::size_t capacity_;
   std::uint32_t max_buckets_;                   // of a sort this one takes
-  DeviceBuffer<std::uint32_t> counts_;          // keys per bucket; zero between sorts
+  DeviceBuffer<std::uint32_t> counts_;          // keys per bucket, a line apart; zero between sorts
   DeviceBuffer<std::uint32_t> splitters_;       // buckets
   DeviceBuffer<std::uint32_t> state_;           // PartitionStateWord
   DeviceBuffer<uint2> slots_;                   // kPartitionBucketCapacity pairs per bucket
