@@ -104,7 +104,9 @@ class DevicePipeline {
   // in the layout the frame's vertices and draw order index (see auto above).
   const ParticleState* device_state() const noexcept { return states_[frame_ & 1u].data(); }
   const std::uint32_t* device_order() const noexcept { return order_.data(); }
-  // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch.
+  // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch, and a
+  // frame the partition sort sorted (device_report()->partitioned), which keeps only its
+  // splitters.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
   // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or

@@ -103,6 +103,11 @@ struct OddEvenArgs {
   // When not null, a device word holding an address that the sorted values also go to (the
   // exact kernel alone: sort_exact_enabled).
   std::uint32_t* const* final_values_at;
+  // The exact kernel alone: the input values are not read, each is its place (the identity).
+  bool values_are_places;
+  __device__ std::uint32_t input_value(std::uint32_t i) const {
+    return values_are_places ? i : values[i];
+  }
 };
 
 // Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
@@ -118,7 +123,7 @@ __device__ __noinline__ void radix_sort_tile(OddEvenArgs a, std::uint32_t start,
   for (int i = 0; i < kItems; ++i) {  // reloaded (L2): the caller's registers stay its own
     const int q = Rank::striped_index(i);
     keys[i] = q < len ? a.keys[start + q] : 0xffffffffu;  // padding sorts last
-    values[i] = q < len ? a.values[start + q] : 0u;
+    values[i] = q < len ? a.input_value(start + q) : 0u;
   }
   const KeyBits tile_bits{a.bits.begin_bit, a.bits.begin_bit + bit_width(differ)};
   block_sort_pairs<kThreads, kItems>(keys, values, tile_bits, sh.radix.rank, sh.radix.keys,
@@ -151,7 +156,7 @@ __device__ __noinline__ void sort_tile(OddEvenArgs a, std::uint32_t tile, std::u
     if (q < len) {  // each thread reads back only its own q until the scatter's barrier
       const std::uint32_t key = a.keys[start + q];
       sh.bucket.input_keys[q] = key;
-      sh.bucket.input_values[q] = a.values[start + q];
+      sh.bucket.input_values[q] = a.input_value(start + q);
       lo = min(lo, a.bits(key));
       hi = max(hi, a.bits(key));
     }
@@ -437,6 +442,20 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   if (first_thread) *a.status = OddEvenStatus{0, 0, 1, 0};
 }
 
+// values[i] = i, and the same to *final_values_at when it is not null: the sort of keys that are
+// all equal, or too few to compare, with each value its place.
+__global__ void places_as_values_kernel(std::uint32_t* values,
+                                        std::uint32_t* const* final_values_at, std::uint32_t n,
+                                        const std::int32_t* enable) {
+  if (enable != nullptr && *enable == 0) return;
+  std::uint32_t* const final_values = final_values_at != nullptr ? *final_values_at : nullptr;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x) {
+    values[i] = i;
+    if (final_values != nullptr) final_values[i] = i;
+  }
+}
+
 __global__ void mark_converged_kernel(OddEvenStatus* status) {
   *status = OddEvenStatus{1, 0, 0, 0};
 }
@@ -530,9 +549,14 @@ class OddEvenSorterImpl final : public OddEvenSorter {
 
   void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                           int end_bit, cudaStream_t stream, const std::int32_t* enable,
-                          std::uint32_t* const* final_values_at) override {
+                          std::uint32_t* const* final_values_at, bool values_are_places) override {
     if (!has_work(n, begin_bit, end_bit, stream)) {
-      if (final_values_at != nullptr && n > 0) {  // nothing to sort; the values still go there
+      // Nothing to sort: the values (the identity, when they are the places) still go there.
+      if (values_are_places && n > 0) {
+        places_as_values_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
+            values, final_values_at, static_cast<std::uint32_t>(n), enable);
+        CUDA_CHECK_LAUNCH("places_as_values_kernel");
+      } else if (final_values_at != nullptr && n > 0) {
         detail::copy_values_to_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
             values, final_values_at, static_cast<std::uint32_t>(n), enable);
         CUDA_CHECK_LAUNCH("copy_values_to_kernel");
@@ -541,6 +565,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     }
     OddEvenArgs args = exact_args(keys, values, n, begin_bit, end_bit, enable);
     args.final_values_at = final_values_at;
+    args.values_are_places = values_are_places;
     launch_exact(args, exact_blocks((n + kTile - 1) / kTile), stream);
   }
 
@@ -568,7 +593,8 @@ class OddEvenSorterImpl final : public OddEvenSorter {
             status_.data(),
             nullptr,
             enable,
-            nullptr};
+            nullptr,
+            false};
   }
 
   // One block per tile is the most the tile sort can use; the grid must also be resident all at

@@ -59,11 +59,13 @@ class OddEvenSorter : public Sorter {
   // that seldom runs costs that one launch (auto's partition stints, H200, galaxy 1M: sort stage
   // 26.0 -> 20.7 us against the radix sort's memset and six launches, all returning at once).
   // When final_values_at is not null, the sorted values also go to the address that device word
-  // holds when the kernel runs (the pipeline's GL element buffer), in the same launch.
+  // holds when the kernel runs (the pipeline's GL element buffer), in the same launch. With
+  // values_are_places the input values are not read: each is taken to be its place in the input
+  // (the identity), so the caller need not write them; the sorted values are written as ever.
   virtual void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n,
                                   int begin_bit, int end_bit, cudaStream_t stream,
-                                  const std::int32_t* enable,
-                                  std::uint32_t* const* final_values_at) = 0;
+                                  const std::int32_t* enable, std::uint32_t* const* final_values_at,
+                                  bool values_are_places) = 0;
 };
 
 std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity);

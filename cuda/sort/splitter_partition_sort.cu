@@ -50,14 +50,14 @@ struct Verdict {
 
 // Where a bucket's sorted pairs go.
 struct BucketOutput {
-  std::uint32_t* keys;
+  std::uint32_t* keys;  // may be null: the sorted keys are not kept
   std::uint32_t* values;
   std::uint32_t* final_values;    // may be null
   std::uint32_t* splitters;       // may be null: the next sort's splitters are not taken here
   const std::uint32_t* by_place;  // the values by place; null: the values are the places
   __device__ void write(std::uint32_t at, std::uint32_t key, std::uint32_t place) const {
     const std::uint32_t value = by_place != nullptr ? by_place[place] : place;
-    keys[at] = key;
+    if (keys != nullptr) keys[at] = key;
     values[at] = value;
     if (final_values != nullptr) final_values[at] = value;
     // The splitters nothing reads any more this sort (the appends were their last reader).

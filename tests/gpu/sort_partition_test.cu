@@ -186,7 +186,8 @@ __global__ void copy_and_append_kernel(const std::uint32_t* in, std::uint32_t* o
 
 // sort_appended: the keys a kernel appended, sorted with their places as the values, the made
 // keys left alone; a disabled sort leaves the counts clear for the next one; with nothing
-// appended since the last sort, it falls back.
+// appended since the last sort, it falls back; with no array for the sorted keys, only the
+// values are written.
 TEST(SortPartition, SortsWhatAKernelAppended) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 200003, span = 1u << 30;
@@ -206,15 +207,20 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
     const bool sorts =
         cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
     // Appended then disabled; appended again (the counts must be clear) and sorted; sorted
-    // again with nothing appended since.
+    // again with nothing appended since; appended and sorted keeping no keys.
     struct Round {
       bool append;
       std::int32_t enabled;
       bool may_sort;
+      bool keep_keys = true;
     };
-    for (const Round round :
-         {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false}}) {
-      SCOPED_TRACE(round.enabled + 2 * round.append);
+    for (const Round round : {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false},
+                              Round{true, 1, true, false}}) {
+      SCOPED_TRACE(round.enabled + 2 * round.append + 4 * round.keep_keys);
+      if (!round.keep_keys) {
+        CUDA_CHECK(cudaMemset(out_keys.data(), 0xab, n * 4));
+        CUDA_CHECK(cudaMemset(out_values.data(), 0xab, n * 4));
+      }
       sort.note_sorted(d_sorted.data(), n, nullptr);
       const auto out_before = download(out_keys.data(), n);
       if (round.append) {
@@ -223,8 +229,8 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
       }
       auto words = upload(std::vector<std::int32_t>{round.enabled, kUnwritten});
       auto ran = upload(std::vector<std::uint32_t>{7u});
-      sort.sort_appended(out_keys.data(), out_values.data(), n, nullptr, words.data(),
-                         words.data() + 1, ran.data());
+      sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr, out_values.data(), n, nullptr,
+                         words.data(), words.data() + 1, ran.data());
       CUDA_CHECK(cudaDeviceSynchronize());
       const bool sorted_now = round.may_sort && sorts;
       EXPECT_EQ(download(ran.data(), 1)[0], sorted_now ? 1u : 0u);
@@ -232,7 +238,7 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
                 round.enabled == 0 ? kUnwritten : (sorted_now ? 0 : 1));
       if (round.append) EXPECT_EQ(download(made.data(), n), c.keys);
       if (sorted_now) {
-        ASSERT_EQ(download(out_keys.data(), n), expected.keys);
+        ASSERT_EQ(download(out_keys.data(), n), round.keep_keys ? expected.keys : out_before);
         ASSERT_EQ(download(out_values.data(), n), expected.values);
       } else {
         ASSERT_EQ(download(out_keys.data(), n), out_before);
