@@ -383,7 +383,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   }
   mark(4, timing_slot, marks);
   // A partition stint's sorts write the target themselves (record_auto_sort).
-  if (direct_to_target || (automatic && shape.partition_stint)) {
+  if (direct_to_target || shape.partition_stint) {  // a stint is fused auto's alone
     marks[5] = marks[4];
   } else {
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
@@ -427,7 +427,8 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
     const std::int32_t* enable = words + (partition_stint ? kAlwaysOne : kPartitionRuns);
     const PartitionExtras extras{.final_values = &constants_.data()->order,
                                  .note_splitters = true,
-                                 .finish_enable = words + kFinishRuns};
+                                 // A stint's frame has no finish to turn off.
+                                 .finish_enable = partition_stint ? nullptr : words + kFinishRuns};
     if (keys_appended) {  // by the step or the keys stage, each with its place as its value
       // Its sorted keys are not kept: when it sorts, it takes the next splitters itself and the
       // finish (note_sorted, their only reader) does not run.
