@@ -77,21 +77,38 @@ struct BucketSortArgs {
   BucketOutput out;                       // final_values filled in by the kernel
 };
 
-// The one-pass ranking (spread_sort_bucket): sub-buckets by the top bits of a key's offset from
-// the bucket's smallest, 8 counters a thread, about one a key of a usual bucket (H200, galaxy 1M:
-// 7.0M -> 6.5M instructions and auto 67.6 -> 67.0 us against 4 counters a thread, 09:07 UTC).
-// Ranking inside a sub-bucket costs its size a key, so a bucket with one fuller than the radix
-// sort's spread limit (clustered keys) takes the LSD passes.
-constexpr int kSpreadBits = 11;
-constexpr int kSpreadBuckets = 1 << kSpreadBits;
-static_assert(kSpreadBuckets == 8 * kBucketThreads, "eight counters a thread, two uint4");
+// The one-pass ranking (spread_sort_bucket): sub-buckets spread evenly over a bucket's key range,
+// 8 counters a thread, about one a key of a usual bucket. Ranking inside a sub-bucket costs its
+// size a key (and a warp waits for its lanes' largest), so a bucket with one fuller than the
+// radix sort's spread limit (clustered keys) takes the LSD passes. 16 counters a thread halve the
+// sub-buckets' sizes but cost more in the block's scan than they save (H200, galaxy 1M: the sort
+// stage 18.8 -> 21.2 us, 11:08 UTC).
+constexpr int kSpreadBuckets = 8 * kBucketThreads;
+static_assert(kSpreadBuckets == 2048, "eight counters a thread, two uint4");
+
+// A key offset's sub-bucket: offsets over [0, range] scaled evenly onto the kSpreadBuckets (a
+// multiply, not a shift by the range's bit width, which uses as few as half of them when the
+// range is just past a power of two: galaxy 1M on the CPU backend, a warp's largest sub-bucket
+// holds 3.64 words on average against 4.27). Monotone, so sub-buckets follow key order.
+struct SpreadScale {
+  std::uint32_t multiplier;  // 0: the range is below kSpreadBuckets, each offset its own
+  __device__ static SpreadScale over(std::uint32_t range) {
+    if (range < static_cast<std::uint32_t>(kSpreadBuckets)) return {0u};
+    // < 2^32 since range + 1 > kSpreadBuckets; offset * multiplier / 2^32 <= range * kSpreadBuckets
+    // / (range + 1) < kSpreadBuckets.
+    return {static_cast<std::uint32_t>((std::uint64_t{kSpreadBuckets} << 32) /
+                                       (std::uint64_t{range} + 1))};
+  }
+  __device__ std::uint32_t operator()(std::uint32_t offset) const {
+    return multiplier == 0 ? offset : __umulhi(offset, multiplier);
+  }
+};
 
 struct SpreadShared {
   std::uint64_t words[kPartitionBucketCapacity];  // (key offset, place), by sub-bucket
   // Per sub-bucket: its key count, then its first slot; as the words are scattered, its next
   // slot, which ends as its last slot + 1.
   std::uint32_t cursor[kSpreadBuckets];
-  std::uint16_t slot_at[kPartitionBucketCapacity];  // the slot of each sorted place
 };
 struct LsdShared {
   BucketRank::Storage rank;
@@ -104,26 +121,27 @@ struct BucketShared {
     LsdShared lsd;
   };
   std::uint32_t scratch[2][kBucketWarps];
+  std::uint32_t before_by_warp[kBucketWarps];  // the counts before the bucket, a sum a warp
   bool last_block;
 };
 
 // A bucket's pairs (rows below len; key[i], place[i] at row BucketRank::row_index(i, live),
 // padding 0xffffffff), sorted by (key, place) in one pass: each pair is counted into its
-// sub-bucket (the top kSpreadBits of its key's offset from lo), scattered into the sub-bucket's
-// slots as one 64-bit word (offset above place), and ranked among that sub-bucket's words by
-// comparison. Writes the sorted pairs to out from `start` and returns true, or returns false,
-// having written nothing, when a sub-bucket is too full; then the shared memory is free for the
-// LSD passes. The cursors must be zero on entry. Every thread of the block calls it.
+// sub-bucket (SpreadScale over the key range from lo), scattered into the sub-bucket's slots as
+// one 64-bit word (offset above place), and ranked among that sub-bucket's words by comparison,
+// then written at its rank. Writes the sorted pairs to out from `start` and returns true, or
+// returns false, having written nothing, when a sub-bucket is too full; then the shared memory is
+// free for the LSD passes. The cursors must be zero on entry. Every thread of the block calls it.
 __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
                                    const std::uint32_t (&place)[kBucketItems], int live, int len,
-                                   std::uint32_t lo, int bits, BucketShared& sh,
+                                   std::uint32_t lo, std::uint32_t hi, BucketShared& sh,
                                    const BucketOutput& out, std::uint32_t start) {
-  const int shift = bits > kSpreadBits ? bits - kSpreadBits : 0;
+  const SpreadScale sub_bucket = SpreadScale::over(hi - lo);
   std::uint32_t* const cursor = sh.spread.cursor;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    if (BucketRank::row_index(i, live) < len) atomicAdd(&cursor[(key[i] - lo) >> shift], 1u);
+    if (BucketRank::row_index(i, live) < len) atomicAdd(&cursor[sub_bucket(key[i] - lo)], 1u);
   }
   __syncthreads();
   const bool crowded =
@@ -136,26 +154,27 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
     if (i >= live) break;
     if (BucketRank::row_index(i, live) < len) {
       const std::uint32_t offset = key[i] - lo;
-      sh.spread.words[atomicAdd(&cursor[offset >> shift], 1u)] =
+      sh.spread.words[atomicAdd(&cursor[sub_bucket(offset)], 1u)] =
           std::uint64_t{offset} << 32 | place[i];
     }
   }
   __syncthreads();
   // Sub-bucket s now spans slots [cursor[s - 1], cursor[s]) (from 0 for the first). Places are
-  // distinct, so the words are, and each one's rank is its sorted place.
+  // distinct, so the words are, and each one's rank is its sorted place. Slots follow the
+  // sub-buckets, so a warp's consecutive slots land within a few places of each other: the
+  // stores at their ranks still share their sectors.
   for (int slot = static_cast<int>(threadIdx.x); slot < len; slot += kBucketThreads) {
     const std::uint64_t mine = sh.spread.words[slot];
-    const std::uint32_t s = static_cast<std::uint32_t>(mine >> 32) >> shift;
-    const std::uint32_t first = s == 0 ? 0u : cursor[s - 1];
-    std::uint32_t rank = first;
-    for (std::uint32_t m = first; m < cursor[s]; ++m) rank += sh.spread.words[m] < mine ? 1u : 0u;
-    sh.spread.slot_at[rank] = static_cast<std::uint16_t>(slot);
-  }
-  __syncthreads();
-  for (int r = static_cast<int>(threadIdx.x); r < len; r += kBucketThreads) {
-    const std::uint64_t word = sh.spread.words[sh.spread.slot_at[r]];
-    out.write(start + static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(word >> 32) + lo,
-              static_cast<std::uint32_t>(word));
+    const std::uint32_t offset = static_cast<std::uint32_t>(mine >> 32);
+    const std::uint32_t s = sub_bucket(offset);
+    const std::uint32_t end = cursor[s];
+    std::uint32_t rank = s == 0 ? 0u : cursor[s - 1];
+    // Not unrolled: a sub-bucket holds one or two words, and the unrolled loop's set-up cost
+    // more than its iterations (H200, galaxy 1M: 79 instructions a warp and slot, 38% of the
+    // kernel's; 45 rolled).
+#pragma unroll 1
+    for (std::uint32_t m = rank; m < end; ++m) rank += sh.spread.words[m] < mine ? 1u : 0u;
+    out.write(start + rank, offset + lo, static_cast<std::uint32_t>(mine));
   }
   return true;
 }
@@ -221,7 +240,20 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
   const std::uint32_t buckets = partition_buckets(a.n);
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
-  if (*a.enable == 0) {
+  const std::uint32_t b = blockIdx.x;
+  // Every word the block needs before it sorts is read at once, so that it waits on the L2 once
+  // rather than once a word: its enable, the appends' words, its bucket's count and the counts
+  // before it (the bucket's start: independent loads, 2 a thread at 1M keys, 4 at the largest
+  // sort; a per-group count kept by the appends was a hot spot, its atomics, a few thousand on
+  // one word, took the step from 34 to 139 us at 1M keys). Past the largest sort the one block
+  // reads bucket 0's count, which is there.
+  const std::int32_t enabled = *a.enable;
+  const bool sorts = a.state[kAppended] != 0 && a.state[kOverflow] == 0;
+  const std::uint32_t count = a.counts[b * kPartitionCountStride];
+  std::uint32_t before = 0;
+  for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
+    before += a.counts[j * kPartitionCountStride];
+  if (enabled == 0) {
     // Nothing sorts, but a kernel may have appended: block 0 leaves the counts zero.
     if (blockIdx.x == 0) clear_appends(a, buckets);
     if (first_thread) *a.verdict.ran = 0;
@@ -231,55 +263,48 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     if (first_thread) a.verdict.write(false);
     return;
   }
-  const std::uint32_t b = blockIdx.x;
-  const bool sorts = a.state[kAppended] != 0 && a.state[kOverflow] == 0;
-  // The bucket's start: the counts before it, summed in place (independent loads, 2 a thread at
-  // 1M keys, 4 at the largest sort). A per-group count kept by the appends was a hot spot: its
-  // atomics, a few thousand on one word, took the step from 34 to 139 us at 1M keys.
-  std::uint32_t before = 0;
-  for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
-    before += a.counts[j * kPartitionCountStride];
-  const std::uint32_t count = a.counts[b * kPartitionCountStride];
+  // The pairs are on their way before the start is summed: they need only the count. A bucket
+  // holds about kPartitionBucket keys, half the capacity: only the rows that hold them are
+  // loaded, ranked and stored.
+  const int len = sorts ? static_cast<int>(count) : 0;  // <= capacity without an overflow
+  const int live = (len + kBucketThreads - 1) / kBucketThreads;
+  const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
+  std::uint32_t key[kBucketItems], place[kBucketItems];
+  std::uint32_t lo = 0xffffffffu, hi = 0u;
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
+    const uint2 pair = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
+    key[i] = pair.x;
+    place[i] = pair.y;
+    if (q < len) {
+      lo = min(lo, key[i]);
+      hi = max(hi, key[i]);
+    }
+  }
   before = __reduce_add_sync(detail::kFullMask, before);
-  if (detail::lane_id() == 0) sh.scratch[0][detail::warp_id()] = before;
+  if (detail::lane_id() == 0) sh.before_by_warp[detail::warp_id()] = before;
   __syncthreads();
   std::uint32_t start = 0;
-  for (int w = 0; w < kBucketWarps; ++w) start += sh.scratch[0][w];
-  // Every thread's counts are in registers (the barrier above): the ticket may be taken.
-  if (threadIdx.x == 0) sh.last_block = atomicAdd(a.state + kTicket, 1u) == gridDim.x - 1;
+  for (int w = 0; w < kBucketWarps; ++w) start += sh.before_by_warp[w];
+  // Every thread's counts are in registers (the barrier above): the ticket may be taken. Its
+  // answer is wanted only at the end, so nothing waits for the atomic until then.
+  std::uint32_t ticket = 0;
+  if (threadIdx.x == 0) ticket = atomicAdd(a.state + kTicket, 1u);
   if (first_thread) a.verdict.write(sorts);
-  __syncthreads();                                      // scratch is reused
-  const int len = sorts ? static_cast<int>(count) : 0;  // <= capacity without an overflow
   if (len > 0) {
     BucketOutput out = a.out;
     out.final_values = a.final_values_at != nullptr ? *a.final_values_at : nullptr;
-    // A bucket holds about kPartitionBucket keys, half the capacity: only the rows that hold
-    // them are loaded, ranked and stored.
-    const int live = (len + kBucketThreads - 1) / kBucketThreads;
-    const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
-    std::uint32_t key[kBucketItems], place[kBucketItems];
-    std::uint32_t lo = 0xffffffffu, hi = 0u;
-#pragma unroll
-    for (int i = 0; i < kBucketItems; ++i) {
-      if (i >= live) break;
-      const int q = BucketRank::row_index(i, live);
-      const uint2 pair = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
-      key[i] = pair.x;
-      place[i] = pair.y;
-      if (q < len) {
-        lo = min(lo, key[i]);
-        hi = max(hi, key[i]);
-      }
-    }
     // The one-pass ranking's cursors start at zero; block_min_max's barriers order this before
     // the counting.
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
     detail::block_min_max(lo, hi, sh.scratch);
-    const int bits = bit_width(hi - lo);
-    if (!spread_sort_bucket(key, place, live, len, lo, bits, sh, out, start))
-      lsd_sort_bucket(key, place, live, len, lo, bits, sh, out, start);
+    if (!spread_sort_bucket(key, place, live, len, lo, hi, sh, out, start))
+      lsd_sort_bucket(key, place, live, len, lo, bit_width(hi - lo), sh, out, start);
   }
+  if (threadIdx.x == 0) sh.last_block = ticket == gridDim.x - 1;
   __syncthreads();
   if (sh.last_block) clear_appends(a, buckets);
 }

@@ -187,61 +187,68 @@ __global__ void copy_and_append_kernel(const std::uint32_t* in, std::uint32_t* o
 // sort_appended: the keys a kernel appended, sorted with their places as the values, the made
 // keys left alone; a disabled sort leaves the counts clear for the next one; with nothing
 // appended since the last sort, it falls back; with no array for the sorted keys, only the
-// values are written.
+// values are written. Keys shuffled up to 40 buckets from their places send the appends' bucket
+// searches far from their guesses; the smaller sort has 20 buckets.
 TEST(SortPartition, SortsWhatAKernelAppended) {
   SKIP_WITHOUT_DEVICE();
-  const std::uint32_t n = 200003, span = 1u << 30;
-  SplitterPartitionSort sort(n);
-  for (const PartitionCase& c : {testing::moved_keys(n, span, span / n * 3000, 0, 1, 31),
-                                 testing::moved_keys(n, span, 0, 0, 40, 32),
-                                 testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 33)}) {
-    std::vector<std::uint32_t> sorted(n, 0u);
-    for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
-      sorted[j * kPartitionBucket] = c.splitters[j];
-    auto d_sorted = upload(sorted), in = upload(c.keys);
-    DeviceBuffer<std::uint32_t> made(n);
-    auto out_keys = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
-    auto out_values = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
-    PartitionCase expected = c;
-    std::iota(expected.values.begin(), expected.values.end(), 0u);
-    const bool sorts =
-        cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
-    // Appended then disabled; appended again (the counts must be clear) and sorted; sorted
-    // again with nothing appended since; appended and sorted keeping no keys.
-    struct Round {
-      bool append;
-      std::int32_t enabled;
-      bool may_sort;
-      bool keep_keys = true;
-    };
-    for (const Round round : {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false},
-                              Round{true, 1, true, false}}) {
-      SCOPED_TRACE(round.enabled + 2 * round.append + 4 * round.keep_keys);
-      if (!round.keep_keys) {
-        CUDA_CHECK(cudaMemset(out_keys.data(), 0xab, n * 4));
-        CUDA_CHECK(cudaMemset(out_values.data(), 0xab, n * 4));
-      }
-      sort.note_sorted(d_sorted.data(), n, nullptr);
-      const auto out_before = download(out_keys.data(), n);
-      if (round.append) {
-        copy_and_append_kernel<<<120, 256>>>(in.data(), made.data(), n, sort.append_target());
-        CUDA_CHECK(cudaGetLastError());
-      }
-      auto words = upload(std::vector<std::int32_t>{round.enabled, kUnwritten});
-      auto ran = upload(std::vector<std::uint32_t>{7u});
-      sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr, out_values.data(), n, nullptr,
-                         words.data(), words.data() + 1, ran.data());
-      CUDA_CHECK(cudaDeviceSynchronize());
-      const bool sorted_now = round.may_sort && sorts;
-      EXPECT_EQ(download(ran.data(), 1)[0], sorted_now ? 1u : 0u);
-      EXPECT_EQ(download(words.data(), 2)[1],
-                round.enabled == 0 ? kUnwritten : (sorted_now ? 0 : 1));
-      if (round.append) EXPECT_EQ(download(made.data(), n), c.keys);
-      if (sorted_now) {
-        ASSERT_EQ(download(out_keys.data(), n), round.keep_keys ? expected.keys : out_before);
-        ASSERT_EQ(download(out_values.data(), n), expected.values);
-      } else {
-        ASSERT_EQ(download(out_keys.data(), n), out_before);
+  for (const std::uint32_t n : {200003u, 20u * kPartitionBucket - 5u}) {
+    SCOPED_TRACE(n);
+    const std::uint32_t span = 1u << 30;
+    SplitterPartitionSort sort(n);
+    for (const PartitionCase& c :
+         {testing::moved_keys(n, span, span / n * 3000, 0, 1, 31),
+          testing::moved_keys(n, span, 0, 0, 40, 32),
+          testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 33),
+          testing::shuffled_within(testing::moved_keys(n, span, 0, 0, 1, 34), 40 * kPartitionBucket,
+                                   34)}) {
+      std::vector<std::uint32_t> sorted(n, 0u);
+      for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
+        sorted[j * kPartitionBucket] = c.splitters[j];
+      auto d_sorted = upload(sorted), in = upload(c.keys);
+      DeviceBuffer<std::uint32_t> made(n);
+      auto out_keys = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+      auto out_values = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+      PartitionCase expected = c;
+      std::iota(expected.values.begin(), expected.values.end(), 0u);
+      const bool sorts =
+          cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
+      // Appended then disabled; appended again (the counts must be clear) and sorted; sorted
+      // again with nothing appended since; appended and sorted keeping no keys.
+      struct Round {
+        bool append;
+        std::int32_t enabled;
+        bool may_sort;
+        bool keep_keys = true;
+      };
+      for (const Round round : {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false},
+                                Round{true, 1, true, false}}) {
+        SCOPED_TRACE(round.enabled + 2 * round.append + 4 * round.keep_keys);
+        if (!round.keep_keys) {
+          CUDA_CHECK(cudaMemset(out_keys.data(), 0xab, n * 4));
+          CUDA_CHECK(cudaMemset(out_values.data(), 0xab, n * 4));
+        }
+        sort.note_sorted(d_sorted.data(), n, nullptr);
+        const auto out_before = download(out_keys.data(), n);
+        if (round.append) {
+          copy_and_append_kernel<<<120, 256>>>(in.data(), made.data(), n, sort.append_target());
+          CUDA_CHECK(cudaGetLastError());
+        }
+        auto words = upload(std::vector<std::int32_t>{round.enabled, kUnwritten});
+        auto ran = upload(std::vector<std::uint32_t>{7u});
+        sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr, out_values.data(), n,
+                           nullptr, words.data(), words.data() + 1, ran.data());
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const bool sorted_now = round.may_sort && sorts;
+        EXPECT_EQ(download(ran.data(), 1)[0], sorted_now ? 1u : 0u);
+        EXPECT_EQ(download(words.data(), 2)[1],
+                  round.enabled == 0 ? kUnwritten : (sorted_now ? 0 : 1));
+        if (round.append) EXPECT_EQ(download(made.data(), n), c.keys);
+        if (sorted_now) {
+          ASSERT_EQ(download(out_keys.data(), n), round.keep_keys ? expected.keys : out_before);
+          ASSERT_EQ(download(out_values.data(), n), expected.values);
+        } else {
+          ASSERT_EQ(download(out_keys.data(), n), out_before);
+        }
       }
     }
   }
