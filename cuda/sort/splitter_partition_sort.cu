@@ -84,7 +84,7 @@ struct BucketSortArgs {
 // sub-buckets' sizes but cost more in the block's scan than they save (H200, galaxy 1M: the sort
 // stage 18.8 -> 21.2 us, 11:08 UTC).
 constexpr int kSpreadBuckets = 8 * kBucketThreads;
-static_assert(kSpreadBuckets == 2048, "eight counters a thread, two uint4");
+static_assert(kSpreadBuckets == 2 * 4 * kBucketThreads, "the kernel zeroes two uint4 a thread");
 
 // A key offset's sub-bucket: offsets over [0, range] scaled evenly onto the kSpreadBuckets (a
 // multiply, not a shift by the range's bit width, which uses as few as half of them when the
