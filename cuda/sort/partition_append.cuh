@@ -27,9 +27,9 @@ __device__ inline bool partition_appends(const PartitionAppend& target, std::uin
 // take their slots with one atomic. Keys that barely moved share their bucket, one atomic a warp;
 // but a galaxy frame moves keys by about a bucket's width (a median of ~1500 places), so a warp's
 // 32 keys fall in 5.3 buckets on average (1M, CPU backend), each an atomic and a short run of
-// stores. That scatter is the appends' cost: taking the bucket search's dependent reads or the
-// atomics' latency off a warp's path gained nothing, while a diagnostic build appending each warp
-// to one bucket (a wrong sort, for timing) ran the step 7 us faster (H200, docs/performance.md).
+// stores. That scatter was measured not to be what the appends cost: writing each warp's keys
+// together, grouped by bucket, with counts beside them (and the bucket search through a window
+// of splitters too) left the step as it was (H200, docs/performance.md).
 __device__ inline void partition_append_warp(const PartitionAppend& target, std::uint32_t buckets,
                                              bool valid, std::uint32_t key, std::uint32_t place) {
   const auto splitter = [s = target.splitters](std::uint32_t j) { return __ldg(s + j); };
