@@ -25,11 +25,11 @@ __device__ inline bool partition_appends(const PartitionAppend& target, std::uin
 // `valid` false for lanes past the input's end; `place` is the key's place in the input (which
 // partition_bucket_of takes as the bucket it was in last frame). Lanes with the same bucket
 // take their slots with one atomic. Keys that barely moved share their bucket, one atomic a warp;
-// but a galaxy frame moves keys by about a bucket's width (a median of ~1500 places), so a warp's
-// 32 keys fall in 5.3 buckets on average (1M, CPU backend), each an atomic and a short run of
-// stores. That scatter was measured not to be what the appends cost: writing each warp's keys
-// together, grouped by bucket, with counts beside them (and the bucket search through a window
-// of splitters too) left the step as it was (H200, docs/performance.md).
+// but a galaxy frame moves keys by a median of ~1500 places, so a warp's 32 keys fall in 3.2
+// buckets on average (1M, CPU backend; 5.1 with buckets of 2048 keys), each an atomic and a short
+// run of stores. That scatter was measured not to be what the appends cost: writing each warp's
+// keys together, grouped by bucket, with counts beside them (and the bucket search through a
+// window of splitters too) left the step as it was (H200, docs/performance.md).
 __device__ inline void partition_append_warp(const PartitionAppend& target, std::uint32_t buckets,
                                              bool valid, std::uint32_t key, std::uint32_t place) {
   const auto splitter = [s = target.splitters](std::uint32_t j) { return __ldg(s + j); };

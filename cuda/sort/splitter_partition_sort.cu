@@ -19,12 +19,13 @@
 namespace particles::cuda {
 namespace {
 
-// 256 threads with 16 rows each rather than 512 with 8: a bucket's rank scans and barriers span
-// half the warps (galaxy, 1M, exact: auto 109.3 -> 107.7 us on the H200).
-constexpr int kBucketThreads = 256;
+// 16 rows a thread, 8 of them used by a usual bucket of kPartitionBucket keys. (With buckets of
+// 2048 keys, 256 threads beat 512 with 8 rows, the rank scans and barriers spanning half the
+// warps: galaxy 1M auto 109.3 -> 107.7 us on the H200.)
+constexpr int kBucketThreads = 512;
 constexpr int kBucketWarps = kBucketThreads / 32;
-// Every bucket of a 1M-key sort (512) in one wave on the H200's 132 SMs.
-constexpr int kBucketBlocksPerSm = 4;
+// Every bucket of a 1M-key sort (256) in one wave on the H200's 132 SMs.
+constexpr int kBucketBlocksPerSm = 2;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kAppendThreads = 256;
 static_assert(kBucketItems * kBucketThreads == kPartitionBucketCapacity, "whole rows");
@@ -243,10 +244,10 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const std::uint32_t b = blockIdx.x;
   // Every word the block needs before it sorts is read at once, so that it waits on the L2 once
   // rather than once a word: its enable, the appends' words, its bucket's count and the counts
-  // before it (the bucket's start: independent loads, 2 a thread at 1M keys, 4 at the largest
-  // sort; a per-group count kept by the appends was a hot spot, its atomics, a few thousand on
-  // one word, took the step from 34 to 139 us at 1M keys). Past the largest sort the one block
-  // reads bucket 0's count, which is there.
+  // before it (the bucket's start: independent loads, at most one a thread; a per-group count kept
+  // by the appends was a hot spot, its atomics, a few thousand on one word, took the step from 34
+  // to 139 us at 1M keys). Past the largest sort the one block reads bucket 0's count, which is
+  // there.
   const std::int32_t enabled = *a.enable;
   const bool sorts = a.state[kAppended] != 0 && a.state[kOverflow] == 0;
   const std::uint32_t count = a.counts[b * kPartitionCountStride];

@@ -31,7 +31,8 @@ void expect_refused(PartitionCase c) {
 }
 
 TEST(SplitterPartitionCpu, SortsMovedKeysStably) {
-  for (const std::uint32_t n : {1u, 2u, 2047u, 2048u, 2049u, 100000u}) {
+  const std::uint32_t bucket = kPartitionBucket;
+  for (const std::uint32_t n : {1u, 2u, bucket - 1, bucket, bucket + 1, 100000u}) {
     SCOPED_TRACE(n);
     expect_sorted_stably(testing::moved_keys(n, 1u << 30, 0, 0, 1, 1));  // unmoved
     expect_sorted_stably(testing::moved_keys(n, 1u << 30, (1u << 30) / n * 3000, 0, 1, 2));
@@ -57,8 +58,8 @@ TEST(SplitterPartitionCpu, RefusesWhatTheSplittersCannotCut) {
   const std::uint32_t n = 100000;
   // Every key shifted past all splitters: the last bucket would take them all.
   expect_refused(testing::moved_keys(n, 1u << 30, 0, std::int64_t{1} << 31, 1, 6));
-  // 5000 equal keys: one bucket over a block's capacity.
-  expect_refused(testing::moved_keys(n, 1u << 30, 0, 0, 5000, 7));
+  // Runs of equal keys longer than a block holds: one bucket over its capacity.
+  expect_refused(testing::moved_keys(n, 1u << 30, 0, 0, kPartitionBucketCapacity + 1000, 7));
 }
 
 // The search against std::upper_bound over the splitters, from every guess.

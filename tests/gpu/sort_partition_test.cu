@@ -80,7 +80,9 @@ void expect_same_as_twin(SplitterPartitionSort& sort, PartitionCase c) {
 TEST(SortPartition, MatchesTheCpuTwinOnMovedKeys) {
   SKIP_WITHOUT_DEVICE();
   SplitterPartitionSort sort((1u << 20) + 4097);
-  for (const std::uint32_t n : {1u, 2u, 2047u, 2048u, 2049u, 100000u, (1u << 20) + 4097}) {
+  const std::uint32_t bucket = kPartitionBucket;
+  for (const std::uint32_t n :
+       {1u, 2u, bucket - 1, bucket, bucket + 1, 100000u, (1u << 20) + 4097}) {
     SCOPED_TRACE(n);
     const std::uint32_t span = 1u << 30, per_place = span / n + 1;
     expect_same_as_twin(sort, testing::moved_keys(n, span, 0, 0, 1, 1));
@@ -104,7 +106,7 @@ TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   SplitterPartitionSort sort(n);
   // Shifted past every splitter, one bucket over capacity.
   for (PartitionCase c : {testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 6),
-                          testing::moved_keys(n, span, 0, 0, 5000, 7)}) {
+                          testing::moved_keys(n, span, 0, 0, kPartitionBucketCapacity + 1000, 7)}) {
     const Outcome gpu = run(sort, c);
     EXPECT_EQ(gpu.ran, 0u);
     EXPECT_EQ(gpu.fallback, 1);
