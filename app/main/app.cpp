@@ -126,6 +126,7 @@ class Session {
     settings.key_bits = state_.key_bits;
     settings.sort = state_.sorted;
     settings.fuse_stages = state_.fuse_stages;
+    settings.stage_sample_period = state_.time_every_stage ? 1 : 8;
 
     const auto backend_start = Clock::now();
     state_.last_info = backend_->run_frame(settings);
@@ -174,10 +175,17 @@ class Session {
   void record_stages(const StageTimes& t) {
     if (t.frame < 0) return;
     FrameRecord* r = history_.find(static_cast<std::uint64_t>(t.frame));
-    if (r == nullptr || r->stage_ms[0] >= 0.0f) return;  // gone, or already recorded
-    for (int s = 0; s < kStageCount; ++s) {
-      r->stage_ms[s] = t.ms[s];
-      state_.stage_ms[s].push(t.ms[s]);
+    if (r == nullptr || r->timing_arrived) return;  // gone, or already recorded
+    r->timing_arrived = true;
+    if (t.has_stages) {
+      for (int s = 0; s < kStageCount; ++s) {
+        r->stage_ms[s] = t.ms[s];
+        state_.stage_ms[s].push(t.ms[s]);
+      }
+    }
+    if (t.span_ms >= 0.0f) {
+      r->span_ms = t.span_ms;
+      state_.span_ms.push(t.span_ms);
     }
   }
 
@@ -208,12 +216,13 @@ class Session {
     const std::vector<FrameRecord>& records = history_.records();
     const std::size_t warmup =
         history_.first_frame() > 0 ? 0 : std::min<std::size_t>(records.size() / 10, 30);
-    std::vector<double> frame, backend, draw;
+    std::vector<double> frame, backend, draw, span;
     std::array<std::vector<double>, kStageCount> stages;
     for (std::size_t i = warmup; i < records.size(); ++i) {
       frame.push_back(records[i].frame_ms);
       backend.push_back(records[i].backend_ms);
       if (records[i].draw_ms >= 0.0) draw.push_back(records[i].draw_ms);
+      if (records[i].span_ms >= 0.0f) span.push_back(records[i].span_ms);
       for (int s = 0; s < kStageCount; ++s) {
         if (records[i].stage_ms[s] >= 0.0f) stages[s].push_back(records[i].stage_ms[s]);
       }
@@ -227,6 +236,7 @@ class Session {
                 warmup);
     row("frame", summarize(frame));
     row("backend", summarize(backend));
+    row("span", summarize(span));
     for (int s = 0; s < kStageCount; ++s) {
       row(to_string(static_cast<Stage>(s)), summarize(stages[s]));
     }

@@ -27,6 +27,9 @@ struct AppState {
   int key_bits = 16;
   bool sorted = true;
   bool fuse_stages = true;  // CUDA: simulate + extents (+ keys) as one kernel
+  // Every frame times each stage; otherwise every 8th does and the others time only the
+  // pipeline's span, since on CUDA each stage boundary timed slows the frame.
+  bool time_every_stage = false;
   bool paused = false;
   bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
   bool frame_requested = false;  // re-frame the camera on the extents next frame
@@ -44,6 +47,7 @@ struct AppState {
   RollingSeries frame_ms{240};
   RollingSeries backend_ms{240};
   RollingSeries draw_ms{240};
+  RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
   std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
 };
 

@@ -30,6 +30,11 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_option("--frames", f.frames, "Measured frames per run")->check(CLI::Range(1, 1000000));
   bench->add_option("--warmup", f.warmup, "Unrecorded frames before measuring")
       ->check(CLI::Range(0, 100000));
+  bench
+      ->add_option("--stage-every", f.stage_every,
+                   "Time each stage on every Nth frame, the others' span alone (default 8; 1: "
+                   "every frame, whose stage boundaries then slow it)")
+      ->check(CLI::Range(1, 100000));
   bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
   bench->add_flag("--no-draw", f.no_draw,
                   "Skip the particle draw: time the backend's stages alone");
@@ -62,6 +67,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (f.key_bits) c.key_bits = *f.key_bits;
   if (f.frames) c.frames = *f.frames;
   if (f.warmup) c.warmup = *f.warmup;
+  if (f.stage_every) c.stage_every = *f.stage_every;
   if (f.verify) c.verify = true;
   if (f.no_draw) c.draw = false;
   if (f.no_fuse) c.fuse_stages = false;

@@ -16,7 +16,7 @@ struct BenchFlags {
   std::string file;  // bench/*.toml; flags below override what it says
   std::vector<std::string> scenes, algorithms, key_modes;
   std::vector<std::uint32_t> counts;
-  std::optional<int> key_bits, frames, warmup;
+  std::optional<int> key_bits, frames, warmup, stage_every;
   bool verify = false;
   bool no_draw = false;
   bool no_fuse = false;

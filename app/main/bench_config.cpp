@@ -93,6 +93,8 @@ void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
       config.frames = static_cast<int>(integer(1, 1000000));
     } else if (name == "warmup") {
       config.warmup = static_cast<int>(integer(0, 100000));
+    } else if (name == "stage_every") {
+      config.stage_every = static_cast<int>(integer(1, 100000));
     } else if (name == "verify" || name == "draw" || name == "fuse_stages") {
       const auto v = node.value<bool>();
       if (!node.is_boolean() || !v) fail_at(file, node.source(), name + " must be true or false");

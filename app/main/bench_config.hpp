@@ -22,6 +22,9 @@ struct BenchConfig {
   bool verify = false;
   bool draw = true;         // false: backend stages only, to time the pipeline without the raster
   bool fuse_stages = true;  // false: CUDA stages run apart, for the per-stage breakdown
+  // Every Nth frame times each stage; the others time the pipeline's span alone (see
+  // FrameSettings::stage_sample_period). 1: every frame times its stages.
+  int stage_every = 8;
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
   int width = 1280, height = 720;

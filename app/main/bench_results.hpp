@@ -13,6 +13,7 @@ namespace particles {
 
 struct BenchFrame {
   std::array<float, kStageCount> stage_ms{};  // -1 where no timing arrived
+  float span_ms = -1.0f;  // the pipeline's span (StageTimes::span_ms); -1 where none
   float draw_ms = -1.0f;
   float frame_ms = 0.0f;  // CPU wall time of the whole frame (backend + draw submission)
   SortPath path = SortPath::full;
@@ -26,12 +27,14 @@ struct BenchRun {
   std::string key_mode;
   std::uint32_t count = 0;
   bool fused_stages = true;  // CUDA: simulate/extents/keys as one kernel (see FrameSettings)
+  int stage_every = 1;       // frames per stage-timed frame (see BenchConfig)
   std::vector<BenchFrame> frames;
   std::uint64_t verify_failures = 0;
   std::string first_failure;
 
   // Per-stage summaries over the frames that have a timing.
   Summary stage(int s) const;
+  Summary span() const;
   Summary draw() const;
   Summary frame() const;
 };

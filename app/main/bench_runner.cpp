@@ -86,6 +86,7 @@ class BenchSession {
     run.scene = spec.scene.name;
     run.backend = backend_->name();
     run.fused_stages = config_.fuse_stages;
+    run.stage_every = config_.stage_every;
     run.algorithm = std::string(to_string(spec.algorithm));
     run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
     run.count = spec.count;
@@ -100,7 +101,10 @@ class BenchSession {
       // Stage timings name the backend frame they measured; map it to this run's frame.
       const std::int64_t index = run_frame - config_.warmup;
       if (index >= 0 && index < config_.frames) {
-        for (int s = 0; s < kStageCount; ++s) run.frames[index].stage_ms[s] = t.ms[s];
+        if (t.has_stages) {
+          for (int s = 0; s < kStageCount; ++s) run.frames[index].stage_ms[s] = t.ms[s];
+        }
+        run.frames[index].span_ms = t.span_ms;
       }
     };
     for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
@@ -125,6 +129,7 @@ class BenchSession {
       settings.key_mode = spec.key_mode;
       settings.key_bits = config_.key_bits;
       settings.fuse_stages = config_.fuse_stages;
+      settings.stage_sample_period = config_.stage_every;
       const FrameInfo info = backend_->run_frame(settings);
       sim_time += spec.scene.time_step;
       if (frame_pending && !info.extents.empty()) {

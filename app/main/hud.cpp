@@ -106,6 +106,8 @@ void Hud::draw(AppState& state) {
   ImGui::SameLine();
   // Fused, "simulate" times simulate + extents (+ exact keys); apart, each stage has its own.
   ImGui::Checkbox("fuse stages", &state.fuse_stages);
+  // Off, every 8th frame times its stages and the others only the pipeline's span.
+  ImGui::Checkbox("time every stage", &state.time_every_stage);
   ImGui::SameLine();
   if (ImGui::Button("frame (F)")) state.frame_requested = true;
   ImGui::SameLine();
@@ -115,6 +117,7 @@ void Hud::draw(AppState& state) {
   plot_series("frame", state.frame_ms);
   plot_series("backend", state.backend_ms);
   plot_series("draw (GL)", state.draw_ms);
+  plot_series("pipeline span", state.span_ms);
   stacked_stage_bar(state);
   if (ImGui::CollapsingHeader("stage graphs")) {
     for (int s = 0; s < kStageCount; ++s) {

@@ -238,15 +238,19 @@ DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, boo
   Graphs g;
   g.shape = shape;
   g.timed = timed;
-  for (int slot = 0; slot < 2; ++slot) {
+  const auto capture = [&](int slot, bool stages, MarkMap& marks) {
     CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    record_frame(shape, slot, timed ? slot : -1, g.marks);
+    record_frame(shape, slot, timed ? slot : -1, stages, marks);
     cudaGraph_t raw = nullptr;
     CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
     const Graph graph(raw);
     cudaGraphExec_t exec = nullptr;
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-    g.execs[slot] = GraphExec(exec);
+    return GraphExec(exec);
+  };
+  for (int slot = 0; slot < 2; ++slot) {
+    g.execs[slot] = capture(slot, true, g.marks);
+    if (timed) g.span_execs[slot] = capture(slot, false, g.span_marks);
   }
   return g;
 }
@@ -264,15 +268,22 @@ StageTimes DevicePipeline::stage_times_of(int slot) const {
   StageTimes t;
   const SlotInfo& info = slot_info_[slot];
   if (!info.timed || slot_frame_[slot] < 0) return t;
-  for (int k = 0; k < kStageCount; ++k) {
-    const int from = info.marks[k], to = info.marks[k + 1];
-    float ms = 0.0f;
-    if (from != to && cudaEventElapsedTime(&ms, stage_marks_[slot][from].get(),
-                                           stage_marks_[slot][to].get()) != cudaSuccess) {
-      cudaGetLastError();
-      return StageTimes{};  // not recorded (e.g. the first frame of a new graph): report none
+  const auto elapsed = [&](int from, int to, float& ms) {
+    if (from == to) return true;
+    if (cudaEventElapsedTime(&ms, stage_marks_[slot][from].get(), stage_marks_[slot][to].get()) ==
+        cudaSuccess)
+      return true;
+    cudaGetLastError();
+    return false;  // not recorded (e.g. the first frame of a new graph): report none
+  };
+  if (info.stages) {
+    for (int k = 0; k < kStageCount; ++k) {
+      if (!elapsed(info.marks[k], info.marks[k + 1], t.ms[k])) return StageTimes{};
     }
-    t.ms[k] = ms;
+    if (!info.span_alone) t.span_ms = t.total();
+  } else {
+    if (!elapsed(info.marks[0], info.marks[kStageCount], t.span_ms)) return StageTimes{};
+    t.has_stages = false;
   }
   t.frame = slot_frame_[slot];
   return t;
@@ -286,7 +297,7 @@ StageTimes DevicePipeline::drain_stage_times() {
 
 // The whole frame as stream work; run under capture only. Every pointer but the targets' is
 // owned here and fixed until reset(); the targets come through constants_.
-void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_slot,
+void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_slot, bool stages,
                                   MarkMap& marks) {
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
@@ -309,6 +320,12 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   // Auto's laid-out keys are appended to the partition sort's buckets by the kernel that makes
   // them (record_auto_sort).
   const bool appends_keys = layout_in_step && partition_sort_worth_trying(shape.bits);
+  // A partition stint's sorts and the radix sort of a fixed-algorithm frame write the target
+  // themselves: no order stage, so the sort's end is the frame's (a stint is fused auto's alone).
+  const bool order_stage = !direct_to_target && !shape.partition_stint;
+  // A span-only frame records only its first boundary and its last; the ones between are marked
+  // but not recorded (nothing reads them).
+  const int inner_slot = stages ? timing_slot : -1;
   mark(0, timing_slot, marks);
   if (shape.fused) {
     FusedStepArgs step;
@@ -332,13 +349,13 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     // the keys stage below): the sort then needs no pass of its own to split them.
     if (appends_keys && shape.mode == KeyMode::exact) step.append = partition_->append_target();
     launch_step_fused(step, s);
-    mark(1, timing_slot, marks);
+    mark(1, inner_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
   } else {
     launch_step(params_, state_in, state_out, count_, &c->dt, &c->vertices, s);
-    mark(1, timing_slot, marks);
+    mark(1, inner_slot, marks);
     launch_extents(state_out, count_, &c->view, &report->extents, extents_workspace_.data(), s);
-    mark(2, timing_slot, marks);
+    mark(2, inner_slot, marks);
   }
 
   if (!keys_in_step || (layout_in_step && shape.mode == KeyMode::quantized)) {
@@ -359,7 +376,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     keys.mode = shape.mode;
     keys.bits = shape.bits;
     launch_depth_keys(keys, s);
-    mark(3, timing_slot, marks);
+    mark(3, inner_slot, marks);
   } else {
     marks[3] = marks[2];
   }
@@ -381,9 +398,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
           .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
     }
   }
-  mark(4, timing_slot, marks);
-  // A partition stint's sorts write the target themselves (record_auto_sort).
-  if (direct_to_target || shape.partition_stint) {  // a stint is fused auto's alone
+  mark(4, order_stage ? inner_slot : timing_slot, marks);
+  if (!order_stage) {
     marks[5] = marks[4];
   } else {
     // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's
@@ -501,11 +517,21 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
-  CUDA_CHECK(cudaGraphLaunch(graphs.execs[slot].get(), stream_.get()));
+  // Counted from the reset, so that frame 0 and every period-th one after time their stages.
+  const std::int64_t period = std::max(1, settings.stage_sample_period);
+  const bool stages = !graphs.timed || static_cast<std::int64_t>(frame_) % period == 0;
+  const GraphExec& exec = stages ? graphs.execs[slot] : graphs.span_execs[slot];
+  CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
-  slot_info_[slot] = {run_shape, graphs.timed, graphs.marks, stint, shape};
+  slot_info_[slot] = {.shape = run_shape,
+                      .timed = graphs.timed,
+                      .marks = stages ? graphs.marks : graphs.span_marks,
+                      .stint = stint,
+                      .requested = shape,
+                      .stages = stages,
+                      .span_alone = stages && period > 1};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;

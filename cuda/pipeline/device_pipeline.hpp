@@ -127,13 +127,17 @@ class DevicePipeline {
   };
   // Stage boundary k's timing event is recorded_mark[k]: a boundary with no work since the
   // previous one (fused stages) reuses that one's event instead of adding a node, since each
-  // event-record node costs about a microsecond and a half of graph time.
+  // event-record node costs the frame a few microseconds of graph time.
   using MarkMap = std::array<int, kStageCount + 1>;
   struct Graphs {
     GraphShape shape;
-    std::array<GraphExec, 2> execs;  // one per frame slot
+    std::array<GraphExec, 2> execs;  // one per frame slot, every stage boundary timed
+    // The same frames with only the first and the last boundary timed (the span); empty for an
+    // untimed graph. Most frames run these (FrameSettings::stage_sample_period).
+    std::array<GraphExec, 2> span_execs;
     bool timed = false;
     MarkMap marks{};
+    MarkMap span_marks{};
   };
   struct SlotInfo {
     GraphShape shape;
@@ -141,6 +145,8 @@ class DevicePipeline {
     MarkMap marks{};
     SortPath stint = SortPath::unsorted;  // an auto frame's stint, unsorted for none
     GraphShape requested;                 // what the settings asked for (shape: what ran)
+    bool stages = true;                   // every stage timed, not only the span
+    bool span_alone = false;              // a stage-timed frame whose others time only the span
   };
 
   static GraphShape shape_of(const FrameSettings& settings);
@@ -152,8 +158,10 @@ class DevicePipeline {
   // nodes record, so a slot's timings can be read while the other slot's frame runs.
   Graphs build_graphs(const GraphShape& shape, bool timed);
   // slot: the frame slot (which state buffer is read, which written); timing_slot: whose stage
-  // events the markers record, -1 for an untimed graph.
-  void record_frame(const GraphShape& shape, int slot, int timing_slot, MarkMap& marks);
+  // events the markers record, -1 for an untimed graph; stages: every boundary is recorded, not
+  // only the first and the last.
+  void record_frame(const GraphShape& shape, int slot, int timing_slot, bool stages,
+                    MarkMap& marks);
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
   // keys_appended: the frame's keys were appended to the partition sort's buckets as they were

@@ -67,7 +67,7 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   ASSERT_TRUE(std::getline(csv, header));
   EXPECT_EQ(header,
             "run,scene,backend,algorithm,key_mode,count,frame,simulate_ms,extents_ms,keys_ms,"
-            "sort_ms,order_ms,draw_ms,frame_ms,sort_path,verified");
+            "sort_ms,order_ms,span_ms,draw_ms,frame_ms,sort_path,verified");
   int rows = 0;
   for (std::string line; std::getline(csv, line); ++rows) {
     EXPECT_EQ(line.back(), '1') << "frame not verified: " << line;

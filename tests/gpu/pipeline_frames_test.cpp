@@ -393,6 +393,7 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
   for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
     FrameSettings s;
     s.algorithm = a;
+    s.stage_sample_period = 1;
     for (int frame = 0; frame < 12; ++frame) {
       s.view = test::orbit_view(frame);
       const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
@@ -406,10 +407,54 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
       if (a == Algorithm::radix) {
         EXPECT_GT(info.stages.ms[static_cast<int>(Stage::sort)], 0.001f);
       }
+      EXPECT_TRUE(info.stages.has_stages);
+      EXPECT_EQ(info.stages.span_ms, info.stages.total());  // nothing timed it apart
     }
     const StageTimes last = pipeline.drain_stage_times();
     EXPECT_GE(last.frame, 0);
     EXPECT_GT(last.total(), 0.0f);
+  }
+}
+
+// Sampled stage timing: frames 0, 3, 6, ... after the reset time each stage (and leave the
+// span untimed: their boundaries slow them); the others time only the span, a real, non-zero
+// time, with every stage zero.
+TEST(PipelineStageTimes, SampledFramesTimeStagesTheOthersTheSpan) {
+  REQUIRE_CUDA_DEVICE();
+  const std::uint32_t n = 1u << 18;
+  cuda::DevicePipeline pipeline;
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<std::uint32_t> order(n);
+  for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::oddeven}) {
+    SCOPED_TRACE(to_string(a));
+    pipeline.reset(test::scene(Model::galaxy), n);
+    FrameSettings s;
+    s.algorithm = a;
+    s.stage_sample_period = 3;
+    int spans = 0, sampled = 0;
+    const auto check = [&](const StageTimes& t) {
+      ASSERT_GE(t.frame, 0);
+      if (t.frame % 3 == 0) {
+        ++sampled;
+        EXPECT_TRUE(t.has_stages) << "frame " << t.frame;
+        EXPECT_LT(t.span_ms, 0.0f) << "frame " << t.frame;
+        EXPECT_GT(t.total(), 0.0f) << "frame " << t.frame;
+      } else {
+        ++spans;
+        EXPECT_FALSE(t.has_stages) << "frame " << t.frame;
+        EXPECT_GT(t.span_ms, 0.0f) << "frame " << t.frame;
+        EXPECT_LT(t.span_ms, 1000.0f) << "frame " << t.frame;
+        EXPECT_EQ(t.total(), 0.0f) << "frame " << t.frame;
+      }
+    };
+    for (int frame = 0; frame < 13; ++frame) {
+      s.view = test::orbit_view(frame);
+      const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
+      if (frame > 0) check(info.stages);
+    }
+    check(pipeline.drain_stage_times());
+    EXPECT_EQ(sampled, 5);  // frames 0, 3, 6, 9, 12
+    EXPECT_EQ(spans, 8);
   }
 }
 
