@@ -88,7 +88,7 @@ $p bench --file bench/h200_16m.toml --out "$log/bench_16m" > "$log/bench_16m.log
 echo "bench 16m rc=$?"
 # The stages run apart: the per-stage breakdown that the fused default folds into "simulate".
 $p bench --scenes scenes/galaxy.toml --algorithms radix,auto --counts 1048576,16777216 \
-  --key-modes exact,quantized --frames 600 --warmup 60 --no-draw --no-fuse \
+  --key-modes exact,quantized --frames 600 --warmup 60 --no-draw --no-fuse --stage-every 1 \
   --out "$log/bench_apart" > "$log/bench_apart.log" 2>&1
 echo "bench apart rc=$?"
 cp "$log/bench_1m/chart.png" "$out/chart_1m.png" 2>/dev/null
@@ -117,6 +117,7 @@ for name in ("logs/bench_1m/summary.json", "logs/bench_16m/summary.json",
         tot = sum(st[k]["median_ms"] for k in st)
         print(f'{r["scene"][:7]:7} {r["count"]:>8} {r["algorithm"]:9} {r["key_mode"]:9} '
               f'{"fused" if r.get("fused_stages", True) else "apart"} '
+              f'span {r["span"]["median_ms"]*1000:8.1f} us ({r["span"]["samples"]})  '
               f'stages {tot*1000:8.1f} us  sort {st["sort"]["median_ms"]*1000:7.1f} us  '
               + " ".join(f'{k[:3]} {st[k]["median_ms"]*1000:.1f}' for k in st) + '  '
               f'draw {r["draw"]["median_ms"]:.3f} ms ({r["draw"]["samples"]})  {r["sort_paths"]}')
