@@ -27,6 +27,7 @@ constexpr int kBucketWarps = kBucketThreads / 32;
 // Every bucket of a 1M-key sort (256) in one wave on the H200's 132 SMs.
 constexpr int kBucketBlocksPerSm = 2;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
+constexpr int kUsualRows = kPartitionBucket / kBucketThreads;  // the rows a usual bucket fills
 constexpr int kAppendThreads = 256;
 static_assert(kBucketItems * kBucketThreads == kPartitionBucketCapacity, "whole rows");
 static_assert(kPartitionBucketCapacity <= 65536, "a slot fits 16 bits");
@@ -126,7 +127,12 @@ struct BucketShared {
   bool last_block;
 };
 
-// A bucket's pairs (rows below len; key[i], place[i] at row BucketRank::row_index(i, live),
+// The bucket slot a thread's row i holds in the one-pass ranking (rows striped over the block).
+__device__ int striped_slot(int row) {
+  return row * kBucketThreads + static_cast<int>(threadIdx.x);
+}
+
+// A bucket's pairs (rows below live; key[i], place[i] from slot striped_slot(i), real below len,
 // padding 0xffffffff), sorted by (key, place) in one pass: each pair is counted into its
 // sub-bucket (SpreadScale over the key range from lo), scattered into the sub-bucket's slots as
 // one 64-bit word (offset above place), and ranked among that sub-bucket's words by comparison,
@@ -142,7 +148,7 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    if (BucketRank::row_index(i, live) < len) atomicAdd(&cursor[sub_bucket(key[i] - lo)], 1u);
+    if (striped_slot(i) < len) atomicAdd(&cursor[sub_bucket(key[i] - lo)], 1u);
   }
   __syncthreads();
   const bool crowded =
@@ -153,7 +159,7 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    if (BucketRank::row_index(i, live) < len) {
+    if (striped_slot(i) < len) {
       const std::uint32_t offset = key[i] - lo;
       sh.spread.words[atomicAdd(&cursor[sub_bucket(offset)], 1u)] =
           std::uint64_t{offset} << 32 | place[i];
@@ -182,6 +188,8 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
 
 // The same sort by LSD passes, for clustered keys: stable passes over the places' bits, then
 // over the keys', leave the pairs ordered by (key, place) whatever order the appends gave them.
+// Its rows are laid out by BucketRank::row_index (real ones first, so that padding stays after
+// the real keys it ties with).
 __device__ void lsd_sort_bucket(std::uint32_t (&key)[kBucketItems],
                                 std::uint32_t (&place)[kBucketItems], int live, int len,
                                 std::uint32_t lo, int bits, BucketShared& sh,
@@ -254,6 +262,12 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   std::uint32_t before = 0;
   for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
     before += a.counts[j * kPartitionCountStride];
+  // A usual bucket's rows are on their way before its count arrives: they need only its place.
+  // Words past the count are stale, and taken as padding below.
+  const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
+  uint2 pair[kBucketItems];
+#pragma unroll
+  for (int i = 0; i < kUsualRows; ++i) pair[i] = pairs[striped_slot(i)];
   if (enabled == 0) {
     // Nothing sorts, but a kernel may have appended: block 0 leaves the counts zero.
     if (blockIdx.x == 0) clear_appends(a, buckets);
@@ -264,22 +278,23 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     if (first_thread) a.verdict.write(false);
     return;
   }
-  // The pairs are on their way before the start is summed: they need only the count. A bucket
-  // holds about kPartitionBucket keys, half the capacity: only the rows that hold them are
-  // loaded, ranked and stored.
+  // Only the rows that hold the bucket's pairs are loaded, ranked and stored: a bucket holds
+  // about kPartitionBucket keys, half the capacity.
   const int len = sorts ? static_cast<int>(count) : 0;  // <= capacity without an overflow
   const int live = (len + kBucketThreads - 1) / kBucketThreads;
-  const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
+#pragma unroll
+  for (int i = kUsualRows; i < kBucketItems; ++i) {
+    if (i < live) pair[i] = pairs[striped_slot(i)];
+  }
   std::uint32_t key[kBucketItems], place[kBucketItems];
   std::uint32_t lo = 0xffffffffu, hi = 0u;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    const int q = BucketRank::row_index(i, live);
-    const uint2 pair = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
-    key[i] = pair.x;
-    place[i] = pair.y;
-    if (q < len) {
+    const bool real = striped_slot(i) < len;
+    key[i] = real ? pair[i].x : 0xffffffffu;
+    place[i] = real ? pair[i].y : 0xffffffffu;
+    if (real) {
       lo = min(lo, key[i]);
       hi = max(hi, key[i]);
     }
@@ -302,8 +317,18 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
     detail::block_min_max(lo, hi, sh.scratch);
-    if (!spread_sort_bucket(key, place, live, len, lo, hi, sh, out, start))
+    if (!spread_sort_bucket(key, place, live, len, lo, hi, sh, out, start)) {
+      // Rare (clustered keys): the rows again, in the LSD passes' layout.
+#pragma unroll
+      for (int i = 0; i < kBucketItems; ++i) {
+        if (i >= live) break;
+        const int q = BucketRank::row_index(i, live);
+        const uint2 p = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
+        key[i] = p.x;
+        place[i] = p.y;
+      }
       lsd_sort_bucket(key, place, live, len, lo, bit_width(hi - lo), sh, out, start);
+    }
   }
   if (threadIdx.x == 0) sh.last_block = ticket == gridDim.x - 1;
   __syncthreads();
@@ -373,6 +398,9 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
   CUDA_CHECK(cudaFuncSetAttribute(partition_bucket_sort_kernel,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(sizeof(BucketShared))));
+  // The bucket kernel reads a usual bucket's slots before its count (stale words past it are
+  // ignored): they are never read uninitialized.
+  CUDA_CHECK(cudaMemset(slots_.data(), 0xff, slots_.size_bytes()));
   forget_splitters(nullptr);
   CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
