@@ -213,8 +213,8 @@ void DevicePipeline::make_sorters() {
     sorter(a);
 }
 
-const DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
-  for (const Graphs& g : graphs_)
+DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
+  for (Graphs& g : graphs_)
     if (g.shape == shape) return g;
   // Stage timing (event-record nodes) is optional: if the driver refuses it, it is given up for
   // good. An untimed graph must always build.
@@ -238,21 +238,21 @@ DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, boo
   Graphs g;
   g.shape = shape;
   g.timed = timed;
-  const auto capture = [&](int slot, bool stages, MarkMap& marks) {
-    CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    record_frame(shape, slot, timed ? slot : -1, stages, marks);
-    cudaGraph_t raw = nullptr;
-    CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
-    const Graph graph(raw);
-    cudaGraphExec_t exec = nullptr;
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-    return GraphExec(exec);
-  };
-  for (int slot = 0; slot < 2; ++slot) {
-    g.execs[slot] = capture(slot, true, g.marks);
-    if (timed) g.span_execs[slot] = capture(slot, false, g.span_marks);
-  }
+  for (int slot = 0; slot < 2; ++slot)
+    g.execs[slot] = capture_frame(shape, slot, timed, true, g.marks);
   return g;
+}
+
+GraphExec DevicePipeline::capture_frame(const GraphShape& shape, int slot, bool timed, bool stages,
+                                        MarkMap& marks) {
+  CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
+  record_frame(shape, slot, timed ? slot : -1, stages, marks);
+  cudaGraph_t raw = nullptr;
+  CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
+  const Graph graph(raw);
+  cudaGraphExec_t exec = nullptr;
+  CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+  return GraphExec(exec);
 }
 
 // Stage boundary `boundary` of the frame under capture, as an event-record node recording the
@@ -499,7 +499,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     if (stint == SortPath::radix) run_shape.algorithm = Algorithm::radix;
     run_shape.partition_stint = stint == SortPath::partition;
   }
-  const Graphs& graphs = ensure_graph(run_shape);
+  Graphs& graphs = ensure_graph(run_shape);
 
   const int slot = static_cast<int>(frame_ & 1u);
   const bool automatic = run_shape.sort && run_shape.algorithm == Algorithm::automatic;
@@ -520,6 +520,14 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   // Counted from the reset, so that frame 0 and every period-th one after time their stages.
   const std::int64_t period = std::max(1, settings.stage_sample_period);
   const bool stages = !graphs.timed || static_cast<std::int64_t>(frame_) % period == 0;
+  if (!stages && !graphs.span_execs[slot]) {
+    try {
+      graphs.span_execs[slot] = capture_frame(run_shape, slot, true, false, graphs.span_marks);
+    } catch (...) {
+      abandon_capture(stream_.get());
+      throw;
+    }
+  }
   const GraphExec& exec = stages ? graphs.execs[slot] : graphs.span_execs[slot];
   CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),

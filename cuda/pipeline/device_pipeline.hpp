@@ -132,8 +132,10 @@ class DevicePipeline {
   struct Graphs {
     GraphShape shape;
     std::array<GraphExec, 2> execs;  // one per frame slot, every stage boundary timed
-    // The same frames with only the first and the last boundary timed (the span); empty for an
-    // untimed graph. Most frames run these (FrameSettings::stage_sample_period).
+    // The same frames with only the first and the last boundary timed (the span), which most
+    // frames run (FrameSettings::stage_sample_period); each made on its first use, so that a
+    // switch to a new shape spreads its captures over the frames after it. Never for an
+    // untimed graph.
     std::array<GraphExec, 2> span_execs;
     bool timed = false;
     MarkMap marks{};
@@ -153,10 +155,13 @@ class DevicePipeline {
   Sorter& sorter(SortAlgorithm algorithm);
   RadixSortEngine& radix();
   void make_sorters();
-  const Graphs& ensure_graph(const GraphShape& shape);
+  Graphs& ensure_graph(const GraphShape& shape);
   // One executable graph per frame slot: they differ only in which timing events their marker
   // nodes record, so a slot's timings can be read while the other slot's frame runs.
   Graphs build_graphs(const GraphShape& shape, bool timed);
+  // One slot's frame, captured and instantiated (stages: every boundary timed).
+  GraphExec capture_frame(const GraphShape& shape, int slot, bool timed, bool stages,
+                          MarkMap& marks);
   // slot: the frame slot (which state buffer is read, which written); timing_slot: whose stage
   // events the markers record, -1 for an untimed graph; stages: every boundary is recorded, not
   // only the first and the last.
