@@ -9,6 +9,9 @@
 
 namespace particles {
 
+// Frames per stage-timed frame by default (FrameSettings::stage_sample_period).
+inline constexpr int kDefaultStageSamplePeriod = 8;
+
 struct FrameSettings {
   float dt = 1.0f / 60.0f;  // 0 when paused: positions stay, the order still follows the camera
   DepthFrame view;
@@ -25,7 +28,7 @@ struct FrameSettings {
   // boundary is an event-record node in the frame's graph, and each costs the frame a few
   // microseconds (H200, galaxy 1M: 57.7 -> 54.9 us without the one between the step and the
   // sort), so timing every boundary of every frame would slow what it measures. 1: every frame.
-  int stage_sample_period = 8;
+  int stage_sample_period = kDefaultStageSamplePeriod;
 };
 
 // How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,

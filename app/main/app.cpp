@@ -126,7 +126,7 @@ class Session {
     settings.key_bits = state_.key_bits;
     settings.sort = state_.sorted;
     settings.fuse_stages = state_.fuse_stages;
-    settings.stage_sample_period = state_.time_every_stage ? 1 : 8;
+    settings.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
 
     const auto backend_start = Clock::now();
     state_.last_info = backend_->run_frame(settings);

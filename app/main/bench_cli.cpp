@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <stdexcept>
+#include <string>
 
 namespace particles {
 
@@ -32,8 +33,9 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->check(CLI::Range(0, 100000));
   bench
       ->add_option("--stage-every", f.stage_every,
-                   "Time each stage on every Nth frame, the others' span alone (default 8; 1: "
-                   "every frame, whose stage boundaries then slow it)")
+                   "Time each stage on every Nth frame, the others' span alone (default " +
+                       std::to_string(kDefaultStageSamplePeriod) +
+                       "; 1: every frame, whose stage boundaries then slow it)")
       ->check(CLI::Range(1, 100000));
   bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
   bench->add_flag("--no-draw", f.no_draw,

@@ -8,6 +8,7 @@
 #include "app/scene/options.hpp"
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
+#include "core/frame_types.hpp"
 
 namespace particles {
 
@@ -24,7 +25,7 @@ struct BenchConfig {
   bool fuse_stages = true;  // false: CUDA stages run apart, for the per-stage breakdown
   // Every Nth frame times each stage; the others time the pipeline's span alone (see
   // FrameSettings::stage_sample_period). 1: every frame times its stages.
-  int stage_every = 8;
+  int stage_every = kDefaultStageSamplePeriod;
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
   int width = 1280, height = 720;

@@ -60,6 +60,10 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
       EXPECT_GE(s.at("p99_ms").get<double>(), s.at("median_ms").get<double>());
     }
     EXPECT_GT(run.at("frame").at("median_ms").get<double>(), 0.0);
+    // The CPU backend times every stage of every frame, and its span with them.
+    EXPECT_EQ(run.at("stage_every"), 8);
+    EXPECT_EQ(run.at("span").at("samples"), 20);
+    EXPECT_GT(run.at("span").at("median_ms").get<double>(), 0.0);
   }
 
   std::ifstream csv(out / "frames.csv");
@@ -102,6 +106,21 @@ TEST(BenchCommand, NonBooleanFuseStagesNamesLineAndColumn) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("fuse.toml:2:15"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("fuse_stages must be true or false"), std::string::npos) << r.output;
+}
+
+TEST(BenchCommand, StageEveryOutOfRangeIsRejected) {
+  const Result flag = run(std::string(PARTICLES_BINARY) + " bench --stage-every 0");
+  EXPECT_EQ(flag.status, 2) << flag.output;
+  EXPECT_NE(flag.output.find("--stage-every"), std::string::npos) << flag.output;
+  const auto dir = fresh_dir("particles-bench-stage-every");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "every.toml") << "frames = 10\nstage_every = 0\n";
+  const Result file = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
+                          (dir / "every.toml").string() + " --out " + (dir / "out").string());
+  EXPECT_NE(file.status, 0);
+  EXPECT_NE(file.output.find("every.toml:2:15"), std::string::npos) << file.output;
+  EXPECT_NE(file.output.find("stage_every must be in [1, 100000]"), std::string::npos)
+      << file.output;
 }
 
 TEST(BenchCommand, UnknownAlgorithmFlagIsAUsageError) {
