@@ -30,13 +30,6 @@ unsigned grid_for(std::uint32_t count) {
   return detail::grid_stride_blocks(count, kThreads, 32);
 }
 
-__global__ void iota_kernel(std::uint32_t* order, std::uint32_t count) {
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
-       i += gridDim.x * blockDim.x) {
-    order[i] = i;
-  }
-}
-
 // Auto's enable words. The choice sets the sorts' and the finish's from the probe and from
 // PartitionTries, which it keeps from frame to frame in two more; the partition sort, when it
 // runs, sets kRadixRuns (it refused: the fallback runs, radix, or in a partition stint the
@@ -163,8 +156,9 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
   launch_init(params, states_[0].data(), count, stream_.get());
   if (count > 0) {
-    iota_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(order_.data(), count);
-    PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
+    detail::identity_values_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(
+        order_.data(), nullptr, count, nullptr);
+    PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
   }
   synchronize();
 }
@@ -507,8 +501,9 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // Back from another frame (a stint, another algorithm): last frame's order is the layout
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
-    iota_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(order_.data(), count_);
-    PARTICLES_CHECK_LAUNCH("iota_kernel", stream_.get());
+    detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
+        order_.data(), nullptr, count_, nullptr);
+    PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
     reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
     PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
     auto_stint_.streak = 0;  // reports of frames before the stint no longer count

@@ -1,5 +1,5 @@
 #pragma once
-// Small helper kernels shared by several sorters.
+// Small helper kernels shared by several sorters and the pipeline (copy_kernels.cu).
 #include <cstdint>
 
 namespace particles::cuda::detail {
@@ -46,5 +46,11 @@ __global__ void copy_pairs_kernel(const std::uint32_t* src_keys, const std::uint
 // (*dst_at)[i] = src[i]: the destination address is read when the kernel runs.
 __global__ void copy_values_to_kernel(const std::uint32_t* src, std::uint32_t* const* dst_at,
                                       std::uint32_t n, const std::int32_t* enable);
+
+// values[i] = i, and the same to *also_at when also_at is not null (the address read when the
+// kernel runs): the identity order, or the sort of keys too few or too alike to compare, each
+// value its place. Skipped when enable is set and *enable == 0.
+__global__ void identity_values_kernel(std::uint32_t* values, std::uint32_t* const* also_at,
+                                       std::uint32_t n, const std::int32_t* enable);
 
 }  // namespace particles::cuda::detail

@@ -442,20 +442,6 @@ __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   if (first_thread) *a.status = OddEvenStatus{0, 0, 1, 0};
 }
 
-// values[i] = i, and the same to *final_values_at when it is not null: the sort of keys that are
-// all equal, or too few to compare, with each value its place.
-__global__ void places_as_values_kernel(std::uint32_t* values,
-                                        std::uint32_t* const* final_values_at, std::uint32_t n,
-                                        const std::int32_t* enable) {
-  if (enable != nullptr && *enable == 0) return;
-  std::uint32_t* const final_values = final_values_at != nullptr ? *final_values_at : nullptr;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x) {
-    values[i] = i;
-    if (final_values != nullptr) final_values[i] = i;
-  }
-}
-
 __global__ void mark_converged_kernel(OddEvenStatus* status) {
   *status = OddEvenStatus{1, 0, 0, 0};
 }
@@ -553,9 +539,9 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     if (!has_work(n, begin_bit, end_bit, stream)) {
       // Nothing to sort: the values (the identity, when they are the places) still go there.
       if (values_are_places && n > 0) {
-        places_as_values_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
+        detail::identity_values_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
             values, final_values_at, static_cast<std::uint32_t>(n), enable);
-        CUDA_CHECK_LAUNCH("places_as_values_kernel");
+        CUDA_CHECK_LAUNCH("identity_values_kernel");
       } else if (final_values_at != nullptr && n > 0) {
         detail::copy_values_to_kernel<<<1, detail::kCopyThreads, 0, stream>>>(
             values, final_values_at, static_cast<std::uint32_t>(n), enable);
