@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers of the GPU pipeline tests: device detection (tests skip with a clear reason on
-// machines without a GPU, such as CI), host<->device copies, scenes and camera views.
+// machines without a GPU, such as CI), scenes and camera views; host<->device copies come from
+// device_copies.hpp.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include "core/view_depth.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/cuda_handles.hpp"
+#include "tests/gpu/device_copies.hpp"
 
 namespace particles::test {
 
@@ -22,24 +24,6 @@ inline bool has_cuda_device() {
 
 #define REQUIRE_CUDA_DEVICE() \
   if (!::particles::test::has_cuda_device()) GTEST_SKIP() << "no CUDA device"
-
-template <class T>
-cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
-  cuda::DeviceBuffer<T> d(host.size());
-  if (!host.empty()) {
-    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.size_bytes(), cudaMemcpyHostToDevice));
-  }
-  return d;
-}
-
-template <class T>
-std::vector<T> to_host(const T* device, std::size_t count) {
-  std::vector<T> host(count);
-  if (count > 0) {
-    CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  return host;
-}
 
 template <class T>
 cuda::DeviceBuffer<T> device_value(const T& value) {

@@ -26,6 +26,7 @@
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_data.hpp"
 #include "sort_test_device.hpp"
+#include "tests/gpu/device_copies.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -414,16 +415,10 @@ EnabledRun run_enabled(const std::vector<std::uint32_t>& keys, std::int32_t flag
   const std::size_t n = keys.size();
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
-  DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
-  DeviceBuffer<std::int32_t> enable(1);
-  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(enable.data(), &flag, sizeof flag, cudaMemcpyHostToDevice));
+  auto d_keys = test::to_device(keys), d_values = test::to_device(values);
+  auto enable = test::to_device(std::vector<std::int32_t>{flag});
   sort(d_keys.data(), d_values.data(), enable.data());
-  EnabledRun got{std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};
-  CUDA_CHECK(cudaMemcpy(got.keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(got.values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
-  return got;
+  return {test::to_host(d_keys.data(), n), test::to_host(d_values.data(), n)};
 }
 
 // sort_enabled (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path the

@@ -11,6 +11,7 @@
 #include "cuda/sort/partition_append.cuh"
 #include "cuda/sort/splitter_partition_cpu.hpp"
 #include "cuda/sort/splitter_partition_sort.hpp"
+#include "tests/gpu/device_copies.hpp"
 #include "tests/gpu/sort_partition_data.hpp"
 #include "tests/gpu/sort_test_device.hpp"
 
@@ -19,19 +20,8 @@ namespace {
 
 using testing::PartitionCase;
 
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host) {
-  DeviceBuffer<T> d(std::max<std::size_t>(host.size(), 1));
-  if (!host.empty())
-    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-template <typename T>
-std::vector<T> download(const T* d, std::size_t n) {
-  std::vector<T> host(n);
-  if (n > 0) CUDA_CHECK(cudaMemcpy(host.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
-}
+using particles::test::to_device;
+using particles::test::to_host;
 
 constexpr std::int32_t kUnwritten = 7;
 
@@ -50,21 +40,21 @@ Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t en
     std::vector<std::uint32_t> sorted(n, 0u);  // only every kPartitionBucket-th key is read
     for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
       sorted[j * kPartitionBucket] = c.splitters[j];
-    auto d_sorted = upload(sorted);
+    auto d_sorted = to_device(sorted);
     sort.note_sorted(d_sorted.data(), n, nullptr);
   } else {
     sort.forget_splitters(nullptr);
   }
-  auto keys = upload(c.keys), values = upload(c.values);
+  auto keys = to_device(c.keys), values = to_device(c.values);
   // The fallback word starts as neither answer: a sort that runs must write it either way.
-  auto words = upload(std::vector<std::int32_t>{enable, kUnwritten});
-  auto ran = upload(std::vector<std::uint32_t>{7u});
+  auto words = to_device(std::vector<std::int32_t>{enable, kUnwritten});
+  auto ran = to_device(std::vector<std::uint32_t>{7u});
   sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
                     ran.data(), extras);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const auto w = download(words.data(), 2);
-  return {download(keys.data(), n), download(values.data(), n), w[0], w[1],
-          download(ran.data(), 1)[0]};
+  const auto w = to_host(words.data(), 2);
+  return {to_host(keys.data(), n), to_host(values.data(), n), w[0], w[1],
+          to_host(ran.data(), 1)[0]};
 }
 
 void expect_same_as_twin(SplitterPartitionSort& sort, PartitionCase c) {
@@ -132,9 +122,9 @@ TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
   const PartitionCase refuses = testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 22);
   for (const PartitionCase* c : {&sorts, &refuses}) {
     const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
-    auto target = upload(untouched);
-    auto target_at = upload(std::vector<std::uint32_t*>{target.data()});
-    auto finish = upload(std::vector<std::int32_t>{kUnwritten});  // written either way
+    auto target = to_device(untouched);
+    auto target_at = to_device(std::vector<std::uint32_t*>{target.data()});
+    auto finish = to_device(std::vector<std::int32_t>{kUnwritten});  // written either way
     const PartitionExtras extras{
         .final_values = target_at.data(), .note_splitters = true, .finish_enable = finish.data()};
     const Outcome gpu = run(sort, *c, 1, true, extras);
@@ -143,11 +133,11 @@ TEST(SortPartition, ExtrasAreDoneOnlyWhenItSorts) {
         cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
     ASSERT_EQ(gpu.ran, sorted ? 1u : 0u);
     ASSERT_EQ(gpu.keys, expected.keys);
-    EXPECT_EQ(download(target.data(), n), sorted ? expected.values : untouched);
-    EXPECT_EQ(download(finish.data(), 1)[0], sorted ? 0 : 1);
+    EXPECT_EQ(to_host(target.data(), n), sorted ? expected.values : untouched);
+    EXPECT_EQ(to_host(finish.data(), 1)[0], sorted ? 0 : 1);
     // Splitters: this sort's keys when it sorted, else those run() noted before it.
     // Splitter 0 is never written (bucket 0 has no lower bound): read from 1.
-    const auto got = download(sort.device_splitters() + 1, c->splitters.size() - 1);
+    const auto got = to_host(sort.device_splitters() + 1, c->splitters.size() - 1);
     for (std::uint32_t j = 1; j < c->splitters.size(); ++j) {
       ASSERT_EQ(got[j - 1], sorted ? expected.keys[j * kPartitionBucket] : c->splitters[j]) << j;
     }
@@ -166,14 +156,14 @@ TEST(SortPartition, NeedsSplittersForItsOwnKeyCount) {
   // Splitters taken for another count do not serve this one.
   PartitionCase shorter = testing::moved_keys(n - 1, 1u << 30, 0, 0, 1, 11);
   (void)run(sort, shorter);
-  auto keys = upload(c.keys), values = upload(c.values);
-  auto words = upload(std::vector<std::int32_t>{1, kUnwritten});
-  auto ran = upload(std::vector<std::uint32_t>{7u});
+  auto keys = to_device(c.keys), values = to_device(c.values);
+  auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+  auto ran = to_device(std::vector<std::uint32_t>{7u});
   sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
                     ran.data());
-  EXPECT_EQ(download(ran.data(), 1)[0], 0u);
-  EXPECT_EQ(download(words.data(), 2), (std::vector<std::int32_t>{1, 1}));
-  EXPECT_EQ(download(keys.data(), n), c.keys);
+  EXPECT_EQ(to_host(ran.data(), 1)[0], 0u);
+  EXPECT_EQ(to_host(words.data(), 2), (std::vector<std::int32_t>{1, 1}));
+  EXPECT_EQ(to_host(keys.data(), n), c.keys);
 }
 
 // A kernel that makes keys and appends them, as the pipeline's step and keys stage do (here
@@ -206,10 +196,10 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
       std::vector<std::uint32_t> sorted(n, 0u);
       for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
         sorted[j * kPartitionBucket] = c.splitters[j];
-      auto d_sorted = upload(sorted), in = upload(c.keys);
+      auto d_sorted = to_device(sorted), in = to_device(c.keys);
       DeviceBuffer<std::uint32_t> made(n);
-      auto out_keys = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
-      auto out_values = upload(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+      auto out_keys = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+      auto out_values = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
       PartitionCase expected = c;
       std::iota(expected.values.begin(), expected.values.end(), 0u);
       const bool sorts =
@@ -230,26 +220,26 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
           CUDA_CHECK(cudaMemset(out_values.data(), 0xab, n * 4));
         }
         sort.note_sorted(d_sorted.data(), n, nullptr);
-        const auto out_before = download(out_keys.data(), n);
+        const auto out_before = to_host(out_keys.data(), n);
         if (round.append) {
           copy_and_append_kernel<<<120, 256>>>(in.data(), made.data(), n, sort.append_target());
           CUDA_CHECK(cudaGetLastError());
         }
-        auto words = upload(std::vector<std::int32_t>{round.enabled, kUnwritten});
-        auto ran = upload(std::vector<std::uint32_t>{7u});
+        auto words = to_device(std::vector<std::int32_t>{round.enabled, kUnwritten});
+        auto ran = to_device(std::vector<std::uint32_t>{7u});
         sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr, out_values.data(), n,
                            nullptr, words.data(), words.data() + 1, ran.data());
         CUDA_CHECK(cudaDeviceSynchronize());
         const bool sorted_now = round.may_sort && sorts;
-        EXPECT_EQ(download(ran.data(), 1)[0], sorted_now ? 1u : 0u);
-        EXPECT_EQ(download(words.data(), 2)[1],
+        EXPECT_EQ(to_host(ran.data(), 1)[0], sorted_now ? 1u : 0u);
+        EXPECT_EQ(to_host(words.data(), 2)[1],
                   round.enabled == 0 ? kUnwritten : (sorted_now ? 0 : 1));
-        if (round.append) EXPECT_EQ(download(made.data(), n), c.keys);
+        if (round.append) EXPECT_EQ(to_host(made.data(), n), c.keys);
         if (sorted_now) {
-          ASSERT_EQ(download(out_keys.data(), n), round.keep_keys ? expected.keys : out_before);
-          ASSERT_EQ(download(out_values.data(), n), expected.values);
+          ASSERT_EQ(to_host(out_keys.data(), n), round.keep_keys ? expected.keys : out_before);
+          ASSERT_EQ(to_host(out_values.data(), n), expected.values);
         } else {
-          ASSERT_EQ(download(out_keys.data(), n), out_before);
+          ASSERT_EQ(to_host(out_keys.data(), n), out_before);
         }
       }
     }
@@ -291,11 +281,11 @@ TEST(SortPartition, SplittersComeFromSortedKeys) {
   SplitterPartitionSort sort(n);
   std::vector<std::uint32_t> sorted(n);
   for (std::uint32_t i = 0; i < n; ++i) sorted[i] = 3 * i + 1;
-  auto d_sorted = upload(sorted);
+  auto d_sorted = to_device(sorted);
   sort.note_sorted(d_sorted.data(), n, nullptr);
   const auto expected = cpu_partition_splitters(sorted);
   // Splitter 0 is never written (bucket 0 has no lower bound): read from 1.
-  const auto got = download(sort.device_splitters() + 1, expected.size() - 1);
+  const auto got = to_host(sort.device_splitters() + 1, expected.size() - 1);
   for (std::size_t j = 1; j < expected.size(); ++j) EXPECT_EQ(got[j - 1], expected[j]) << j;
 }
 
@@ -310,28 +300,28 @@ TEST(SortPartition, NoteSortedAlsoCopiesTheValuesWhenEnabled) {
     sorted[i] = 7 * i + 3;
     values[i] = (i * 2654435761u) ^ 0x5bd1e995u;
   }
-  auto d_sorted = upload(sorted), d_values = upload(values);
+  auto d_sorted = to_device(sorted), d_values = to_device(values);
   const auto expected = cpu_partition_splitters(sorted);
   for (const std::int32_t enabled : {0, 1}) {
     SCOPED_TRACE(enabled);
     sort.forget_splitters(nullptr);
     const std::vector<std::uint32_t> untouched(n, 0xdeadbeefu);
-    auto target = upload(untouched);
-    auto target_at = upload(std::vector<std::uint32_t*>{target.data()});
-    auto enable = upload(std::vector<std::int32_t>{enabled});
+    auto target = to_device(untouched);
+    auto target_at = to_device(std::vector<std::uint32_t*>{target.data()});
+    auto enable = to_device(std::vector<std::int32_t>{enabled});
     sort.note_sorted(d_sorted.data(), n, nullptr, enable.data(),
                      {d_values.data(), target_at.data()});
-    EXPECT_EQ(download(target.data(), n), enabled != 0 ? values : untouched);
+    EXPECT_EQ(to_host(target.data(), n), enabled != 0 ? values : untouched);
     // Noted splitters let a sort of these very keys run; forgotten ones do not.
     PartitionCase c{sorted, values, expected};
-    auto keys = upload(c.keys), vals = upload(c.values);
-    auto words = upload(std::vector<std::int32_t>{1, kUnwritten});
-    auto ran = upload(std::vector<std::uint32_t>{7u});
+    auto keys = to_device(c.keys), vals = to_device(c.values);
+    auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+    auto ran = to_device(std::vector<std::uint32_t>{7u});
     sort.sort_enabled(keys.data(), vals.data(), n, nullptr, words.data(), words.data() + 1,
                       ran.data());
-    EXPECT_EQ(download(ran.data(), 1)[0], enabled != 0 ? 1u : 0u);
+    EXPECT_EQ(to_host(ran.data(), 1)[0], enabled != 0 ? 1u : 0u);
     if (enabled != 0) {
-      const auto got = download(sort.device_splitters() + 1, expected.size() - 1);
+      const auto got = to_host(sort.device_splitters() + 1, expected.size() - 1);
       for (std::size_t j = 1; j < expected.size(); ++j) EXPECT_EQ(got[j - 1], expected[j]) << j;
     }
   }

@@ -1,0 +1,31 @@
+#pragma once
+// Host <-> device copies of whole arrays for the GPU tests (pipeline and sort binaries alike).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/detail/device_buffer.hpp"
+
+namespace particles::test {
+
+template <class T>
+cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  cuda::DeviceBuffer<T> d(host.size());
+  if (!host.empty()) {
+    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.size_bytes(), cudaMemcpyHostToDevice));
+  }
+  return d;
+}
+
+template <class T>
+std::vector<T> to_host(const T* device, std::size_t count) {
+  std::vector<T> host(count);
+  if (count > 0) {
+    CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  return host;
+}
+
+}  // namespace particles::test
