@@ -33,6 +33,16 @@ std::filesystem::path fresh_dir(const std::string& name) {
   return dir;
 }
 
+// Writes `contents` as <name>.toml in a fresh directory and runs `particles bench` on it.
+Result run_bench_file(const std::string& name, const std::string& contents) {
+  const auto dir = fresh_dir("particles-bench-" + name);
+  std::filesystem::create_directories(dir);
+  const auto file = dir / (name + ".toml");
+  std::ofstream(file) << contents;
+  return run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " + file.string() +
+             " --out " + (dir / "out").string());
+}
+
 TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   const auto out = fresh_dir("particles-bench-test");
   const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
@@ -87,22 +97,14 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
 }
 
 TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
-  const auto dir = fresh_dir("particles-bench-bad");
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "bad.toml") << "frames = 10\nalgorithms = [\"radix\", \"bogo\"]\n";
-  const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
-                       (dir / "bad.toml").string() + " --out " + (dir / "out").string());
+  const Result r = run_bench_file("bad", "frames = 10\nalgorithms = [\"radix\", \"bogo\"]\n");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("bad.toml:2:24"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("unknown algorithm"), std::string::npos) << r.output;
 }
 
 TEST(BenchCommand, NonBooleanFuseStagesNamesLineAndColumn) {
-  const auto dir = fresh_dir("particles-bench-fuse");
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "fuse.toml") << "frames = 10\nfuse_stages = \"yes\"\n";
-  const Result r = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
-                       (dir / "fuse.toml").string() + " --out " + (dir / "out").string());
+  const Result r = run_bench_file("fuse", "frames = 10\nfuse_stages = \"yes\"\n");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("fuse.toml:2:15"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("fuse_stages must be true or false"), std::string::npos) << r.output;
@@ -112,11 +114,7 @@ TEST(BenchCommand, StageEveryOutOfRangeIsRejected) {
   const Result flag = run(std::string(PARTICLES_BINARY) + " bench --stage-every 0");
   EXPECT_EQ(flag.status, 2) << flag.output;
   EXPECT_NE(flag.output.find("--stage-every"), std::string::npos) << flag.output;
-  const auto dir = fresh_dir("particles-bench-stage-every");
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "every.toml") << "frames = 10\nstage_every = 0\n";
-  const Result file = run(std::string(PARTICLES_BINARY) + " bench --backend cpu --file " +
-                          (dir / "every.toml").string() + " --out " + (dir / "out").string());
+  const Result file = run_bench_file("every", "frames = 10\nstage_every = 0\n");
   EXPECT_NE(file.status, 0);
   EXPECT_NE(file.output.find("every.toml:2:15"), std::string::npos) << file.output;
   EXPECT_NE(file.output.find("stage_every must be in [1, 100000]"), std::string::npos)
