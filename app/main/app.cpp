@@ -175,8 +175,7 @@ class Session {
   void record_stages(const StageTimes& t) {
     if (t.frame < 0) return;
     FrameRecord* r = history_.find(static_cast<std::uint64_t>(t.frame));
-    if (r == nullptr || r->timing_arrived) return;  // gone, or already recorded
-    r->timing_arrived = true;
+    if (r == nullptr || r->timed()) return;  // gone, or already recorded
     if (t.has_stages) {
       for (int s = 0; s < kStageCount; ++s) {
         r->stage_ms[s] = t.ms[s];

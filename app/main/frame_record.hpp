@@ -16,8 +16,10 @@ struct FrameRecord {
   double backend_ms = 0.0;  // CPU wall time spent in the backend's run_frame
   double draw_ms = -1.0;    // GL timer query of the particle draw; -1 until it is read back
   std::array<float, kStageCount> stage_ms{-1.0f, -1.0f, -1.0f, -1.0f, -1.0f};  // -1: not timed
-  float span_ms = -1.0f;        // the whole pipeline (StageTimes::span_ms); -1: not timed
-  bool timing_arrived = false;  // the backend's stage timings for this frame were recorded
+  float span_ms = -1.0f;  // the whole pipeline (StageTimes::span_ms); -1: not timed
+  // Whether the backend's timings of this frame were recorded: every report holds the stages,
+  // the span or both.
+  bool timed() const { return stage_ms[0] >= 0.0f || span_ms >= 0.0f; }
   SortPath path = SortPath::full;
 };
 

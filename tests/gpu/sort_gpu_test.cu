@@ -489,8 +489,7 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
                   s->sort_exact_enabled(k, v, n, bits.begin_bit, bits.end_bit, nullptr, e,
                                         target_at.data(), places);
                 });
-            std::vector<std::uint32_t> got_target(n);
-            CUDA_CHECK(cudaMemcpy(got_target.data(), target.data(), n * 4, cudaMemcpyDeviceToHost));
+            const auto got_target = test::to_host(target.data(), n);
             const std::string what = std::string(testing::name(dist)) + " n " + std::to_string(n) +
                                      " bits " + std::to_string(bits.begin_bit) + ".." +
                                      std::to_string(bits.end_bit) + (places ? " places" : "") +
@@ -511,9 +510,7 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
             EXPECT_EQ(got_target, order) << what;
             for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
             // Which exit wrote the target: the status each one leaves.
-            OddEvenStatus status{};
-            CUDA_CHECK(
-                cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+            const OddEvenStatus status = test::to_host(s->device_status(), 1)[0];
             if (n <= 1000 || bits.begin_bit == bits.end_bit) {
               // One tile, or nothing to sort (one key, no bits): converged, no round.
               EXPECT_EQ(status.converged, 1) << what;
