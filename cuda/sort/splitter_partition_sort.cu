@@ -28,6 +28,12 @@ constexpr int kBucketWarps = kBucketThreads / 32;
 constexpr int kBucketBlocksPerSm = 2;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kUsualRows = kPartitionBucket / kBucketThreads;  // the rows a usual bucket fills
+// The rows the one-pass ranking keeps in registers: a usual bucket's and two more (the fullest
+// bucket of a galaxy or fountain frame holds 4436 keys, 9 rows: 1M keys, 200 frames, CPU
+// backend). A bigger bucket's further rows are read again from its slots where they are needed.
+// (All 16 held, the kernel spilled; with 10 it does not: H200, galaxy auto 2M 107.3-107.6 ->
+// 105.5-105.7 us, 1M unchanged.)
+constexpr int kHeldRows = kUsualRows + 2;
 constexpr int kAppendThreads = 256;
 static_assert(kBucketItems * kBucketThreads == kPartitionBucketCapacity, "whole rows");
 static_assert(kPartitionBucketCapacity <= 65536, "a slot fits 16 bits");
@@ -132,23 +138,33 @@ __device__ int striped_slot(int row) {
   return row * kBucketThreads + static_cast<int>(threadIdx.x);
 }
 
-// A bucket's pairs (rows below live; key[i], place[i] from slot striped_slot(i), real below len,
-// padding 0xffffffff), sorted by (key, place) in one pass: each pair is counted into its
-// sub-bucket (SpreadScale over the key range from lo), scattered into the sub-bucket's slots as
-// one 64-bit word (offset above place), and ranked among that sub-bucket's words by comparison,
-// then written at its rank. Writes the sorted pairs to out from `start` and returns true, or
-// returns false, having written nothing, when a sub-bucket is too full; then the shared memory is
-// free for the LSD passes. The cursors must be zero on entry. Every thread of the block calls it.
-__device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
-                                   const std::uint32_t (&place)[kBucketItems], int live, int len,
-                                   std::uint32_t lo, std::uint32_t hi, BucketShared& sh,
-                                   const BucketOutput& out, std::uint32_t start) {
+// A thread's rows of its bucket in the one-pass ranking: the first kHeldRows in registers, the
+// others read from the slots when asked for.
+struct BucketRows {
+  std::uint32_t key[kHeldRows], place[kHeldRows];
+  const uint2* pairs;  // the bucket's slots
+  // Row i's pair; i is a constant once the callers' loops are unrolled.
+  __device__ uint2 operator()(int i) const {
+    return i < kHeldRows ? make_uint2(key[i], place[i]) : pairs[striped_slot(i)];
+  }
+};
+
+// A bucket's pairs (rows below live, row(i) from slot striped_slot(i), real below len), sorted by
+// (key, place) in one pass: each pair is counted into its sub-bucket (SpreadScale over the key
+// range from lo), scattered into the sub-bucket's slots as one 64-bit word (offset above place),
+// and ranked among that sub-bucket's words by comparison, then written at its rank. Writes the
+// sorted pairs to out from `start` and returns true, or returns false, having written nothing, when
+// a sub-bucket is too full; then the shared memory is free for the LSD passes. The cursors must be
+// zero on entry. Every thread of the block calls it.
+__device__ bool spread_sort_bucket(const BucketRows& row, int live, int len, std::uint32_t lo,
+                                   std::uint32_t hi, BucketShared& sh, const BucketOutput& out,
+                                   std::uint32_t start) {
   const SpreadScale sub_bucket = SpreadScale::over(hi - lo);
   std::uint32_t* const cursor = sh.spread.cursor;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    if (striped_slot(i) < len) atomicAdd(&cursor[sub_bucket(key[i] - lo)], 1u);
+    if (striped_slot(i) < len) atomicAdd(&cursor[sub_bucket(row(i).x - lo)], 1u);
   }
   __syncthreads();
   const bool crowded =
@@ -160,9 +176,10 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     if (striped_slot(i) < len) {
-      const std::uint32_t offset = key[i] - lo;
+      const uint2 pair = row(i);
+      const std::uint32_t offset = pair.x - lo;
       sh.spread.words[atomicAdd(&cursor[sub_bucket(offset)], 1u)] =
-          std::uint64_t{offset} << 32 | place[i];
+          std::uint64_t{offset} << 32 | pair.y;
     }
   }
   __syncthreads();
@@ -188,12 +205,22 @@ __device__ bool spread_sort_bucket(const std::uint32_t (&key)[kBucketItems],
 
 // The same sort by LSD passes, for clustered keys: stable passes over the places' bits, then
 // over the keys', leave the pairs ordered by (key, place) whatever order the appends gave them.
-// Its rows are laid out by BucketRank::row_index (real ones first, so that padding stays after
-// the real keys it ties with).
-__device__ void lsd_sort_bucket(std::uint32_t (&key)[kBucketItems],
-                                std::uint32_t (&place)[kBucketItems], int live, int len,
-                                std::uint32_t lo, int bits, BucketShared& sh,
-                                const BucketOutput& out, std::uint32_t start) {
+// It reads the bucket's pairs from its slots in its own layout, BucketRank::row_index (real ones
+// first, so that padding stays after the real keys it ties with). Rare, and out of line: its
+// rows, all kBucketItems in registers, would otherwise crowd the one-pass ranking's (the kernel
+// spilled).
+__device__ __noinline__ void lsd_sort_bucket(const uint2* pairs, int live, int len,
+                                             std::uint32_t lo, int bits, BucketShared& sh,
+                                             const BucketOutput& out, std::uint32_t start) {
+  std::uint32_t key[kBucketItems], place[kBucketItems];
+#pragma unroll
+  for (int i = 0; i < kBucketItems; ++i) {
+    if (i >= live) break;
+    const int q = BucketRank::row_index(i, live);
+    const uint2 p = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
+    key[i] = p.x;
+    place[i] = p.y;
+  }
   std::uint32_t place_lo = 0xffffffffu, place_hi = 0u;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
@@ -265,7 +292,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   // A usual bucket's rows are on their way before its count arrives: they need only its place.
   // Words past the count are stale, and taken as padding below.
   const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
-  uint2 pair[kBucketItems];
+  uint2 pair[kHeldRows];
 #pragma unroll
   for (int i = 0; i < kUsualRows; ++i) pair[i] = pairs[striped_slot(i)];
   if (enabled == 0) {
@@ -283,20 +310,24 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const int len = sorts ? static_cast<int>(count) : 0;  // <= capacity without an overflow
   const int live = (len + kBucketThreads - 1) / kBucketThreads;
 #pragma unroll
-  for (int i = kUsualRows; i < kBucketItems; ++i) {
+  for (int i = kUsualRows; i < kHeldRows; ++i) {
     if (i < live) pair[i] = pairs[striped_slot(i)];
   }
-  std::uint32_t key[kBucketItems], place[kBucketItems];
+  BucketRows rows;
+  rows.pairs = pairs;
   std::uint32_t lo = 0xffffffffu, hi = 0u;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
     const bool real = striped_slot(i) < len;
-    key[i] = real ? pair[i].x : 0xffffffffu;
-    place[i] = real ? pair[i].y : 0xffffffffu;
+    const uint2 p = i < kHeldRows ? pair[i] : (real ? pairs[striped_slot(i)] : uint2{});
+    if (i < kHeldRows) {
+      rows.key[i] = p.x;
+      rows.place[i] = p.y;
+    }
     if (real) {
-      lo = min(lo, key[i]);
-      hi = max(hi, key[i]);
+      lo = min(lo, p.x);
+      hi = max(hi, p.x);
     }
   }
   before = __reduce_add_sync(detail::kFullMask, before);
@@ -317,18 +348,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
     detail::block_min_max(lo, hi, sh.scratch);
-    if (!spread_sort_bucket(key, place, live, len, lo, hi, sh, out, start)) {
-      // Rare (clustered keys): the rows again, in the LSD passes' layout.
-#pragma unroll
-      for (int i = 0; i < kBucketItems; ++i) {
-        if (i >= live) break;
-        const int q = BucketRank::row_index(i, live);
-        const uint2 p = q < len ? pairs[q] : make_uint2(0xffffffffu, 0xffffffffu);
-        key[i] = p.x;
-        place[i] = p.y;
-      }
-      lsd_sort_bucket(key, place, live, len, lo, bit_width(hi - lo), sh, out, start);
-    }
+    if (!spread_sort_bucket(rows, live, len, lo, hi, sh, out, start))
+      lsd_sort_bucket(pairs, live, len, lo, bit_width(hi - lo), sh, out, start);  // rare
   }
   if (threadIdx.x == 0) sh.last_block = ticket == gridDim.x - 1;
   __syncthreads();

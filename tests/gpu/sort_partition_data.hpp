@@ -60,4 +60,17 @@ inline PartitionCase shuffled_within(PartitionCase c, std::uint32_t window, std:
   return c;
 }
 
+// The same case with the first `extra` keys past bucket `bucket` (1 <= bucket, bucket + 1 <
+// buckets) moved into its key range, all equal to its splitter or spread over the range: that
+// bucket then holds about kPartitionBucket + extra keys, more rows than a usual one.
+inline PartitionCase crowd_bucket(PartitionCase c, std::uint32_t bucket, std::uint32_t extra,
+                                  bool equal) {
+  const std::uint32_t lo = c.splitters[bucket], range = c.splitters[bucket + 1] - lo;
+  for (std::uint32_t k = 0; k < extra; ++k) {
+    c.keys[(bucket + 1) * kPartitionBucket + k] =
+        equal ? lo : lo + static_cast<std::uint32_t>(std::uint64_t{range} * k / extra);
+  }
+  return c;
+}
+
 }  // namespace particles::cuda::testing

@@ -90,6 +90,26 @@ TEST(SortPartition, MatchesTheCpuTwinOnMovedKeys) {
   }
 }
 
+// A bucket with more keys than a usual one, up to its capacity: the rows past the ones a thread
+// holds are read again from the slots, by the one-pass ranking (distinct keys) and by the LSD
+// passes (a run of equal keys crowding it).
+TEST(SortPartition, FullerBucketsSortAsTheTwinDoes) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 100000, span = 1u << 30;
+  SplitterPartitionSort sort(n);
+  const std::uint32_t bucket = kPartitionBucket, capacity = kPartitionBucketCapacity;
+  for (const std::uint32_t extra : {bucket / 4 + 7, bucket / 2, capacity - bucket - 64}) {
+    for (const bool equal : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << extra << (equal ? " equal" : " spread"));
+      const PartitionCase c =
+          testing::crowd_bucket(testing::moved_keys(n, span, 0, 0, 1, 61), 5, extra, equal);
+      PartitionCase twin = c;
+      ASSERT_TRUE(cpu_splitter_partition_sort(twin.keys, twin.values, twin.splitters));
+      expect_same_as_twin(sort, c);
+    }
+  }
+}
+
 TEST(SortPartition, FallsBackWhereTheTwinRefuses) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 100000, span = 1u << 30;
