@@ -19,6 +19,15 @@ cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
   return d;
 }
 
+// Into an array that is already there (a sorter's input, refilled every round): host.size()
+// elements at `device`.
+template <class T>
+void upload(T* device, const std::vector<T>& host) {
+  if (!host.empty()) {
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+}
+
 template <class T>
 std::vector<T> to_host(const T* device, std::size_t count) {
   std::vector<T> host(count);

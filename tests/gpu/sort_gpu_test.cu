@@ -112,7 +112,7 @@ TEST_P(SortAllAlgorithms, MatchesStableSort) {
   CUDA_CHECK(cudaStreamCreate(&stream));
 
   // The probe on the input, against its twin.
-  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), c.n * 4, cudaMemcpyHostToDevice));
+  test::upload(d_keys.data(), keys);
   count_descents(d_keys.data(), c.n, c.begin_bit, c.end_bit, d_count.data(), stream);
   std::uint32_t descents = 0;
   CUDA_CHECK(cudaMemcpyAsync(&descents, d_count.data(), 4, cudaMemcpyDeviceToHost, stream));
@@ -121,8 +121,8 @@ TEST_P(SortAllAlgorithms, MatchesStableSort) {
 
   std::vector<std::uint32_t> got_keys(c.n), got_values(c.n);
   for (SortAlgorithm a : kAlgorithms) {
-    CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), c.n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), c.n * 4, cudaMemcpyHostToDevice));
+    test::upload(d_keys.data(), keys);
+    test::upload(d_values.data(), values);
     sorter(a).sort(d_keys.data(), d_values.data(), c.n, c.begin_bit, c.end_bit, stream);
     CUDA_CHECK(
         cudaMemcpyAsync(got_keys.data(), d_keys.data(), c.n * 4, cudaMemcpyDeviceToHost, stream));
@@ -155,8 +155,8 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
     std::iota(values.begin(), values.end(), 0u);
     std::stable_sort(expected.begin(), expected.end());
     DeviceBuffer<std::uint32_t> d_keys(n), d_values(n), d_src_keys(n), d_src_values(n);
-    CUDA_CHECK(cudaMemcpy(d_src_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_src_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    test::upload(d_src_keys.data(), keys);
+    test::upload(d_src_values.data(), values);
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreate(&stream));
     for (SortAlgorithm a : kAlgorithms) {
@@ -210,8 +210,8 @@ TEST(SortRadixPolicies, mid_EveryPolicyMatchesStableSortAcrossRepeatedSorts) {
         std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
           return key_bits(keys[x]) < key_bits(keys[y]);
         });
-        CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+        test::upload(d_keys.data(), keys);
+        test::upload(d_values.data(), values);
         engine.sort(d_keys.data(), d_values.data(), n, 0, bits, stream,
                     {.policy = static_cast<int>(p)});
         CUDA_CHECK(
@@ -236,9 +236,7 @@ TEST(SortRadixFinalValues, small_ValuesGoToTheTargetKeysStayInPlace) {
   SKIP_WITHOUT_DEVICE();
   RadixSortEngine engine(1 << 16);
   DeviceBuffer<std::uint32_t> d_keys(1 << 16), d_values(1 << 16), target(1 << 16);
-  DeviceBuffer<std::uint32_t*> target_at(1);
-  std::uint32_t* target_ptr = target.data();
-  CUDA_CHECK(cudaMemcpy(target_at.data(), &target_ptr, sizeof target_ptr, cudaMemcpyHostToDevice));
+  auto target_at = test::to_device(std::vector<std::uint32_t*>{target.data()});
   for (auto [n, begin_bit, end_bit] :
        {std::tuple{std::size_t{40000}, 0, 32},  // 4 passes
         std::tuple{std::size_t{40000}, 0, 24},  // 3 passes
@@ -252,13 +250,13 @@ TEST(SortRadixFinalValues, small_ValuesGoToTheTargetKeysStayInPlace) {
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
       return bits(keys[x]) < bits(keys[y]);
     });
-    CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    test::upload(d_keys.data(), keys);
+    test::upload(d_values.data(), values);
     engine.sort(d_keys.data(), d_values.data(), n, begin_bit, end_bit, nullptr,
                 {.final_values = target_at.data()});
     std::vector<std::uint32_t> got_keys(n), got_values(n);
-    CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(got_values.data(), target.data(), n * 4, cudaMemcpyDeviceToHost));
+    got_keys = test::to_host(d_keys.data(), n);
+    got_values = test::to_host(target.data(), n);
     EXPECT_EQ(got_values, order) << "n=" << n << " bits " << begin_bit << ".." << end_bit;
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(got_keys[i], keys[order[i]]) << "n=" << n << " position " << i;
@@ -271,12 +269,11 @@ OddEvenStatus run_odd_even(const std::vector<std::uint32_t>& keys) {
   std::vector<std::uint32_t> values(n), expected = keys, got(n);
   std::stable_sort(expected.begin(), expected.end());
   DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
-  CUDA_CHECK(cudaMemcpy(d_keys.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+  test::upload(d_keys.data(), keys);
+  test::upload(d_values.data(), values);
   s->sort(d_keys.data(), d_values.data(), n, 0, 32, nullptr);
-  OddEvenStatus status{};
-  CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(got.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
+  const OddEvenStatus status = test::to_host(s->device_status(), 1)[0];
+  got = test::to_host(d_keys.data(), n);
   EXPECT_EQ(got, expected);
   return status;
 }
@@ -354,13 +351,12 @@ TEST(SortOddEven, mid_WindowPathAndFallbackAcrossRepeatedSorts) {
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
       return bits(in.keys[x]) < bits(in.keys[y]);
     });
-    CUDA_CHECK(cudaMemcpy(d_keys.data(), in.keys.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_values.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
+    test::upload(d_keys.data(), in.keys);
+    test::upload(d_values.data(), values);
     s->sort(d_keys.data(), d_values.data(), n, 0, in.end_bit, nullptr);
-    OddEvenStatus status{};
-    CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(got_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToHost));
+    const OddEvenStatus status = test::to_host(s->device_status(), 1)[0];
+    got_keys = test::to_host(d_keys.data(), n);
+    got_values = test::to_host(d_values.data(), n);
     bool ok = true;
     for (std::size_t i = 0; i < n && ok; ++i)
       ok = got_values[i] == order[i] && got_keys[i] == in.keys[order[i]];
@@ -388,14 +384,13 @@ TEST(SortOddEven, mid_WindowPathOnUnalignedArrays) {
   for (auto [key_offset, value_offset] : {std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
     std::uint32_t* k = d_keys.data() + key_offset;
     std::uint32_t* v = d_values.data() + value_offset;
-    CUDA_CHECK(cudaMemcpy(k, keys.data(), n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(v, values.data(), n * 4, cudaMemcpyHostToDevice));
+    test::upload(k, keys);
+    test::upload(v, values);
     s->sort(k, v, n, 0, 32, nullptr);
-    OddEvenStatus status{};
-    CUDA_CHECK(cudaMemcpy(&status, s->device_status(), sizeof status, cudaMemcpyDeviceToHost));
+    const OddEvenStatus status = test::to_host(s->device_status(), 1)[0];
     std::vector<std::uint32_t> got_keys(n), got_values(n);
-    CUDA_CHECK(cudaMemcpy(got_keys.data(), k, n * 4, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(got_values.data(), v, n * 4, cudaMemcpyDeviceToHost));
+    got_keys = test::to_host(k, n);
+    got_values = test::to_host(v, n);
     EXPECT_EQ(got_values, order) << "offsets " << key_offset << ", " << value_offset;
     bool keys_ok = true;
     for (std::size_t i = 0; i < n && keys_ok; ++i) keys_ok = got_keys[i] == keys[order[i]];
@@ -469,10 +464,7 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
   constexpr std::uint32_t kPoison = 0xabababab;  // cudaMemset's 0xab bytes
   for (const std::size_t n : {large, std::size_t{1000}, std::size_t{1}}) {
     DeviceBuffer<std::uint32_t> target(n);
-    DeviceBuffer<std::uint32_t*> target_at(1);
-    std::uint32_t* const target_address = target.data();
-    CUDA_CHECK(cudaMemcpy(target_at.data(), &target_address, sizeof target_address,
-                          cudaMemcpyHostToDevice));
+    auto target_at = test::to_device(std::vector<std::uint32_t*>{target.data()});
     std::vector<std::uint32_t> values(n);
     std::iota(values.begin(), values.end(), 0u);
     for (auto dist :
@@ -482,7 +474,7 @@ TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
         for (const bool places : {false, true}) {
           for (const std::int32_t* flag : {&off, &on}) {
             const std::vector<std::uint32_t> untouched(n, kUntouched);
-            CUDA_CHECK(cudaMemcpy(target.data(), untouched.data(), n * 4, cudaMemcpyHostToDevice));
+            test::upload(target.data(), untouched);
             const auto [got_keys, got_values] =
                 run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
                   if (places) CUDA_CHECK(cudaMemset(v, 0xab, n * 4));
@@ -541,22 +533,20 @@ TEST(SortCopies, small_CopyValuesToEveryLengthAndAlignment) {
   DeviceBuffer<std::int32_t> enable(1);
   std::vector<std::uint32_t> source(kWords);
   for (std::size_t i = 0; i < kWords; ++i) source[i] = static_cast<std::uint32_t>(i) * 2654435761u;
-  CUDA_CHECK(cudaMemcpy(src.data(), source.data(), kWords * 4, cudaMemcpyHostToDevice));
+  test::upload(src.data(), source);
   const std::vector<std::uint32_t> poison(kWords, kPoison);
   for (std::uint32_t n : {1u, 3u, 4u, 5u, 1023u, 4096u, 4099u, 65538u, 69999u}) {
     for (std::uint32_t src_offset : {0u, 1u}) {
       for (std::uint32_t dst_offset : {0u, 1u}) {
         for (std::int32_t on : {0, 1}) {
-          CUDA_CHECK(cudaMemcpy(dst.data(), poison.data(), kWords * 4, cudaMemcpyHostToDevice));
-          std::uint32_t* target = dst.data() + dst_offset;
-          CUDA_CHECK(cudaMemcpy(dst_at.data(), &target, sizeof target, cudaMemcpyHostToDevice));
-          CUDA_CHECK(cudaMemcpy(enable.data(), &on, sizeof on, cudaMemcpyHostToDevice));
+          test::upload(dst.data(), poison);
+          test::upload(dst_at.data(), std::vector<std::uint32_t*>{dst.data() + dst_offset});
+          test::upload(enable.data(), std::vector<std::int32_t>{on});
           detail::copy_values_to_kernel<<<detail::grid_stride_blocks(n, detail::kCopyThreads, 1),
                                           detail::kCopyThreads>>>(src.data() + src_offset,
                                                                   dst_at.data(), n, enable.data());
           CUDA_CHECK(cudaGetLastError());
-          std::vector<std::uint32_t> got(kWords);
-          CUDA_CHECK(cudaMemcpy(got.data(), dst.data(), kWords * 4, cudaMemcpyDeviceToHost));
+          const std::vector<std::uint32_t> got = test::to_host(dst.data(), kWords);
           for (std::size_t i = 0; i < kWords; ++i) {
             const bool copied = on != 0 && i >= dst_offset && i < dst_offset + n;
             const std::uint32_t want = copied ? source[i - dst_offset + src_offset] : kPoison;
