@@ -1,13 +1,6 @@
 #include "cuda/sort/copy_kernels.cuh"
 
 namespace particles::cuda::detail {
-namespace {
-
-__device__ __forceinline__ bool disabled(const std::int32_t* enable) {
-  return enable != nullptr && *enable == 0;
-}
-
-}  // namespace
 
 __global__ void copy_pairs_kernel(const std::uint32_t* src_keys, const std::uint32_t* src_values,
                                   std::uint32_t* dst_keys, std::uint32_t* dst_values,

@@ -10,6 +10,11 @@ namespace particles::cuda::detail {
 // enabled, each thread keeps four 16-byte loads in flight.
 inline constexpr unsigned kCopyThreads = 512;
 
+// Whether an enable-gated launch is off: an enable word is given and holds 0.
+__device__ __forceinline__ bool disabled(const std::int32_t* enable) {
+  return enable != nullptr && *enable == 0;
+}
+
 // dst[i] = src[i] for i < n, by every thread of the grid. Whole 16-byte vectors when both arrays
 // are so aligned, the few words past the last vector (or every word otherwise) one by one.
 __device__ inline void copy_words(const std::uint32_t* __restrict__ src,

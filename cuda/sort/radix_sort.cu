@@ -36,10 +36,6 @@ constexpr int kMaxPasses = RadixControl::kMaxPasses;
 
 using StatusRef = ::cuda::atomic_ref<std::uint64_t, ::cuda::thread_scope_device>;
 
-__device__ __forceinline__ bool disabled(const std::int32_t* enable) {
-  return enable != nullptr && *enable == 0;
-}
-
 // What the histogram kernel's last block decides, the only block to see every count. Unrouted
 // sorts: when the MSD-first shortcut is planned (bucket_capacity > 0), whether it is taken.
 // Routed sorts (radix_pass_route.hpp): which passes run and where.

@@ -141,11 +141,11 @@ __device__ int striped_slot(int row) {
 // A thread's rows of its bucket in the one-pass ranking: the first kHeldRows in registers, the
 // others read from the slots when asked for.
 struct BucketRows {
-  std::uint32_t key[kHeldRows], place[kHeldRows];
-  const uint2* pairs;  // the bucket's slots
+  uint2 held[kHeldRows];  // (key, place)
+  const uint2* pairs;     // the bucket's slots
   // Row i's pair; i is a constant once the callers' loops are unrolled.
   __device__ uint2 operator()(int i) const {
-    return i < kHeldRows ? make_uint2(key[i], place[i]) : pairs[striped_slot(i)];
+    return i < kHeldRows ? held[i] : pairs[striped_slot(i)];
   }
 };
 
@@ -291,10 +291,10 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     before += a.counts[j * kPartitionCountStride];
   // A usual bucket's rows are on their way before its count arrives: they need only its place.
   // Words past the count are stale, and taken as padding below.
-  const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
-  uint2 pair[kHeldRows];
+  BucketRows rows;
+  rows.pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
 #pragma unroll
-  for (int i = 0; i < kUsualRows; ++i) pair[i] = pairs[striped_slot(i)];
+  for (int i = 0; i < kUsualRows; ++i) rows.held[i] = rows.pairs[striped_slot(i)];
   if (enabled == 0) {
     // Nothing sorts, but a kernel may have appended: block 0 leaves the counts zero.
     if (blockIdx.x == 0) clear_appends(a, buckets);
@@ -311,23 +311,16 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const int live = (len + kBucketThreads - 1) / kBucketThreads;
 #pragma unroll
   for (int i = kUsualRows; i < kHeldRows; ++i) {
-    if (i < live) pair[i] = pairs[striped_slot(i)];
+    if (i < live) rows.held[i] = rows.pairs[striped_slot(i)];
   }
-  BucketRows rows;
-  rows.pairs = pairs;
   std::uint32_t lo = 0xffffffffu, hi = 0u;
 #pragma unroll
   for (int i = 0; i < kBucketItems; ++i) {
     if (i >= live) break;
-    const bool real = striped_slot(i) < len;
-    const uint2 p = i < kHeldRows ? pair[i] : (real ? pairs[striped_slot(i)] : uint2{});
-    if (i < kHeldRows) {
-      rows.key[i] = p.x;
-      rows.place[i] = p.y;
-    }
-    if (real) {
-      lo = min(lo, p.x);
-      hi = max(hi, p.x);
+    if (striped_slot(i) < len) {
+      const std::uint32_t key = rows(i).x;
+      lo = min(lo, key);
+      hi = max(hi, key);
     }
   }
   before = __reduce_add_sync(detail::kFullMask, before);
@@ -349,7 +342,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
     detail::block_min_max(lo, hi, sh.scratch);
     if (!spread_sort_bucket(rows, live, len, lo, hi, sh, out, start))
-      lsd_sort_bucket(pairs, live, len, lo, bit_width(hi - lo), sh, out, start);  // rare
+      lsd_sort_bucket(rows.pairs, live, len, lo, bit_width(hi - lo), sh, out, start);  // rare
   }
   if (threadIdx.x == 0) sh.last_block = ticket == gridDim.x - 1;
   __syncthreads();

@@ -48,6 +48,15 @@ inline PartitionCase moved_keys(std::uint32_t n, std::uint32_t span, std::uint32
   return c;
 }
 
+// Last frame's sorted keys as note_sorted reads them, rebuilt from the case's splitters: only
+// every kPartitionBucket-th key is read, the others are left zero.
+inline std::vector<std::uint32_t> keys_noted_for(const PartitionCase& c) {
+  std::vector<std::uint32_t> sorted(c.keys.size(), 0u);
+  for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
+    sorted[std::size_t{j} * kPartitionBucket] = c.splitters[j];
+  return sorted;
+}
+
 // The same case with its keys shuffled within windows of `window` places: each key far from its
 // place (up to a window), every bucket still holding as many keys as the splitters' did.
 inline PartitionCase shuffled_within(PartitionCase c, std::uint32_t window, std::uint32_t seed) {

@@ -37,10 +37,7 @@ Outcome run(SplitterPartitionSort& sort, const PartitionCase& c, std::int32_t en
             bool with_splitters = true, const PartitionExtras& extras = {}) {
   const auto n = static_cast<std::uint32_t>(c.keys.size());
   if (with_splitters) {
-    std::vector<std::uint32_t> sorted(n, 0u);  // only every kPartitionBucket-th key is read
-    for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
-      sorted[j * kPartitionBucket] = c.splitters[j];
-    auto d_sorted = to_device(sorted);
+    auto d_sorted = to_device(testing::keys_noted_for(c));
     sort.note_sorted(d_sorted.data(), n, nullptr);
   } else {
     sort.forget_splitters(nullptr);
@@ -213,10 +210,7 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
           testing::moved_keys(n, span, 0, std::int64_t{1} << 31, 1, 33),
           testing::shuffled_within(testing::moved_keys(n, span, 0, 0, 1, 34), 40 * kPartitionBucket,
                                    34)}) {
-      std::vector<std::uint32_t> sorted(n, 0u);
-      for (std::uint32_t j = 1; j < c.splitters.size(); ++j)
-        sorted[j * kPartitionBucket] = c.splitters[j];
-      auto d_sorted = to_device(sorted), in = to_device(c.keys);
+      auto d_sorted = to_device(testing::keys_noted_for(c)), in = to_device(c.keys);
       DeviceBuffer<std::uint32_t> made(n);
       auto out_keys = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
       auto out_values = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
