@@ -341,7 +341,14 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
     // Auto's exact keys go to the partition sort's buckets as they are made (quantized ones from
     // the keys stage below): the sort then needs no pass of its own to split them.
-    if (appends_keys && shape.mode == KeyMode::exact) step.append = partition_->append_target();
+    if (appends_keys && shape.mode == KeyMode::exact) {
+      step.append = partition_->append_target();
+      // A stint's keys are read only by its fallback (no probe, no note_sorted): they stay in
+      // the buckets' slots, and reach keys_ only when the sort refuses. (H200, galaxy 1M auto:
+      // 53.5-53.8 -> 52.5-52.7 us, 2M 103.7 -> 101.9; an earlier try, whose bucket kernel still
+      // spilled 88 bytes, lost in the sort what the step gained.)
+      if (shape.partition_stint) step.append.keys_by_place = keys_.data();
+    }
     launch_step_fused(step, s);
     mark(1, inner_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
@@ -438,7 +445,8 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
     const PartitionExtras extras{.final_values = &constants_.data()->order,
                                  .note_splitters = true,
                                  // A stint's frame has no finish to turn off.
-                                 .finish_enable = partition_stint ? nullptr : words + kFinishRuns};
+                                 .finish_enable = partition_stint ? nullptr : words + kFinishRuns,
+                                 .keys_by_place = partition_stint ? keys_.data() : nullptr};
     if (keys_appended) {  // by the step or the keys stage, each with its place as its value
       // Its sorted keys are not kept: when it sorts, it takes the next splitters itself and the
       // finish (note_sorted, their only reader) does not run.

@@ -56,7 +56,8 @@ __global__ void __launch_bounds__(kThreads)
       extents_add(e, p, depth, speed_of(s));
       if (a.keys != nullptr) {
         key = exact_depth_key(depth);
-        a.keys[i] = key;
+        // Appended with a place for the fallback's keys, a key needs no store of its own.
+        if (!appends || a.append.keys_by_place == nullptr) a.keys[i] = key;
         if (a.values != nullptr) a.values[i] = i;
         key_min = min(key_min, key);
       }

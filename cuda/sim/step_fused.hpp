@@ -39,7 +39,9 @@ struct FusedStepArgs {
   // RadixSortOptions), combined with the extents.
   std::uint32_t* key_floor = nullptr;
   // With keys, optional: each key also appended, with its index, to the splitter partition
-  // sort's buckets (partition_append.cuh), while its splitters are for `count` keys.
+  // sort's buckets (partition_append.cuh), while its splitters are for `count` keys. An appended
+  // key is not stored in `keys` when append.keys_by_place is set (the append and the sort put
+  // it there when the sort's fallback needs it).
   PartitionAppend append;
 };
 

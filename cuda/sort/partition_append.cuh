@@ -54,6 +54,7 @@ __device__ inline void partition_append_warp(const PartitionAppend& target, std:
     target.slots[std::size_t{bucket} * kPartitionBucketCapacity + slot] = make_uint2(key, place);
   } else {
     target.state[kOverflow] = 1;  // the sort falls back; the bucket's count still says how many
+    if (target.keys_by_place != nullptr) target.keys_by_place[place] = key;
   }
 }
 

@@ -31,6 +31,11 @@ struct PartitionAppend {
   // Keys per bucket, kPartitionCountStride words apart; zero between sorts.
   std::uint32_t* counts = nullptr;
   uint2* slots = nullptr;  // kPartitionBucketCapacity (key, place) pairs per bucket
+  // Optional: the keys by place, for the sort's fallback. When set, the kernel that appends
+  // need not store its keys itself: a key that does not fit its bucket is stored here, and a sort
+  // that refuses for that reason stores here the keys its buckets hold
+  // (PartitionExtras::keys_by_place, the same array), so the fallback finds every key.
+  std::uint32_t* keys_by_place = nullptr;
   // A kernel given a target with no slots appends nothing.
   PARTICLES_HD bool present() const noexcept { return slots != nullptr; }
 };

@@ -30,6 +30,9 @@ struct PartitionExtras {
   // A device word set to 0 when the sort runs (the caller's own copy of the values and its
   // note_sorted are then not needed) and to 1 when it refuses.
   std::int32_t* finish_enable = nullptr;
+  // The keys by place that the appends were given (PartitionAppend::keys_by_place): when the
+  // sort refuses because a bucket overflowed, each bucket stores the keys it holds there.
+  std::uint32_t* keys_by_place = nullptr;
 };
 
 // Values note_sorted also copies, in the same launch: values[0, n) to the address *target holds

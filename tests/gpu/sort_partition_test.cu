@@ -260,6 +260,55 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
   }
 }
 
+// A kernel that makes keys and appends them without storing them (PartitionAppend::
+// keys_by_place set), as a partition stint's step does.
+__global__ void append_only_kernel(const std::uint32_t* in, std::uint32_t n,
+                                   PartitionAppend target) {
+  detail::make_and_append_keys(target, n, [&](std::uint32_t i) { return in[i]; });
+}
+
+// Keys appended with a place for the fallback's keys: a sort that takes them leaves that array
+// as it was; one that refuses because a bucket overflowed (runs of equal keys longer than a
+// bucket holds, so every bucket past the first run overflows or is empty) leaves every key there,
+// those past a bucket's capacity stored by their appends and the rest by their buckets, which
+// is what the fallback then sorts.
+TEST(SortPartition, ARefusalForOverflowLeavesEveryKeyByPlace) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 100000;
+  SplitterPartitionSort sort(n);
+  const PartitionCase takes = testing::moved_keys(n, 1u << 30, 1u << 14, 0, 1, 51);
+  const PartitionCase overflows =
+      testing::moved_keys(n, 1u << 30, 0, 0, kPartitionBucketCapacity + 1000, 52);
+  for (const PartitionCase* c : {&takes, &overflows}) {
+    PartitionCase expected = *c;
+    std::iota(expected.values.begin(), expected.values.end(), 0u);
+    const bool sorts =
+        cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
+    ASSERT_EQ(sorts, c == &takes);
+    auto d_sorted = to_device(testing::keys_noted_for(*c)), in = to_device(c->keys);
+    auto by_place = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
+    DeviceBuffer<std::uint32_t> out_values(n);
+    sort.note_sorted(d_sorted.data(), n, nullptr);
+    PartitionAppend target = sort.append_target();
+    target.keys_by_place = by_place.data();
+    append_only_kernel<<<120, 256>>>(in.data(), n, target);
+    CUDA_CHECK(cudaGetLastError());
+    auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+    auto ran = to_device(std::vector<std::uint32_t>{7u});
+    sort.sort_appended(nullptr, out_values.data(), n, nullptr, words.data(), words.data() + 1,
+                       ran.data(), {.keys_by_place = by_place.data()});
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(to_host(ran.data(), 1)[0], sorts ? 1u : 0u);
+    EXPECT_EQ(to_host(words.data(), 2)[1], sorts ? 0 : 1);
+    if (sorts) {
+      EXPECT_EQ(to_host(out_values.data(), n), expected.values);
+      EXPECT_EQ(to_host(by_place.data(), n), std::vector<std::uint32_t>(n, 0xdeadbeefu));
+    } else {
+      EXPECT_EQ(to_host(by_place.data(), n), c->keys);
+    }
+  }
+}
+
 // More keys than kPartitionMaxBuckets buckets hold: nothing appended, the fallback taken, the
 // keys untouched, as the twin says.
 TEST(SortPartition, FallsBackBeyondItsLargestSort) {
