@@ -4,8 +4,10 @@
 // stream is still draining, and calls wait_for_previous_grid() before it touches anything earlier
 // work wrote; the wait returns once that kernel has finished and its writes are visible. Launched
 // without the attribute, or built for an architecture before sm_90, the wait costs nothing.
-// (Tried on the radix passes and the odd-even sort's cooperative kernel too: no measurable gain
-// on the H200, 52.3 against 53.5 us for radix at 2^20, so those launch plainly.)
+// (Tried on the radix passes and the odd-even sort's cooperative kernel in sort_bench: no
+// measurable gain on the H200, 52.3 against 53.5 us for radix at 2^20, so those launch plainly.
+// A partition stint's fallback, which is almost never enabled, does launch early, behind a
+// bucket kernel that allows it from its first instruction: galaxy 1M auto 52.7 -> 51.8-52.0 us.)
 #include <cuda_runtime.h>
 
 namespace particles::cuda::detail {
@@ -13,6 +15,14 @@ namespace particles::cuda::detail {
 __device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   cudaGridDependencySynchronize();
+#endif
+}
+
+// Lets the next kernel in the stream, when it is launched early, start once every block of this
+// one has called it or ended (its wait_for_previous_grid() still waits for this kernel's end).
+__device__ __forceinline__ void allow_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
 #endif
 }
 

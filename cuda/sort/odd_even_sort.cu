@@ -387,6 +387,8 @@ __device__ void copy_to_final_values(const OddEvenArgs& a, const std::uint32_t* 
 }
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
+  // Launched early (sort_exact_enabled), it reads nothing before the kernel ahead of it is done.
+  detail::wait_for_previous_grid();
   if (a.caller_enable != nullptr && *a.caller_enable == 0) return;
   if (a.enable != nullptr && *a.enable == 0) return;  // the window path sorted it
   cg::grid_group grid = cg::this_grid();
@@ -552,7 +554,9 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     OddEvenArgs args = exact_args(keys, values, n, begin_bit, end_bit, enable);
     args.final_values_at = final_values_at;
     args.values_are_places = values_are_places;
-    launch_exact(args, exact_blocks((n + kTile - 1) / kTile), stream);
+    // Early: as a partition stint's fallback it is launched on every frame and runs on almost
+    // none, so what it costs is its launch, which then overlaps the sort ahead of it.
+    launch_exact(args, exact_blocks((n + kTile - 1) / kTile), stream, /*early=*/true);
   }
 
  private:
@@ -590,17 +594,20 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   }
 
   // The exact kernel: a cooperative launch (its grid barriers need every block resident).
-  static void launch_exact(const OddEvenArgs& args, std::size_t blocks, cudaStream_t stream) {
+  static void launch_exact(const OddEvenArgs& args, std::size_t blocks, cudaStream_t stream,
+                           bool early = false) {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(blocks));
     config.blockDim = dim3(kThreads);
     config.dynamicSmemBytes = kSharedBytes;
     config.stream = stream;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeCooperative;
-    attribute.val.cooperative = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attributes[2]{};
+    attributes[0].id = cudaLaunchAttributeCooperative;
+    attributes[0].val.cooperative = 1;
+    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attributes;
+    config.numAttrs = early ? 2 : 1;
     CUDA_CHECK(cudaLaunchKernelEx(&config, odd_even_kernel, args));
     CUDA_CHECK_LAUNCH("odd_even_kernel");
   }

@@ -58,6 +58,8 @@ class OddEvenSorter : public Sorter {
   // on any input, in one cooperative launch that does nothing when *enable is 0. A fallback
   // that seldom runs costs that one launch (auto's partition stints, H200, galaxy 1M: sort stage
   // 26.0 -> 20.7 us against the radix sort's memset and six launches, all returning at once).
+  // It is launched early (programmatic dependent launch): it waits for the kernel ahead of it
+  // before it reads anything, so its launch overlaps that kernel's end.
   // When final_values_at is not null, the sorted values also go to the address that device word
   // holds when the kernel runs (the pipeline's GL element buffer), in the same launch. With
   // values_are_places the input values are not read: each is taken to be its place in the input

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/check.hpp"
+#include "cuda/detail/dependent_launch.cuh"
 #include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/detail/warp.cuh"
@@ -285,6 +286,8 @@ template <bool kPlacesOnly>
 __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     partition_bucket_sort_kernel(BucketSortArgs a) {
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
+  // A stint's fallback may start launching now: it waits for this kernel's end before it reads.
+  detail::allow_next_grid();
   const std::uint32_t buckets = partition_buckets(a.n);
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   const std::uint32_t b = blockIdx.x;
