@@ -268,8 +268,8 @@ __global__ void append_only_kernel(const std::uint32_t* in, std::uint32_t n,
 }
 
 // Keys appended with a place for the fallback's keys: a sort that takes them leaves that array
-// as it was; one that refuses because a bucket overflowed (runs of equal keys longer than a
-// bucket holds, so every bucket past the first run overflows or is empty) leaves every key there,
+// as it was; one that refuses because a bucket overflowed (runs of equal keys, each run in one
+// bucket and all but the last, shorter one longer than a bucket holds) leaves every key there,
 // those past a bucket's capacity stored by their appends and the rest by their buckets, which
 // is what the fallback then sorts.
 TEST(SortPartition, ARefusalForOverflowLeavesEveryKeyByPlace) {
