@@ -152,15 +152,19 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
-  reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
-  PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
   launch_init(params, states_[0].data(), count, stream_.get());
-  if (count > 0) {
-    detail::identity_values_kernel<<<grid_for(count), kThreads, 0, stream_.get()>>>(
-        order_.data(), nullptr, count, nullptr);
+  restart_auto_order();
+  synchronize();
+}
+
+void DevicePipeline::restart_auto_order() {
+  if (count_ > 0) {
+    detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
+        order_.data(), nullptr, count_, nullptr);
     PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
   }
-  synchronize();
+  reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
+  PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
 }
 
 DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
@@ -347,7 +351,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
       // the buckets' slots, and reach keys_ only when the sort refuses. (H200, galaxy 1M auto:
       // 53.5-53.8 -> 52.5-52.7 us, 2M 103.7 -> 101.9; an earlier try, whose bucket kernel still
       // spilled 88 bytes, lost in the sort what the step gained.)
-      if (shape.partition_stint) step.append.keys_by_place = keys_.data();
+      step.append.keys_by_place = stint_keys_by_place(shape.partition_stint);
     }
     launch_step_fused(step, s);
     mark(1, inner_slot, marks);
@@ -446,7 +450,7 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
                                  .note_splitters = true,
                                  // A stint's frame has no finish to turn off.
                                  .finish_enable = partition_stint ? nullptr : words + kFinishRuns,
-                                 .keys_by_place = partition_stint ? keys_.data() : nullptr};
+                                 .keys_by_place = stint_keys_by_place(partition_stint)};
     if (keys_appended) {  // by the step or the keys stage, each with its place as its value
       // Its sorted keys are not kept: when it sorts, it takes the next splitters itself and the
       // finish (note_sorted, their only reader) does not run.
@@ -509,11 +513,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // Back from another frame (a stint, another algorithm): last frame's order is the layout
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
-    detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
-        order_.data(), nullptr, count_, nullptr);
-    PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
-    reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
-    PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
+    restart_auto_order();
     auto_stint_.streak = 0;  // reports of frames before the stint no longer count
   }
   order_is_last_frames_ = automatic;

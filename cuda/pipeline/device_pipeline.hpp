@@ -172,6 +172,16 @@ class DevicePipeline {
   // keys_appended: the frame's keys were appended to the partition sort's buckets as they were
   // made, each with its place as its value (fused auto).
   void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended);
+  // Where a partition stint's keys go by place: only its fallback reads them (the step appends
+  // them, keyed by place, and stores one there only when its bucket overflows; the partition
+  // sort, when it refuses for that, stores there the keys its buckets hold). Null outside a
+  // stint, whose step stores every key.
+  std::uint32_t* stint_keys_by_place(bool partition_stint) noexcept {
+    return partition_stint ? keys_.data() : nullptr;
+  }
+  // Auto's next frame starts from the identity order and does not try the partition sort (after
+  // a reset, or a frame whose order_ auto cannot lay its particles out by).
+  void restart_auto_order();
   OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 
