@@ -298,7 +298,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   // to 139 us at 1M keys). Past the largest sort the one block reads bucket 0's count, which is
   // there.
   const std::int32_t enabled = *a.enable;
-  const bool sorts = a.state[kAppended] != 0 && a.state[kOverflow] == 0;
+  const bool appended = a.state[kAppended] != 0;
+  const bool sorts = appended && a.state[kOverflow] == 0;
   const std::uint32_t count = a.counts[b * kPartitionCountStride];
   std::uint32_t before = 0;
   for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
@@ -319,7 +320,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     if (first_thread) a.verdict.write(false);
     return;
   }
-  if (!sorts && a.keys_by_place != nullptr && a.state[kAppended] != 0) {
+  if (!sorts && a.keys_by_place != nullptr && appended) {
     // A bucket overflowed: the fallback sorts the keys by place, where the appends stored only
     // the keys past a bucket's capacity. The keys the slots hold go there too.
     const int held =
