@@ -35,17 +35,18 @@ __global__ void __launch_bounds__(kThreads)
   // without appends, 49 with them in their own round, 48 a round late; asking for the slots
   // before the round's work and taking them after it gained nothing more.)
   bool held = false, held_valid = false;
-  std::uint32_t held_key = 0, held_place = 0;
-  // Whole warps go round together, so that the appends can take all 32 lanes.
-  for (std::uint32_t first = blockIdx.x * blockDim.x + detail::warp_id() * 32; first < a.count;
-       first += stride) {
-    const std::uint32_t i = first + detail::lane_id();
+  std::uint32_t held_key = 0, held_first = 0;
+  __shared__ detail::BlockAppendShared append_shared;
+  detail::BlockAppender appender(a.append, buckets, append_shared);
+  if (appends) __syncthreads();
+  // Whole blocks go round together, so that the appends can gather a round's keys.
+  for (std::uint32_t first = blockIdx.x * blockDim.x; first < a.count; first += stride) {
+    const std::uint32_t i = first + threadIdx.x;
     const bool valid = i < a.count;
     // A whole 32-byte state per particle, so a gather costs no more sectors than a straight read.
     ParticleState s{};
     if (valid) s = a.state_in[a.gather != nullptr ? a.gather[i] : i];
-    if (appends && held)
-      detail::partition_append_warp(a.append, buckets, held_valid, held_key, held_place);
+    if (appends && held) appender.append(held_first, held_valid, held_key);
     std::uint32_t key = 0;
     if (valid) {
       if (dt != 0.0f) model_step(a.params, s, dt);
@@ -65,10 +66,12 @@ __global__ void __launch_bounds__(kThreads)
     held = true;
     held_valid = valid;
     held_key = key;
-    held_place = i;
+    held_first = first;
   }
-  if (appends && held)
-    detail::partition_append_warp(a.append, buckets, held_valid, held_key, held_place);
+  if (appends && held) {
+    appender.append(held_first, held_valid, held_key);
+    appender.finish();
+  }
   // The key floor rides on the extents' combine as its extra minimum.
   detail::grid_combine_extents<kThreads>(e, ws, a.extents, key_min, a.key_floor);
 }

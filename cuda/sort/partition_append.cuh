@@ -21,58 +21,137 @@ __device__ inline bool partition_appends(const PartitionAppend& target, std::uin
   return true;
 }
 
-// Appends (key, place) to the key's bucket. Called by all 32 lanes of a warp together, with
-// `valid` false for lanes past the input's end; `place` is the key's place in the input (which
-// partition_bucket_of takes as the bucket it was in last frame). Lanes with the same bucket
-// take their slots with one atomic. Keys that barely moved share their bucket, one atomic a warp;
-// but a galaxy frame moves keys by a median of ~1500 places, so a warp's 32 keys fall in 3.2
-// buckets on average (1M, CPU backend; 5.1 with buckets of 2048 keys), each an atomic and a short
-// run of stores. That scatter was measured not to be what the appends cost: writing each warp's
-// keys together, grouped by bucket, with counts beside them (and the bucket search through a
-// window of splitters too) left the step as it was (H200, docs/performance.md).
-__device__ inline void partition_append_warp(const PartitionAppend& target, std::uint32_t buckets,
-                                             bool valid, std::uint32_t key, std::uint32_t place) {
-  const auto splitter = [s = target.splitters](std::uint32_t j) { return __ldg(s + j); };
-  const std::uint32_t bucket =
-      valid ? partition_bucket_of(key, place / kPartitionBucket, buckets, splitter) : 0xffffffffu;
-  const std::uint32_t lane0_bucket = __shfl_sync(kFullMask, bucket, 0);
-  // Lane 0 is always valid (callers pass a warp's consecutive places, the first < n).
-  const std::uint32_t peers = __all_sync(kFullMask, !valid || bucket == lane0_bucket)
-                                  ? __ballot_sync(kFullMask, valid)
-                                  : __match_any_sync(kFullMask, bucket);
-  if (!valid) return;
-  const int leader = __ffs(static_cast<int>(peers)) - 1;
-  std::uint32_t base = 0;
-  if (static_cast<int>(lane_id()) == leader) {
-    const auto taken = static_cast<std::uint32_t>(__popc(static_cast<int>(peers)));
-    base = atomicAdd(target.counts + bucket * kPartitionCountStride, taken);
+// A round's appends are gathered by the block before they reach the counts. A block's threads
+// hold consecutive places, and a galaxy frame moves keys by a median of ~1500 places, so their
+// keys fall in a few buckets near their places' (a warp's 32 in 3.2 on average: 1M, CPU
+// backend). Each warp's lanes with one bucket take their slots from the block's shared count for
+// it, and each bucket the block's keys fell in then takes the block's slots from its global
+// count with one atomic, not one a warp: those atomics land on the few counts of the round's
+// buckets, and queue there. The answers are used a round later, so no thread waits for them.
+// Keys that moved farther than the block's window of buckets take their slots a warp at a time.
+// (H200, A/B in one run against an atomic a warp: galaxy auto 1M 51.6 -> 51.0 us, 2M 101.8 ->
+// 93.6; fountain 1M 56.5 -> 56.0, 2M 111.3 -> 105.3. With each round waiting for its own
+// answers behind a second barrier, fountain 1M lost: 57.2.)
+inline constexpr std::uint32_t kBlockAppendWindow = 16;  // buckets, a shared count each
+inline constexpr std::uint32_t kBlockAppendBack = 7;     // of them below the block's places'
+struct BlockAppendShared {
+  // By round parity: a round's keys in each window bucket (zero between rounds), then the
+  // bucket's first slot for them.
+  std::uint32_t taken[2][kBlockAppendWindow];
+  std::uint32_t base[2][kBlockAppendWindow];
+};
+
+// Appends a block's keys a round at a time: each thread of the block calls append() once a round,
+// all together (there is a barrier in it), then finish(). A round's stores are made in the next
+// call, once its slots are known.
+class BlockAppender {
+ public:
+  // Zeroes the shared counts; a barrier must come before the first append().
+  __device__ BlockAppender(const PartitionAppend& target, std::uint32_t buckets,
+                           BlockAppendShared& sh)
+      : target_(target), buckets_(buckets), sh_(sh) {
+    if (threadIdx.x < 2 * kBlockAppendWindow) (&sh.taken[0][0])[threadIdx.x] = 0;
   }
-  base = __shfl_sync(peers, base, leader);
-  const std::uint32_t slot =
-      base + static_cast<std::uint32_t>(__popc(static_cast<int>(peers & lanemask_lt())));
-  if (slot < static_cast<std::uint32_t>(kPartitionBucketCapacity)) {
-    target.slots[std::size_t{bucket} * kPartitionBucketCapacity + slot] = make_uint2(key, place);
-  } else {
-    target.state[kOverflow] = 1;  // the sort falls back; the bucket's count still says how many
-    if (target.keys_by_place != nullptr) target.keys_by_place[place] = key;
+
+  // `block_first` is the round's first place; this thread's key is at place block_first +
+  // threadIdx.x, which partition_bucket_of takes as the bucket it was in last frame. `valid` is
+  // false past the input's end. The order the slots come in is whatever the atomics give.
+  __device__ void append(std::uint32_t block_first, bool valid, std::uint32_t key) {
+    const std::uint32_t place = block_first + threadIdx.x;
+    const auto splitter = [s = target_.splitters](std::uint32_t j) { return __ldg(s + j); };
+    const std::uint32_t bucket =
+        valid ? partition_bucket_of(key, place / kPartitionBucket, buckets_, splitter)
+              : 0xffffffffu;
+    const std::uint32_t near = block_first / kPartitionBucket;
+    const std::uint32_t window_first = near > kBlockAppendBack ? near - kBlockAppendBack : 0u;
+    const std::uint32_t in_window = bucket - window_first;  // invalid lanes: far past the window
+    const bool gathered = in_window < kBlockAppendWindow;
+    // The lanes with this lane's bucket (past the end: the other invalid lanes), led by the
+    // lowest.
+    const std::uint32_t lane0_bucket = __shfl_sync(kFullMask, bucket, 0);
+    const std::uint32_t peers = __all_sync(kFullMask, bucket == lane0_bucket)
+                                    ? kFullMask
+                                    : __match_any_sync(kFullMask, bucket);
+    const int leader = __ffs(static_cast<int>(peers)) - 1;
+    std::uint32_t first = 0;  // the peers' first slot: in the block's share if gathered
+    if (valid && static_cast<int>(lane_id()) == leader) {
+      const auto taken = static_cast<std::uint32_t>(__popc(static_cast<int>(peers)));
+      first = gathered ? atomicAdd(&sh_.taken[parity_][in_window], taken)
+                       : atomicAdd(target_.counts + bucket * kPartitionCountStride, taken);
+    }
+    __syncthreads();
+    // The last round's bases were written before the barrier.
+    store_pending();
+    if (threadIdx.x < kBlockAppendWindow) {
+      const std::uint32_t taken = sh_.taken[parity_][threadIdx.x];
+      if (taken != 0) {
+        sh_.base[parity_][threadIdx.x] =
+            atomicAdd(target_.counts + (window_first + threadIdx.x) * kPartitionCountStride, taken);
+        sh_.taken[parity_][threadIdx.x] = 0;  // its next use is two barriers away
+      }
+    }
+    first = __shfl_sync(kFullMask, first, leader);
+    pending_ = {valid,
+                gathered,
+                bucket,
+                in_window,
+                first + static_cast<std::uint32_t>(__popc(static_cast<int>(peers & lanemask_lt()))),
+                key,
+                place};
+    parity_ ^= 1u;
   }
-}
+
+  // The last round's stores. Every thread of the block.
+  __device__ void finish() {
+    __syncthreads();
+    store_pending();
+  }
+
+ private:
+  struct Pending {
+    bool valid = false;
+    bool gathered = false;
+    std::uint32_t bucket = 0, in_window = 0, slot = 0, key = 0, place = 0;
+  };
+
+  __device__ void store_pending() const {
+    if (!pending_.valid) return;
+    // The pending round had the other parity.
+    const std::uint32_t slot =
+        pending_.slot + (pending_.gathered ? sh_.base[parity_ ^ 1u][pending_.in_window] : 0u);
+    if (slot < static_cast<std::uint32_t>(kPartitionBucketCapacity)) {
+      target_.slots[std::size_t{pending_.bucket} * kPartitionBucketCapacity + slot] =
+          make_uint2(pending_.key, pending_.place);
+    } else {
+      target_.state[kOverflow] = 1;  // the sort falls back; the bucket's count still says how many
+      if (target_.keys_by_place != nullptr) target_.keys_by_place[pending_.place] = pending_.key;
+    }
+  }
+
+  const PartitionAppend& target_;
+  std::uint32_t buckets_;
+  BlockAppendShared& sh_;
+  std::uint32_t parity_ = 0;
+  Pending pending_;
+};
 
 // A grid-stride loop over places [0, n) that makes each one's key with make_key(i) (which may
-// also store it) and, while the splitters are for n keys, appends it. Whole warps go round
-// together, as partition_append_warp needs. Every thread of the launch calls it.
+// also store it) and, while the splitters are for n keys, appends it. Whole blocks go round
+// together, as BlockAppender needs. Every thread of the launch calls it.
 template <typename MakeKey>
 __device__ void make_and_append_keys(const PartitionAppend& target, std::uint32_t n,
                                      MakeKey make_key) {
   const bool appends = partition_appends(target, n);
-  const std::uint32_t buckets = partition_buckets(n);
-  for (std::uint32_t first = blockIdx.x * blockDim.x + warp_id() * 32; first < n;
-       first += gridDim.x * blockDim.x) {
-    const std::uint32_t i = first + lane_id();
+  __shared__ BlockAppendShared shared;
+  BlockAppender appender(target, partition_buckets(n), shared);
+  if (appends) __syncthreads();
+  for (std::uint32_t first = blockIdx.x * blockDim.x; first < n; first += gridDim.x * blockDim.x) {
+    const std::uint32_t i = first + threadIdx.x;
     const bool valid = i < n;
     const std::uint32_t key = valid ? make_key(i) : 0u;
-    if (appends) partition_append_warp(target, buckets, valid, key, i);
+    if (appends) appender.append(first, valid, key);
   }
+  if (appends) appender.finish();
 }
 
 }  // namespace particles::cuda::detail
