@@ -87,7 +87,8 @@ class BlockAppender {
       if (taken != 0) {
         sh_.base[parity_][threadIdx.x] =
             atomicAdd(target_.counts + (window_first + threadIdx.x) * kPartitionCountStride, taken);
-        sh_.taken[parity_][threadIdx.x] = 0;  // its next use is two barriers away
+        // Filled again two rounds on, past the next round's barrier.
+        sh_.taken[parity_][threadIdx.x] = 0;
       }
     }
     first = __shfl_sync(kFullMask, first, leader);
