@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const std::uint32_t b = blockIdx.x;
   // Every word the block needs before it sorts is read at once, so that it waits on the L2 once
   // rather than once a word: its enable, the appends' words, its bucket's count and the counts
-  // before it (the bucket's start: independent loads, at most one a thread; a per-group count kept
+  // before it (the bucket's start: independent loads, at most four a thread; a per-group count kept
   // by the appends was a hot spot, its atomics, a few thousand on one word, took the step from 34
   // to 139 us at 1M keys). Past the largest sort the one block reads bucket 0's count, which is
   // there.
