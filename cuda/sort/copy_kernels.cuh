@@ -2,6 +2,8 @@
 // Small helper kernels shared by several sorters and the pipeline (copy_kernels.cu).
 #include <cstdint>
 
+#include "cuda/detail/enable_word.cuh"
+
 namespace particles::cuda::detail {
 
 // The grid of the enable-gated copies of a frame (the draw order into the GL buffer): a block of
@@ -9,11 +11,6 @@ namespace particles::cuda::detail {
 // (auto's order stage on the H200 at 1M: 4.4 us with 8 blocks of 256 per SM, 3.9 with this);
 // enabled, each thread keeps four 16-byte loads in flight.
 inline constexpr unsigned kCopyThreads = 512;
-
-// Whether an enable-gated launch is off: an enable word is given and holds 0.
-__device__ __forceinline__ bool disabled(const std::int32_t* enable) {
-  return enable != nullptr && *enable == 0;
-}
 
 // dst[i] = src[i] for i < n, by every thread of the grid. Whole 16-byte vectors when both arrays
 // are so aligned, the few words past the last vector (or every word otherwise) one by one.

@@ -389,7 +389,7 @@ __device__ void copy_to_final_values(const OddEvenArgs& a, const std::uint32_t* 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
   // Launched early (sort_exact_enabled), it reads nothing before the kernel ahead of it is done.
   detail::wait_for_previous_grid();
-  if (a.caller_enable != nullptr && *a.caller_enable == 0) return;
+  if (detail::disabled(a.caller_enable)) return;
   if (a.enable != nullptr && *a.enable == 0) return;  // the window path sorted it
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tiles = (a.n + kTile - 1) / kTile;

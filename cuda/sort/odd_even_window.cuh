@@ -21,6 +21,7 @@
 
 #include "cuda/detail/dependent_launch.cuh"
 #include "cuda/detail/dynamic_shared.cuh"
+#include "cuda/detail/enable_word.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
@@ -100,7 +101,7 @@ struct Args {
 
 // Every block returns at once, leaving the words above as they are (zero between sorts).
 __device__ __forceinline__ bool caller_disabled(const Args& a) {
-  return a.enable != nullptr && *a.enable == 0;
+  return disabled(a.enable);
 }
 
 __device__ __forceinline__ std::uint32_t edge_index(std::uint32_t tile, int tail, int i) {

@@ -392,7 +392,7 @@ __global__ void partition_note_sorted_kernel(const std::uint32_t* __restrict__ s
                                              std::uint32_t n, std::uint32_t* splitters,
                                              std::uint32_t* state, const std::int32_t* enable,
                                              NotedValues copy) {
-  if (enable != nullptr && *enable == 0) return;
+  if (detail::disabled(enable)) return;
   const std::uint32_t buckets = partition_buckets(n);
   const std::uint32_t first = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t stride = gridDim.x * blockDim.x;
