@@ -206,6 +206,12 @@ class DevicePipeline {
   std::optional<GraphShape> last_requested_;
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
+  // A stint's step leaves its extents as a combine's words per block, folded on branch_ beside
+  // the sort (record_frame); fork_ and joined_ order the branch in the captured graph.
+  DeviceBuffer<std::uint32_t> extents_partials_;
+  Stream branch_ = Stream::create();
+  Event fork_ = Event::create();
+  Event joined_ = Event::create();
   DeviceBuffer<std::uint32_t> key_floor_;  // the frame's smallest exact key (the step's)
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;

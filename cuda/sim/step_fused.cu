@@ -72,20 +72,31 @@ __global__ void __launch_bounds__(kThreads)
     appender.append(held_first, held_valid, held_key);
     appender.finish();
   }
-  // The key floor rides on the extents' combine as its extra minimum.
-  detail::grid_combine_extents<kThreads>(e, ws, a.extents, key_min, a.key_floor);
+  if (a.extents_partials != nullptr) {
+    detail::store_block_extents<kThreads>(e, a.extents_partials);
+  } else {
+    // The key floor rides on the extents' combine as its extra minimum.
+    detail::grid_combine_extents<kThreads>(e, ws, a.extents, key_min, a.key_floor);
+  }
 }
 
 }  // namespace
+
+std::uint32_t fused_step_blocks(std::uint32_t count) {
+  // Even with no particles one block runs, so the extents are always written (empty).
+  return detail::resident_grid_blocks(step_fused_kernel, count, kThreads);
+}
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
   if (args.gather != nullptr && args.state_in == args.state_out) {
     throw std::invalid_argument(
         "launch_step_fused: a gather needs a state_out apart from state_in");
   }
-  // Even with no particles one block runs, so the extents are always written (empty).
-  step_fused_kernel<<<detail::resident_grid_blocks(step_fused_kernel, args.count, kThreads),
-                      kThreads, 0, stream>>>(
+  if (args.extents_partials != nullptr && args.key_floor != nullptr) {
+    throw std::invalid_argument(
+        "launch_step_fused: the key floor needs the extents' combine, not partials");
+  }
+  step_fused_kernel<<<fused_step_blocks(args.count), kThreads, 0, stream>>>(
       args, detail::split_extents_workspace(args.extents_workspace));
   PARTICLES_CHECK_LAUNCH("step_fused_kernel", stream);
 }

@@ -33,8 +33,12 @@ struct FusedStepArgs {
   const DepthFrame* view = nullptr;           // device memory
   Extents* extents = nullptr;                 // device memory, written once per launch
   void* extents_workspace = nullptr;          // see extents_workspace_bytes()
-  std::uint32_t* keys = nullptr;              // nullptr: no keys; else exact keys by index
-  std::uint32_t* values = nullptr;            // with keys, optional: values[i] = i
+  // Optional: instead of combining the extents (extents, extents_workspace unused), each block
+  // stores its combine words here (store_block_extents), fused_step_blocks(count) * 10 words,
+  // for launch_extents_fold to combine in a launch of its own. Not with key_floor.
+  std::uint32_t* extents_partials = nullptr;
+  std::uint32_t* keys = nullptr;    // nullptr: no keys; else exact keys by index
+  std::uint32_t* values = nullptr;  // with keys, optional: values[i] = i
   // With keys, optional: *key_floor gets the smallest key written (the radix sort's key floor,
   // RadixSortOptions), combined with the extents.
   std::uint32_t* key_floor = nullptr;
@@ -46,5 +50,8 @@ struct FusedStepArgs {
 };
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream);
+
+// The blocks launch_step_fused runs for `count` particles (FusedStepArgs::extents_partials).
+std::uint32_t fused_step_blocks(std::uint32_t count);
 
 }  // namespace particles::cuda

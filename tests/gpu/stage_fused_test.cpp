@@ -1,7 +1,7 @@
 // The fused simulate + extents + keys kernel against its twins: the three stages launched apart
 // (themselves tested against the CPU), bit for bit, on sizes across the block and grid
-// boundaries, with and without keys, moving and paused; and the key floor it folds, against the
-// smallest key.
+// boundaries, with and without keys, moving and paused; the key floor it folds, against the
+// smallest key; and its extents left as partials and folded apart, against its own combine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/keys/depth_keys.hpp"
+#include "cuda/reduce/extents_fold.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
 #include "cuda/sim/simulate.hpp"
 #include "cuda/sim/step_fused.hpp"
@@ -137,6 +138,63 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
                                   "_n" + std::to_string(p.param.count) +
                                   (p.param.dt == 0.0f ? "_paused" : "");
                          });
+
+// The extents left as a combine's words per block (a partition stint's step) and folded in a
+// launch of their own equal, bit for bit, the grid combine's on the same frame; the rest of the
+// step is untouched by where its extents go.
+TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
+  REQUIRE_CUDA_DEVICE();
+  const auto [model, n, step] = GetParam();
+  const ModelParams params = test::scene(model, 12);
+  cuda::DeviceBuffer<ParticleState> state_combined(n), state_folded(n);
+  cuda::launch_init(params, state_combined.data(), n, nullptr);
+  cuda::launch_init(params, state_folded.data(), n, nullptr);
+  cuda::DeviceBuffer<ParticleVertex> vertices_combined(n), vertices_folded(n);
+  auto vertices_combined_at = test::device_value(vertices_combined.data());
+  auto vertices_folded_at = test::device_value(vertices_folded.data());
+  cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(n)} * 10);
+  FrameBuffers frame_buffers(step, test::orbit_view(0));
+  auto& extents = frame_buffers.extents;
+  for (int frame = 0; frame < 3; ++frame) {  // later frames: the partials are overwritten
+    const DepthFrame view = test::orbit_view(frame + 5);
+    CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
+    // Stale extents on purpose: the fold must write every field.
+    CUDA_CHECK(cudaMemset(extents.data(), 0x5a, 2 * sizeof(Extents)));
+    const cuda::FusedStepArgs combined = frame_buffers.fused(
+        params, state_combined.data(), state_combined.data(), n, vertices_combined_at.data());
+    cuda::launch_step_fused(combined, nullptr);
+    cuda::FusedStepArgs folded = frame_buffers.fused(
+        params, state_folded.data(), state_folded.data(), n, vertices_folded_at.data());
+    folded.extents = nullptr;
+    folded.extents_partials = partials.data();
+    cuda::launch_step_fused(folded, nullptr);
+    cuda::launch_extents_fold(partials.data(), cuda::fused_step_blocks(n), extents.data() + 1,
+                              nullptr);
+
+    const auto e = test::to_host(extents.data(), 2);
+    ASSERT_EQ(0, std::memcmp(&e[0], &e[1], sizeof(Extents))) << frame;
+    const auto sc = test::to_host(state_combined.data(), n),
+               sf = test::to_host(state_folded.data(), n);
+    ASSERT_EQ(0, std::memcmp(sc.data(), sf.data(), n * sizeof(ParticleState))) << frame;
+    const auto vc = test::to_host(vertices_combined.data(), n),
+               vf = test::to_host(vertices_folded.data(), n);
+    ASSERT_EQ(0, std::memcmp(vc.data(), vf.data(), n * sizeof(ParticleVertex))) << frame;
+  }
+}
+
+TEST(StageFusedPartials, RefusesAKeyFloorWithoutTheCombine) {
+  REQUIRE_CUDA_DEVICE();
+  cuda::DeviceBuffer<ParticleState> state(4);
+  cuda::DeviceBuffer<std::uint32_t> keys(4), key_floor(1), partials(10);
+  cuda::FusedStepArgs fused;
+  fused.state_in = state.data();
+  fused.state_out = state.data();
+  fused.count = 4;
+  fused.keys = keys.data();
+  fused.key_floor = key_floor.data();
+  fused.extents_partials = partials.data();
+  EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
+}
 
 // Auto's layout: with a gather, particle i of the output is particle gather[i] of the input,
 // stepped; every output (state, vertex, key, extents) equals the stages apart, applied in place
