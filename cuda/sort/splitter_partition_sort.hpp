@@ -5,11 +5,10 @@
 // the pipeline's step takes) or by the sort's own append kernel (sort_enabled); then one block
 // per bucket sorts its pairs by (key, place) and writes them at the bucket's start, which it
 // sums from the counts the appends left. Scratch: 16 bytes per key for the slots (a bucket's
-// slots hold twice its usual size; 32 MB for the largest sort it takes), and 4 per key for
-// sort_enabled's values.
-// Whether it can sort is decided on the device: when it cannot, it touches nothing and sets the
-// caller's fallback word instead, so a graph can hold it and a fallback sort with no host round
-// trip (the pipeline's auto mode).
+// slots hold twice its usual size; 128 MB for the largest sort it takes, 8M keys), and 4 per key
+// for sort_enabled's values. Whether it can sort is decided on the device: when it cannot, it
+// touches nothing and sets the caller's fallback word instead, so a graph can hold it and a
+// fallback sort with no host round trip (the pipeline's auto mode).
 #include <cuda_runtime.h>
 
 #include <cstddef>
