@@ -340,8 +340,6 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.dt = &c->dt;
     step.vertices = &c->vertices;
     step.view = &c->view;
-    step.extents = &report->extents;
-    step.extents_workspace = extents_workspace_.data();
     // A stint's frame of exact keys needs its extents only once it is done (the report): its
     // step leaves them as partials, folded on a branch beside the sort (joined before the
     // frame's end), so that the step ends without the combine's tail. (H200, galaxy 1M auto: a
@@ -349,7 +347,12 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     // 49.7 against 51.0.) Quantized keys are made from the extents, and radix's frame needs the
     // key floor, the combine's extra minimum, before its sort: both keep the combine.
     const bool fold_beside = shape.partition_stint && shape.mode == KeyMode::exact;
-    if (fold_beside) step.extents_partials = extents_partials_.data();
+    step.extents_workspace = extents_workspace_.data();
+    if (fold_beside) {
+      step.extents_partials = extents_partials_.data();
+    } else {
+      step.extents = &report->extents;
+    }
     step.keys = keys_in_step ? keys_.data() : nullptr;
     // A partition stint's sorts take the values as the keys' places (record_auto_sort): the
     // identity is not written, and order_ keeps last frame's order until the sort overwrites it.

@@ -137,7 +137,7 @@ __device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* ou
 }
 
 // Instead of the grid-wide combine: the block's ten words go to partials[blockIdx.x *
-// kCombineWords + k] with plain stores, for fold_extents_partials (extents_fold.hpp) to combine
+// kCombineWords + k] with plain stores, for launch_extents_fold (extents_fold.hpp) to combine
 // in a later launch. The grid then ends without the combine's fence, atomics and ticket, which
 // cost the fused step's last blocks about 2 us at 1M particles on the H200 (a diagnostic build
 // without them, galaxy auto frame 51.3 -> 49.3 us).

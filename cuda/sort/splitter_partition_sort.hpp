@@ -7,8 +7,9 @@
 // sums from the counts the appends left. Scratch: 16 bytes per key for the slots (a bucket's
 // slots hold twice its usual size; 128 MB for the largest sort it takes, 8M keys), and 4 per key
 // for sort_enabled's values. Whether it can sort is decided on the device: when it cannot, it
-// touches nothing and sets the caller's fallback word instead, so a graph can hold it and a
-// fallback sort with no host round trip (the pipeline's auto mode).
+// writes none of its outputs (only, when asked, the keys by place that its fallback reads) and
+// sets the caller's fallback word instead, so a graph can hold it and a fallback sort with no
+// host round trip (the pipeline's auto mode).
 #include <cuda_runtime.h>
 
 #include <cstddef>
