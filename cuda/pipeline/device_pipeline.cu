@@ -328,7 +328,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   // but not recorded (nothing reads them).
   const int inner_slot = stages ? timing_slot : -1;
   mark(0, timing_slot, marks);
-  bool extents_on_branch = false;  // the extents folded on branch_, not yet joined
+  bool extents_on_branch = false;  // the extents folded on branch_, joined below
   if (shape.fused) {
     FusedStepArgs step;
     step.params = params_;
@@ -341,11 +341,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.vertices = &c->vertices;
     step.view = &c->view;
     // A stint's frame of exact keys needs its extents only once it is done (the report): its
-    // step leaves them as partials, folded on a branch beside the sort (joined ahead of the
-    // stint's fallback, record_auto_sort), so that the step ends without the combine's tail. (H200,
-    // galaxy 1M auto: a build without that combine ran the frame in 49.3 us against 51.3; with the
-    // fold beside, 49.7 against 51.0.) Quantized keys are made from the extents, and radix's frame
-    // needs the key floor, the combine's extra minimum, before its sort: both keep the combine.
+    // step leaves them as partials, folded on a branch beside the sort (joined before the
+    // frame's end), so that the step ends without the combine's tail. (H200, galaxy 1M auto: a
+    // build without that combine ran the frame in 49.3 us against 51.3; with the fold beside,
+    // 49.7 against 51.0.) Quantized keys are made from the extents, and radix's frame needs the
+    // key floor, the combine's extra minimum, before its sort: both keep the combine.
     const bool fold_beside = shape.partition_stint && shape.mode == KeyMode::exact;
     step.extents_workspace = extents_workspace_.data();
     if (fold_beside) {
@@ -411,8 +411,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 
   if (shape.sort) {
     if (automatic) {
-      record_auto_sort(shape.bits, shape.partition_stint, layout_in_step, extents_on_branch);
-      extents_on_branch = false;  // joined there
+      record_auto_sort(shape.bits, shape.partition_stint, layout_in_step);
     } else if (direct_to_target) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
@@ -454,14 +453,10 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 // device, in the same frame, without a host round trip. A partition stint's frame has no probe,
 // no choice and no odd-even window path: its partition sort always runs, and the odd-even
 // sorter's exact kernel only when it refuses.
-void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool keys_appended,
-                                      bool join_branch) {
+void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool keys_appended) {
   cudaStream_t s = stream_.get();
   std::int32_t* words = auto_enable_.data();
   FrameReport* report = report_.data();
-  if (join_branch && !partition_stint) {
-    throw std::logic_error("record_auto_sort: only a partition stint joins the extents' branch");
-  }
   if (!partition_stint) {
     // Quantized keys leave the unused high bits zero, so full-word comparisons are exact.
     static_assert(offsetof(FrameReport, strided_descents) ==
@@ -503,11 +498,6 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
     // were; it ends the stint, and stale splitters only make the next partition sort likelier to
     // refuse, never wrong. Its values are the keys' places: the step wrote no identity for it.
     // (H200, galaxy 1M, with the partition sort keeping no sorted keys: 62.7 -> 60.7 us.)
-    // The extents' branch joins here rather than at the frame's end mark, so that the last node
-    // has one dependency, not two. The fallback reads nothing the fold writes; the end mark,
-    // behind it, still waits for both. (H200, A/B in one run, 19:01 UTC: galaxy 1M auto
-    // 49.2-49.3 -> 49.0-49.1 us, fountain 54.2-54.3 -> 53.7-53.9, 2M unchanged.)
-    if (join_branch) CUDA_CHECK(cudaStreamWaitEvent(s, joined_.get(), 0));
     odd_even().sort_exact_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
                                   words + kRadixRuns, &constants_.data()->order,
                                   /*values_are_places=*/true);

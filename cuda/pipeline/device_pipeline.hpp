@@ -170,9 +170,8 @@ class DevicePipeline {
   void mark(int boundary, int timing_slot, MarkMap& marks);
   StageTimes stage_times_of(int slot) const;
   // keys_appended: the frame's keys were appended to the partition sort's buckets as they were
-  // made, each with its place as its value (fused auto). join_branch: a partition stint's
-  // extents are folded on branch_, which the sort joins (joined_).
-  void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended, bool join_branch);
+  // made, each with its place as its value (fused auto).
+  void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended);
   // Where a partition stint's keys go by place: only its fallback reads them (the step appends
   // them, keyed by place, and stores one there only when its bucket overflows; the partition
   // sort, when it refuses for that, stores there the keys its buckets hold). Null outside a
@@ -208,8 +207,7 @@ class DevicePipeline {
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
   // A stint's step leaves its extents as a combine's words per block, folded on branch_ beside
-  // the sort (record_frame); fork_ and joined_ order the branch in the captured graph, which
-  // joins ahead of the stint's fallback (record_auto_sort).
+  // the sort (record_frame); fork_ and joined_ order the branch in the captured graph.
   DeviceBuffer<std::uint32_t> extents_partials_;
   Stream branch_ = Stream::create();
   Event fork_ = Event::create();
