@@ -71,6 +71,18 @@ struct FrameBuffers {
   cuda::DeviceBuffer<std::uint32_t> key_floor;
 };
 
+// One run's particles, from the scene's first frame, and the vertices it writes, with the device
+// word that names them (as the pipeline's frame constants do).
+struct StepRun {
+  StepRun(const ModelParams& params, std::uint32_t n)
+      : state(n), vertices(n), vertices_at(test::device_value(vertices.data())) {
+    cuda::launch_init(params, state.data(), n, nullptr);
+  }
+  cuda::DeviceBuffer<ParticleState> state;
+  cuda::DeviceBuffer<ParticleVertex> vertices;
+  cuda::DeviceBuffer<ParticleVertex*> vertices_at;
+};
+
 struct FusedCase {
   Model model;
   std::uint32_t count;
@@ -83,12 +95,9 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
   const ModelParams params = test::scene(model, 11);
-  cuda::DeviceBuffer<ParticleState> state_fused(n), state_apart(n);
-  cuda::launch_init(params, state_fused.data(), n, nullptr);
-  cuda::launch_init(params, state_apart.data(), n, nullptr);
-  cuda::DeviceBuffer<ParticleVertex> vertices_fused(n), vertices_apart(n);
-  auto vertices_fused_at = test::device_value(vertices_fused.data());
-  auto vertices_apart_at = test::device_value(vertices_apart.data());
+  StepRun fused_run(params, n), apart_run(params, n);
+  auto& [state_fused, vertices_fused, vertices_fused_at] = fused_run;
+  auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
   cuda::DeviceBuffer<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
@@ -146,12 +155,9 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
   const ModelParams params = test::scene(model, 12);
-  cuda::DeviceBuffer<ParticleState> state_combined(n), state_folded(n);
-  cuda::launch_init(params, state_combined.data(), n, nullptr);
-  cuda::launch_init(params, state_folded.data(), n, nullptr);
-  cuda::DeviceBuffer<ParticleVertex> vertices_combined(n), vertices_folded(n);
-  auto vertices_combined_at = test::device_value(vertices_combined.data());
-  auto vertices_folded_at = test::device_value(vertices_folded.data());
+  StepRun combined_run(params, n), folded_run(params, n);
+  auto& [state_combined, vertices_combined, vertices_combined_at] = combined_run;
+  auto& [state_folded, vertices_folded, vertices_folded_at] = folded_run;
   cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(n)} * 10);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
