@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
     const auto context = gl::make_headless_context(64, 64);
     gl::ParticleBuffers buffers(count);
     cuda::CudaPipeline pipeline;
-    pipeline.reset(scene.params, count, {buffers.state_buffer(0), buffers.state_buffer(1)},
-                   buffers.index_buffer());
+    pipeline.reset(scene.params, count, buffers.vertex_buffer(), buffers.index_buffer());
     std::printf("# interop_bench: %s, %u particles, %d frames per row, median host ms\n\n",
                 scene_file.c_str(), count, frames);
     std::printf(
@@ -63,13 +62,14 @@ int main(int argc, char** argv) {
     // tells interop apart from the mere presence of a GL context.
     cuda::DevicePipeline plain;
     plain.reset(scene.params, count);
+    cuda::DeviceBuffer<ParticleVertex> vertices(count);
     cuda::DeviceBuffer<std::uint32_t> order(count);
     std::printf("\n| algorithm | no interop, GL context current: frame ms |\n|---|---|\n");
     for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
       std::vector<double> total;
       for (int f = 0; f < frames + 20; ++f) {
         const auto start = std::chrono::steady_clock::now();
-        plain.run_frame(settings(a), {order.data()});
+        plain.run_frame(settings(a), {vertices.data(), order.data()});
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     pipeline.reset(scene.params, count);
     const double reset_ms =
         std::chrono::duration<double, std::milli>(Clock::now() - reset_start).count();
+    cuda::DeviceBuffer<ParticleVertex> vertices(count);
     cuda::DeviceBuffer<std::uint32_t> order(count);
 
     const std::vector<Setting> settings = {
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
     auto frame = [&](const Setting& s) {
       const FrameSettings f = bench::scene_frame_settings(scene, sim_time, s.algorithm, s.mode);
       const auto start = Clock::now();
-      pipeline.run_frame(f, {order.data()});
+      pipeline.run_frame(f, {vertices.data(), order.data()});
       pipeline.synchronize();
       sim_time += scene.time_step;
       return std::chrono::duration<double, std::milli>(Clock::now() - start).count();

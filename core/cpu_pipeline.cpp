@@ -13,6 +13,11 @@ void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, flo
   for (ParticleState& s : state) model_step(params, s, dt);
 }
 
+void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
+                        std::span<ParticleVertex> out) {
+  for (std::size_t i = 0; i < state.size(); ++i) out[i] = model_vertex(params, state[i]);
+}
+
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view) {
   Extents e;
   for (const ParticleState& s : state) {
@@ -70,6 +75,7 @@ void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
   state_.resize(count);
   for (std::uint32_t i = 0; i < count; ++i) state_[i] = model_init(params, i);
+  vertices_.resize(count);
   keys_.resize(count);
   order_.resize(count);
   std::iota(order_.begin(), order_.end(), 0u);
@@ -124,8 +130,9 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
     info.path = SortPath::full;
   }
   clock.lap(Stage::sort);
-  // The CPU backend writes the order in place while sorting, and the renderer draws from the
-  // state itself: this stage is empty, kept so that both backends report the same five stages.
+  // The CPU backend writes the order in place while sorting; this stage is the vertex write
+  // that the GPU fuses into simulate, kept here so both report the same five stages.
+  cpu_write_vertices(params_, state_, vertices_);
   clock.lap(Stage::order);
   info.stages.span_ms = info.stages.total();  // the host clock costs nothing: every stage is timed
   return info;

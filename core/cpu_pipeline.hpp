@@ -22,11 +22,12 @@ class CpuPipeline {
  public:
   void reset(const ModelParams& params, std::uint32_t count);
 
-  // Runs one frame and leaves state() and order() ready for upload.
+  // Runs one frame and leaves vertices() and order() ready for upload.
   FrameInfo run_frame(const FrameSettings& settings);
 
   std::uint32_t count() const { return static_cast<std::uint32_t>(state_.size()); }
   std::span<const ParticleState> state() const { return state_; }
+  std::span<const ParticleVertex> vertices() const { return vertices_; }
   std::span<const std::uint32_t> order() const { return order_; }
   std::span<const std::uint32_t> keys() const { return keys_; }  // by particle index
 
@@ -34,6 +35,7 @@ class CpuPipeline {
   ModelParams params_;
   std::int64_t frame_ = 0;
   std::vector<ParticleState> state_;
+  std::vector<ParticleVertex> vertices_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> order_;
   SortScratch scratch_;
@@ -42,6 +44,8 @@ class CpuPipeline {
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------
 
 void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, float dt);
+void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
+                        std::span<ParticleVertex> out);
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view);
 void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
                     int bits, const Extents& extents, std::span<std::uint32_t> keys);

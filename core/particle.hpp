@@ -1,9 +1,7 @@
 #pragma once
-// Per-particle data: the simulation's state, which is also what the renderer draws from. The GL
-// vertex buffers hold ParticleState as it is (shaders/layout.h names the fields the vertex shader
-// reads), so a frame writes each particle once; the sprite's colour is a function of the state
-// that the vertex shader computes (model_color below is its CPU twin). A plain struct of 4-byte
-// fields, so the CUDA side loads it as two float4 and the layout matches on every compiler.
+// Per-particle data. ParticleState is the simulation's own storage; ParticleVertex is what the
+// renderer reads from the GL vertex buffer. Both are plain structs of 4-byte fields so the CUDA
+// side can load them as float4 and the layouts match on every compiler.
 #include <cstddef>
 #include <cstdint>
 
@@ -17,7 +15,12 @@ struct alignas(16) ParticleState {
   std::uint32_t seed;  // advanced at every respawn so each life draws fresh randomness
 };
 static_assert(sizeof(ParticleState) == 32);
-static_assert(offsetof(ParticleState, age) == 12);
-static_assert(offsetof(ParticleState, seed) == 28);
+
+struct alignas(16) ParticleVertex {
+  float x, y, z;
+  std::uint32_t rgba8;  // straight alpha, packed by pack_rgba8
+};
+static_assert(sizeof(ParticleVertex) == 16);
+static_assert(offsetof(ParticleVertex, rgba8) == 12);
 
 }  // namespace particles

@@ -145,11 +145,9 @@ PARTICLES_HD void model_step(const ModelParams& m, ParticleState& s, float dt) {
   }
 }
 
-// The colour a particle is drawn with, as the vertex shader computes it
-// (shaders/particle_color.glsl, which rounds each channel to 8 bits like pack_rgba8); the render
-// tests predict pixels from this.
-PARTICLES_HD Color model_color(const ModelParams& m, const ParticleState& s) {
-  return m.model == Model::galaxy ? galaxy_color(m, s) : fountain_color(m, s);
+PARTICLES_HD ParticleVertex model_vertex(const ModelParams& m, const ParticleState& s) {
+  const Color c = m.model == Model::galaxy ? galaxy_color(m, s) : fountain_color(m, s);
+  return {s.px, s.py, s.pz, pack_rgba8(c)};
 }
 
 PARTICLES_HD Vec3 position_of(const ParticleState& s) {

@@ -4,21 +4,15 @@
 #ifndef PARTICLES_SHADERS_LAYOUT_H
 #define PARTICLES_SHADERS_LAYOUT_H
 
-// Vertex attributes, all read from one stream of ParticleState (the simulation's own state).
-#define PARTICLE_ATTRIB_POSITION 0  // vec3  <- ParticleState px, py, pz
-#define PARTICLE_ATTRIB_AGE 1       // float <- ParticleState age
-#define PARTICLE_ATTRIB_SEED 2      // uint  <- ParticleState seed (an integer attribute)
+// Vertex attributes, both read from one interleaved ParticleVertex stream.
+#define PARTICLE_ATTRIB_POSITION 0  // vec3 <- ParticleVertex x, y, z
+#define PARTICLE_ATTRIB_COLOR 1     // vec4 <- ParticleVertex rgba8, normalized bytes, straight alpha
 #define PARTICLE_VERTEX_BINDING 0   // the VAO's vertex buffer binding index
 
-// Byte layout of ParticleState, as the VAO describes it to GL.
-#define PARTICLE_VERTEX_STRIDE 32
+// Byte layout of ParticleVertex, as the VAO describes it to GL.
+#define PARTICLE_VERTEX_STRIDE 16
 #define PARTICLE_OFFSET_POSITION 0
-#define PARTICLE_OFFSET_AGE 12
-#define PARTICLE_OFFSET_SEED 28
-
-// The scene models, as the shader's u_model tells them apart.
-#define PARTICLE_MODEL_GALAXY 0
-#define PARTICLE_MODEL_FOUNTAIN 1
+#define PARTICLE_OFFSET_COLOR 12
 
 // Fragment output.
 #define PARTICLE_FRAG_COLOR 0
@@ -27,10 +21,9 @@
 #include <cstddef>
 
 #include "core/particle.hpp"
-static_assert(sizeof(particles::ParticleState) == PARTICLE_VERTEX_STRIDE);
-static_assert(offsetof(particles::ParticleState, px) == PARTICLE_OFFSET_POSITION);
-static_assert(offsetof(particles::ParticleState, age) == PARTICLE_OFFSET_AGE);
-static_assert(offsetof(particles::ParticleState, seed) == PARTICLE_OFFSET_SEED);
+static_assert(sizeof(particles::ParticleVertex) == PARTICLE_VERTEX_STRIDE);
+static_assert(offsetof(particles::ParticleVertex, x) == PARTICLE_OFFSET_POSITION);
+static_assert(offsetof(particles::ParticleVertex, rgba8) == PARTICLE_OFFSET_COLOR);
 #endif
 
 #endif  // PARTICLES_SHADERS_LAYOUT_H

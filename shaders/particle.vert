@@ -1,11 +1,9 @@
 // Particle sprites: one GL point per particle, sized like a sphere of world-space diameter
 // u_sprite_size seen through the camera. The loader prepends #version 450 core.
 #include "layout.h"
-#include "particle_color.glsl"
 
 layout(location = PARTICLE_ATTRIB_POSITION) in vec3 a_position;
-layout(location = PARTICLE_ATTRIB_AGE) in float a_age;
-layout(location = PARTICLE_ATTRIB_SEED) in uint a_seed;
+layout(location = PARTICLE_ATTRIB_COLOR) in vec4 a_color;  // straight alpha
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -29,6 +27,5 @@ void main() {
   // A sprite smaller than the smallest point would be drawn too big; dim it by the area it
   // was given in excess, so distant particles keep their brightness instead of bloating.
   float coverage = min(1.0, (pixels * pixels) / (size * size));
-  vec4 color = particle_color(a_position, a_age, a_seed);  // straight alpha
-  v_color = vec4(color.rgb, color.a * coverage);
+  v_color = vec4(a_color.rgb, a_color.a * coverage);
 }

@@ -5,7 +5,6 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "app/gl/gl_check.hpp"
-#include "shaders/layout.h"
 
 namespace particles::gl {
 
@@ -20,11 +19,6 @@ ParticleRenderer::ParticleRenderer(const std::filesystem::path& shader_dir)
   u_sprite_size_ = program_.uniform("u_sprite_size");
   u_viewport_height_ = program_.uniform("u_viewport_height");
   u_point_size_range_ = program_.uniform("u_point_size_range");
-  u_model_ = program_.uniform("u_model");
-  u_color_inner_ = program_.uniform("u_color_inner");
-  u_color_outer_ = program_.uniform("u_color_outer");
-  u_galaxy_radius_ = program_.uniform("u_galaxy_radius");
-  u_fountain_lifetime_ = program_.uniform("u_fountain_lifetime");
 }
 
 void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& params) {
@@ -52,15 +46,6 @@ void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& pa
   glProgramUniform1f(prog, u_sprite_size_, params.sprite_size);
   glProgramUniform1f(prog, u_viewport_height_, static_cast<float>(params.viewport.y));
   glProgramUniform2f(prog, u_point_size_range_, point_size_range_.x, point_size_range_.y);
-  const ModelParams& m = params.model;
-  glProgramUniform1i(prog, u_model_,
-                     m.model == Model::galaxy ? PARTICLE_MODEL_GALAXY : PARTICLE_MODEL_FOUNTAIN);
-  const Color& inner = m.color_inner;
-  const Color& outer = m.color_outer;
-  glProgramUniform4f(prog, u_color_inner_, inner.r, inner.g, inner.b, inner.a);
-  glProgramUniform4f(prog, u_color_outer_, outer.r, outer.g, outer.b, outer.a);
-  glProgramUniform1f(prog, u_galaxy_radius_, m.galaxy.radius);
-  glProgramUniform1f(prog, u_fountain_lifetime_, m.fountain.lifetime);
 
   program_.use();
   glBindVertexArray(buffers.vertex_array());

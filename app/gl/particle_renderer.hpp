@@ -10,7 +10,6 @@
 #include "app/gl/shader_program.hpp"
 #include "core/camera.hpp"
 #include "core/color.hpp"
-#include "core/scene_desc.hpp"
 
 namespace particles::gl {
 
@@ -19,10 +18,6 @@ struct DrawParams {
   glm::ivec2 viewport{1, 1};                 // pixels
   float sprite_size = 0.1f;                  // world-space diameter of a particle
   Color background{0.0f, 0.0f, 0.0f, 1.0f};  // straight alpha
-  // The scene model whose colours the vertex shader gives each particle from its state
-  // (model_color in core/scene_models.hpp); only its model, colours, galaxy radius and
-  // fountain lifetime are read.
-  ModelParams model;
 };
 
 class ParticleRenderer {
@@ -48,11 +43,6 @@ class ParticleRenderer {
   int u_sprite_size_ = -1;
   int u_viewport_height_ = -1;
   int u_point_size_range_ = -1;
-  int u_model_ = -1;
-  int u_color_inner_ = -1;
-  int u_color_outer_ = -1;
-  int u_galaxy_radius_ = -1;
-  int u_fountain_lifetime_ = -1;
 };
 
 }  // namespace particles::gl

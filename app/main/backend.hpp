@@ -1,6 +1,6 @@
 #pragma once
 // A backend runs the five per-frame steps (simulate, extents, keys, sort, order) and leaves the
-// results in the renderer's GL buffers: the state in a vertex buffer, the far-to-near draw
+// results in the renderer's GL buffers: vertices in the vertex buffer, the far-to-near draw
 // order in the element buffer.
 #include <cstdint>
 #include <memory>

@@ -153,11 +153,10 @@ class BenchSession {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
         if (config_.verify) {
-          const auto states = read_buffer<ParticleState>(
-              buffers_->state_buffer(buffers_->drawn_state_buffer()), spec.count);
+          const auto vertices = read_buffer<ParticleVertex>(buffers_->vertex_buffer(), spec.count);
           const auto order = read_buffer<std::uint32_t>(buffers_->index_buffer(), spec.count);
           const OrderCheck check =
-              check_draw_order(states, order, settings.view, spec.key_mode, config_.key_bits);
+              check_draw_order(vertices, order, settings.view, spec.key_mode, config_.key_bits);
           f.verified = check.ok;
           if (!check.ok && run.verify_failures++ == 0) {
             run.first_failure = "frame " + std::to_string(index) + ": " + check.problem;

@@ -1,4 +1,4 @@
-// The CPU backend: the CpuPipeline's frame, then one upload of the state and the draw order.
+// The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order.
 #include "app/gl/particle_buffers.hpp"
 #include "app/main/backend.hpp"
 #include "core/cpu_pipeline.hpp"
@@ -19,7 +19,7 @@ class CpuBackend final : public Backend {
 
   FrameInfo run_frame(const FrameSettings& settings) override {
     const FrameInfo info = pipeline_.run_frame(settings);
-    buffers_->upload(pipeline_.state(), pipeline_.order());
+    buffers_->upload(pipeline_.vertices(), pipeline_.order());
     return info;
   }
 

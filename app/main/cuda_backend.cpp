@@ -16,16 +16,11 @@ class CudaBackend final : public Backend {
   void reset(const ModelParams& params, std::uint32_t count,
              gl::ParticleBuffers& buffers) override {
     buffers.resize(count);
-    buffers_ = &buffers;
-    pipeline_.reset(params, count, {buffers.state_buffer(0), buffers.state_buffer(1)},
-                    buffers.index_buffer());
-    buffers.draw_from(pipeline_.newest_state_buffer());
+    pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
   }
 
   FrameInfo run_frame(const FrameSettings& settings) override {
-    const FrameInfo info = pipeline_.run_frame(settings);
-    buffers_->draw_from(pipeline_.newest_state_buffer());
-    return info;
+    return pipeline_.run_frame(settings);
   }
 
   std::vector<StageTimes> drain_stage_times() override {
@@ -36,7 +31,6 @@ class CudaBackend final : public Backend {
 
  private:
   cuda::CudaPipeline pipeline_;
-  gl::ParticleBuffers* buffers_ = nullptr;
 };
 
 }  // namespace

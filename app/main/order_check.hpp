@@ -17,10 +17,10 @@ struct OrderCheck {
 };
 
 // The order must be a permutation of [0, n) and sorted far to near by the keys the mode gives
-// (recomputed here from the drawn states' positions). In exact mode, neighbours whose depths differ
-// by less than a few ulps are accepted in either order: the GPU may contract the depth's dot
+// (recomputed here from the drawn positions). In exact mode, neighbours whose depths differ by
+// less than a few ulps are accepted in either order: the GPU may contract the depth's dot
 // product into fused multiply-adds, which moves the last bit.
-OrderCheck check_draw_order(std::span<const ParticleState> states,
+OrderCheck check_draw_order(std::span<const ParticleVertex> vertices,
                             std::span<const std::uint32_t> order, const DepthFrame& view,
                             KeyMode mode, int key_bits);
 

@@ -15,7 +15,6 @@ inline gl::DrawParams scene_draw_params(const SceneDesc& scene, const CameraMatr
   draw.viewport = viewport;
   draw.sprite_size = scene.sprite_size;
   draw.background = scene.background;
-  draw.model = scene.params;
   return draw;
 }
 

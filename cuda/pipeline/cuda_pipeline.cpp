@@ -3,38 +3,22 @@
 #include <chrono>
 
 namespace particles::cuda {
-namespace {
 
-StateBuffers mapped_states(const InteropBuffer::Mapping& a, const InteropBuffer::Mapping& b,
-                           std::uint32_t count) {
-  return {a.span<ParticleState>(count).data(), b.span<ParticleState>(count).data()};
-}
-
-}  // namespace
-
-void CudaPipeline::reset(const ModelParams& params, std::uint32_t count,
-                         std::array<GLuint, 2> state_buffers, GLuint index_buffer) {
-  device_.synchronize();  // no frame still uses the old registrations
-  for (InteropBuffer& b : states_) b = InteropBuffer();
+void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
+                         GLuint index_buffer) {
+  device_.reset(params, count);  // synchronises: no frame still uses the old registrations
+  // CUDA rewrites both buffers completely every frame, so GL's contents need not survive a map.
+  vertices_ = InteropBuffer();
   order_ = InteropBuffer();
-  // The state survives from frame to frame in GL's buffers, and so does the order: fused auto's
-  // step reads last frame's order there before the sort writes this frame's.
-  for (int k = 0; k < 2; ++k)
-    states_[k] = InteropBuffer(state_buffers[k], InteropAccess::read_write);
-  order_ = InteropBuffer(index_buffer, InteropAccess::read_write);
-  // reset() writes the initial state through the mapped addresses and waits for it, so the
-  // mappings may end when this scope does.
-  const InteropBuffer::Mapping first = states_[0].map(device_.stream());
-  const InteropBuffer::Mapping second = states_[1].map(device_.stream());
-  device_.reset(params, count, mapped_states(first, second, count));
+  vertices_ = InteropBuffer(vertex_buffer, InteropAccess::write_discard);
+  order_ = InteropBuffer(index_buffer, InteropAccess::write_discard);
 }
 
 FrameInfo CudaPipeline::run_frame(const FrameSettings& settings) {
   const std::uint32_t n = device_.count();
   if (n == 0) return device_.run_frame(settings, {});  // nothing to map or write
-  // A mapped address may differ from frame to frame: the order target's is read by the graph
-  // from FrameConstants, and a move of the states' (never seen) rebuilds the graphs. Every
-  // mapping ends (unmap) at the end of the inner scope.
+  // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
+  // so a move costs nothing. Both mappings end (unmap) at the end of the inner scope.
   using Clock = std::chrono::steady_clock;
   const auto ms = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -43,11 +27,10 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings) {
   FrameInfo info;
   Clock::time_point mapped, ran;
   {
-    const InteropBuffer::Mapping first = states_[0].map(device_.stream());
-    const InteropBuffer::Mapping second = states_[1].map(device_.stream());
+    const InteropBuffer::Mapping vertex_map = vertices_.map(device_.stream());
     const InteropBuffer::Mapping order_map = order_.map(device_.stream());
-    device_.move_states(mapped_states(first, second, n));
-    const FrameTargets targets{order_map.span<std::uint32_t>(n).data()};
+    const FrameTargets targets{vertex_map.span<ParticleVertex>(n).data(),
+                               order_map.span<std::uint32_t>(n).data()};
     mapped = Clock::now();
     info = device_.run_frame(settings, targets);
     ran = Clock::now();

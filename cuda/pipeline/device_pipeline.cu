@@ -125,32 +125,18 @@ void DevicePipeline::synchronize() const {
   CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
-void DevicePipeline::reset(const ModelParams& params, std::uint32_t count, StateBuffers external) {
-  if ((external[0] == nullptr) != (external[1] == nullptr) ||
-      (external[0] != nullptr && external[0] == external[1])) {
-    throw std::invalid_argument("DevicePipeline::reset: external state buffers come in two");
-  }
+void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   synchronize();    // frames in flight still use the old buffers
   graphs_.clear();  // they hold the old buffers' addresses
   slot_frame_ = {-1, -1};
   params_ = params;
   count_ = count;
   frame_ = 0;
-  for (int k = 0; k < 2; ++k) {
-    if (external[0] != nullptr) {
-      own_states_[k] = DeviceBuffer<ParticleState>();
-      states_[k] = external[k];
-    } else {
-      own_states_[k].resize(count);
-      states_[k] = own_states_[k].data();
-    }
-  }
+  for (auto& state : states_) state.resize(count);
   keys_.resize(count);
   order_.resize(count);
   extents_partials_.resize(std::size_t{fused_step_blocks(count)} * detail::kCombineWords);
   order_is_last_frames_ = true;  // the identity, below
-  order_left_by_stint_ = false;
-  target_holds_order_ = false;  // the caller's target has no order of ours yet
   auto_stint_ = {};
   last_requested_.reset();
   last_reported_frame_ = -1;
@@ -169,22 +155,9 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count, State
   auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
-  launch_init(params, states_[0], count, stream_.get());
+  launch_init(params, states_[0].data(), count, stream_.get());
   restart_auto_order();
   synchronize();
-}
-
-void DevicePipeline::move_states(StateBuffers external) {
-  if (external == states_) return;
-  if (own_states_[0].data() != nullptr && own_states_[0].data() == states_[0]) {
-    throw std::logic_error("DevicePipeline::move_states: the state buffers are the pipeline's own");
-  }
-  if (external[0] == nullptr || external[1] == nullptr || external[0] == external[1]) {
-    throw std::invalid_argument("DevicePipeline::move_states: two distinct buffers needed");
-  }
-  synchronize();    // frames in flight still use the old addresses
-  graphs_.clear();  // and so do the graphs
-  states_ = external;
 }
 
 void DevicePipeline::restart_auto_order() {
@@ -330,15 +303,14 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   cudaStream_t s = stream_.get();
   FrameConstants* c = constants_.data();
   FrameReport* report = report_.data();
-  const ParticleState* state_in = states_[slot];
-  ParticleState* state_out = states_[slot ^ 1];
+  const ParticleState* state_in = states_[slot].data();
+  ParticleState* state_out = states_[slot ^ 1].data();
   const bool automatic = shape.sort && shape.algorithm == Algorithm::automatic;
 
   // Exact keys need only the view, so the simulate pass itself makes them. The fixed algorithms
   // sort them from the identity order. Auto's fused step lays the particles out in last frame's
-  // order (gathering them through the order target, which holds it until this frame's order
-  // overwrites it), so its keys, made there too, are in that order with no gather of their own;
-  // quantized ones are then remade from them in place.
+  // order (gathering them through order_), so its keys, made there too, are in that order with
+  // no gather of their own; quantized ones are then remade from them in place.
   const bool layout_in_step = shape.fused && automatic;
   const bool keys_in_step = shape.fused && (shape.mode == KeyMode::exact || layout_in_step);
   // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
@@ -362,10 +334,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.params = params_;
     step.state_in = state_in;
     step.state_out = state_out;
-    // Last frame's order, read by the step long before this frame's sort writes its own.
-    step.gather_at = layout_in_step ? &c->order : nullptr;
+    // Read before the step overwrites it with the identity (values), each place by its thread.
+    step.gather = layout_in_step ? order_.data() : nullptr;
     step.count = count_;
     step.dt = &c->dt;
+    step.vertices = &c->vertices;
     step.view = &c->view;
     // A stint's frame of exact keys needs its extents only once it is done (the report): its
     // step leaves them as partials, folded on a branch beside the sort (joined before the
@@ -382,7 +355,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     }
     step.keys = keys_in_step ? keys_.data() : nullptr;
     // A partition stint's sorts take the values as the keys' places (record_auto_sort): the
-    // identity is not written.
+    // identity is not written, and order_ keeps last frame's order until the sort overwrites it.
     step.values = sort_makes_values || shape.partition_stint ? nullptr : order_.data();
     step.key_floor = keys_in_step && !automatic ? key_floor_.data() : nullptr;  // radix only
     // Auto's exact keys go to the partition sort's buckets as they are made (quantized ones from
@@ -407,7 +380,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     mark(1, inner_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
   } else {
-    launch_step(params_, state_in, state_out, count_, &c->dt, s);
+    launch_step(params_, state_in, state_out, count_, &c->dt, &c->vertices, s);
     mark(1, inner_slot, marks);
     launch_extents(state_out, count_, &c->view, &report->extents, extents_workspace_.data(), s);
     mark(2, inner_slot, marks);
@@ -504,12 +477,8 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
                                  .keys_by_place = stint_keys_by_place(partition_stint)};
     if (keys_appended) {  // by the step or the keys stage, each with its place as its value
       // Its sorted keys are not kept: when it sorts, it takes the next splitters itself and the
-      // finish (note_sorted, their only reader) does not run. A stint's frame, which has no
-      // finish either, stores its order in the target alone: nothing reads order_ after it (the
-      // next step gathers through the target). (H200, galaxy 1M auto, with the step writing the
-      // state alone: one store a key instead of two took 0.5-0.7 us off the frame.)
-      std::uint32_t* values = partition_stint ? nullptr : order_.data();
-      partition_->sort_appended(nullptr, values, count_, s, enable, words + kRadixRuns,
+      // finish (note_sorted, their only reader) does not run.
+      partition_->sort_appended(nullptr, order_.data(), count_, s, enable, words + kRadixRuns,
                                 &report->partitioned, extras);
     } else {
       partition_->sort_enabled(keys_.data(), order_.data(), count_, s, enable, words + kRadixRuns,
@@ -546,7 +515,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     info.path = settings.sort ? SortPath::full : SortPath::unsorted;
     return info;
   }
-  if (targets.order == nullptr) {
+  if (targets.vertices == nullptr || targets.order == nullptr) {
     throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
   }
   GraphShape run_shape = shape;
@@ -564,18 +533,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
 
   const int slot = static_cast<int>(frame_ & 1u);
   const bool automatic = run_shape.sort && run_shape.algorithm == Algorithm::automatic;
-  if (automatic && run_shape.fused && !target_holds_order_) {
-    // Fused auto gathers through last frame's order in the target: the first frame after a
-    // reset has none, so it starts from the layout as it is.
-    detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
-        targets.order, nullptr, count_, nullptr);
-    PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
-  }
-  target_holds_order_ = true;  // every frame writes its whole order there
-  // Unfused auto starts from order_, which a partition stint's frame does not write.
-  const bool order_stale = !order_is_last_frames_ || (!run_shape.fused && order_left_by_stint_);
-  order_left_by_stint_ = run_shape.partition_stint;
-  if (automatic && order_stale) {
+  if (automatic && !order_is_last_frames_) {
     // Back from another frame (a stint, another algorithm): last frame's order is the layout
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
@@ -583,7 +541,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     auto_stint_.streak = 0;  // reports of frames before the stint no longer count
   }
   order_is_last_frames_ = automatic;
-  host_constants_.data()[slot] = {settings.dt, settings.view, targets.order};
+  host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
   // Counted from the reset, so that frame 0 and every period-th one after time their stages.

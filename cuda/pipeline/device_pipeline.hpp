@@ -2,15 +2,12 @@
 // The CUDA backend's frame without GL: simulate -> extents -> keys -> sort -> order, on one
 // stream of its own, captured once as a CUDA graph and replayed while the graph's shape (count,
 // algorithm, key mode and bits, sort on/off) stays the same. CudaPipeline (cuda_pipeline.hpp)
-// maps the GL buffers: the two state buffers, which the renderer draws from, are handed in at
-// reset() (and again if a mapping moves them), the element buffer each frame as FrameTargets. The
-// GPU tests call this directly, with the pipeline's own state buffers and a plain device buffer.
+// maps the GL buffers and hands their pointers in as FrameTargets; the GPU tests call this
+// directly with plain device buffers.
 //
-// Per-frame inputs (dt, view, the order target's pointer) live in a small device-side
+// Per-frame inputs (dt, view, the two target pointers) live in a small device-side
 // FrameConstants block that a copy from pinned memory fills before each graph launch, so the
-// graph never has to change when they do, including when GL maps its element buffer elsewhere.
-// The state buffers' addresses are in the graphs instead (the step's loads and stores take no
-// indirection): should a mapping ever move them, move_states() rebuilds the graphs.
+// graph never has to change when they do, including when GL maps its buffers elsewhere.
 //
 // Switching algorithm or key mode costs no allocation: every sorter is made at reset(), and each
 // graph shape's executable graphs are kept once built, so going back to a shape is free and the
@@ -22,23 +19,24 @@
 // stalls the GPU.
 //
 // Automatic sorting ("auto"): the keys are laid out in last frame's order. With fused stages the
-// particles themselves are: the step reads each one through last frame's order, in the order
-// target (which indexes the particles as they were laid out then) and writes it to the other state
-// buffer at its place in that order, so its keys come out of the step already in that order, and
-// the draw order indexes this new layout. (Unfused, the layout stays and the keys stage gathers
-// through the order.) The sortedness probe counts descents (adjacent and strided, see
-// core/auto_policy.hpp) on the device, and a one-thread kernel turns them, with choose_auto_path,
-// into enable words: already sorted -> no sort runs, no element far from home -> the odd-even sort,
-// else the splitter partition sort (cuda/sort/splitter_partition.hpp: buckets cut by last frame's
-// sorted keys), which hands over to the radix sort, on the device, when those splitters do not fit
-// this frame's keys. Every sort is in the graph and those not chosen return at once (a few empty
-// launches). After fused auto frames that kept ending in radix or in the partition sort, a stint of
-// frames runs a graph of that path alone, each stint of a path twice as long as the last up to
-// kAutoStintLongest (core/auto_policy.hpp). The choice is made on the device in the same frame, so
-// every frame's order is exactly sorted and ties keep last frame's order; only the report of which
-// path ran (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did
-// the same, but under CUDA-GL interop a graph holding one completed about 2 ms late every frame on
-// the H200: bench/interop_bench.)
+// particles themselves are: the step reads each one through last frame's order (which indexes
+// the particles as they were laid out then) and writes it to the other state buffer at its
+// place in that order, so its keys come out of the step already in that order, and the draw
+// order indexes this new layout. (Unfused, the layout stays and the keys stage gathers through
+// the order.) The sortedness probe counts
+// descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
+// one-thread kernel turns them, with choose_auto_path, into enable words: already sorted ->
+// no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
+// (cuda/sort/splitter_partition.hpp: buckets cut by last frame's sorted keys), which hands over
+// to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
+// is in the graph and those not chosen return at once (a few empty launches). After fused auto
+// frames that kept ending in radix or in the partition sort, a stint of frames runs a graph of
+// that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
+// (core/auto_policy.hpp). The choice is made on the device in the same frame, so every frame's
+// order is exactly sorted and ties keep last frame's order; only the report of which path ran
+// (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did the same,
+// but under CUDA-GL interop a graph holding one completed about 2 ms late every frame on the H200:
+// bench/interop_bench.)
 #include <cuda_runtime.h>
 
 #include <array>
@@ -59,21 +57,17 @@
 
 namespace particles::cuda {
 
-// Where a frame's draw order goes: `count` indices (far first), device memory. The particles
-// the order indexes are in the state buffer newest_state_buffer() names. From the second frame
-// after a reset on, the target must hold the order the frame before wrote (the same buffer, or
-// its contents moved along, as a GL mapping moves them): fused auto gathers through it.
+// Where a frame's results go: `count` vertices and `count` indices (far first), device memory.
 struct FrameTargets {
+  ParticleVertex* vertices = nullptr;
   std::uint32_t* order = nullptr;
 };
-
-// The two state buffers a frame steps between (device memory for `count` particles each).
-using StateBuffers = std::array<ParticleState*, 2>;
 
 // What the graph reads at run time; one device copy, refilled before every launch.
 struct FrameConstants {
   float dt = 0.0f;
   DepthFrame view;
+  ParticleVertex* vertices = nullptr;
   std::uint32_t* order = nullptr;
 };
 
@@ -92,14 +86,8 @@ class DevicePipeline {
   DevicePipeline(const DevicePipeline&) = delete;
   DevicePipeline& operator=(const DevicePipeline&) = delete;
 
-  // New scene or count: state = model_init, order = identity, graph dropped. With `external`,
-  // the frames step between those two buffers (the caller's, kept valid at those addresses
-  // while frames run, or handed in again through move_states); without, between two of the
-  // pipeline's own.
-  void reset(const ModelParams& params, std::uint32_t count, StateBuffers external = {});
-  // The external state buffers are at new addresses, with their contents kept (a new mapping):
-  // the graphs, which hold the old ones, are dropped and rebuilt. A no-op when nothing moved.
-  void move_states(StateBuffers external);
+  // New scene or count: state = model_init, order = identity, graph dropped.
+  void reset(const ModelParams& params, std::uint32_t count);
   // Enqueues one frame writing into `targets`; returns the previous frame's FrameInfo (see top).
   FrameInfo run_frame(const FrameSettings& settings, const FrameTargets& targets);
 
@@ -112,12 +100,10 @@ class DevicePipeline {
   std::uint32_t count() const noexcept { return count_; }
   std::uint64_t graphs_built() const noexcept { return graphs_built_; }
 
-  // The state buffer (0 or 1, as handed to reset) that the last enqueued frame wrote: the one
-  // its draw order indexes and the renderer draws from.
-  int newest_state_buffer() const noexcept { return static_cast<int>(frame_ & 1u); }
   // Device views of the last enqueued frame, for tests (read after synchronize()). The state is
-  // in the layout the frame's draw order indexes (see auto above).
-  const ParticleState* device_state() const noexcept { return states_[frame_ & 1u]; }
+  // in the layout the frame's vertices and draw order index (see auto above).
+  const ParticleState* device_state() const noexcept { return states_[frame_ & 1u].data(); }
+  const std::uint32_t* device_order() const noexcept { return order_.data(); }
   // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch, and a
   // frame the partition sort sorted (device_report()->partitioned), which keeps only its
   // splitters.
@@ -206,21 +192,13 @@ class DevicePipeline {
   std::size_t capacity_ = 0;  // sorters are made for this many pairs
 
   // Frame f steps states_[f % 2] into states_[(f + 1) % 2] (one graph per frame slot), so the
-  // step can also move each particle to a new place (auto's layout, above). They are the
-  // caller's buffers (reset's `external`) or own_states_.
-  StateBuffers states_{};
-  std::array<DeviceBuffer<ParticleState>, 2> own_states_;
+  // step can also move each particle to a new place (auto's layout, above).
+  std::array<DeviceBuffer<ParticleState>, 2> states_;
   DeviceBuffer<std::uint32_t> keys_;
-  DeviceBuffer<std::uint32_t> order_;  // the sorts' draw order, before it reaches the target
-  // Whether order_ holds the last frame's order in the current layout, as unfused auto needs:
-  // false after a frame of a fixed algorithm, whose order_ may be scratch, and after a partition
-  // stint's frame, which writes its order to the target alone; auto then starts from the
-  // identity. (Fused auto reads last frame's order from the target instead.)
+  DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
+  // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
+  // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
   bool order_is_last_frames_ = true;
-  bool order_left_by_stint_ = false;
-  // Whether the caller's order target holds the last frame's order: false after a reset, when
-  // the first fused auto frame writes the identity there before it gathers through it.
-  bool target_holds_order_ = false;
   // Fused auto's stints (core/auto_policy.hpp).
   AutoStint auto_stint_;
   // The shape the last enqueued frame's settings asked for: a stint lasts only while the same

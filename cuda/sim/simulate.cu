@@ -20,14 +20,17 @@ __global__ void init_kernel(ModelParams params, ParticleState* state, std::uint3
 }
 
 __global__ void step_kernel(ModelParams params, const ParticleState* state_in,
-                            ParticleState* state_out, std::uint32_t count, const float* dt_in) {
+                            ParticleState* state_out, std::uint32_t count, const float* dt_in,
+                            ParticleVertex* const* vertices_in) {
   const float dt = *dt_in;
+  ParticleVertex* vertices = *vertices_in;
   const bool in_place = state_in == state_out;
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
     ParticleState s = state_in[i];
     if (dt != 0.0f) model_step(params, s, dt);
     if (dt != 0.0f || !in_place) state_out[i] = s;
+    vertices[i] = model_vertex(params, s);
   }
 }
 
@@ -42,10 +45,11 @@ void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t 
 }
 
 void launch_step(const ModelParams& params, const ParticleState* state_in, ParticleState* state_out,
-                 std::uint32_t count, const float* dt, cudaStream_t stream) {
+                 std::uint32_t count, const float* dt, ParticleVertex* const* vertices,
+                 cudaStream_t stream) {
   if (count == 0) return;
   step_kernel<<<detail::grid_stride_blocks(count, kThreads, 8), kThreads, 0, stream>>>(
-      params, state_in, state_out, count, dt);
+      params, state_in, state_out, count, dt, vertices);
   PARTICLES_CHECK_LAUNCH("step_kernel", stream);
 }
 

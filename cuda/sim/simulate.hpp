@@ -1,7 +1,7 @@
 #pragma once
 // Stage 1 of the frame: the scene models on the GPU. Host API only; kernels are in simulate.cu,
-// which calls exactly core/scene_models.hpp (the CPU twin is cpu_simulate). Launches are
-// asynchronous on `stream` and capturable into a graph.
+// which calls exactly core/scene_models.hpp (the CPU twins are cpu_simulate and
+// cpu_write_vertices). Launches are asynchronous on `stream` and capturable into a graph.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -16,10 +16,11 @@ void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t 
                  cudaStream_t stream);
 
 // Advances every particle of state_in by *dt (not at all when *dt == 0, as on the CPU) into
-// state_out, which the renderer then draws from. state_out may be state_in (in place). dt is
-// read from device memory at run time, not baked in at launch: a captured graph stays valid
-// while the time step changes.
+// state_out and writes its vertex. state_out may be state_in (in place). dt and the vertex target
+// are read from device memory at run time, not baked in at launch: a captured graph stays valid
+// while the time step changes and the GL buffer maps elsewhere.
 void launch_step(const ModelParams& params, const ParticleState* state_in, ParticleState* state_out,
-                 std::uint32_t count, const float* dt, cudaStream_t stream);
+                 std::uint32_t count, const float* dt, ParticleVertex* const* vertices,
+                 cudaStream_t stream);
 
 }  // namespace particles::cuda

@@ -22,8 +22,8 @@ constexpr int kThreads = 256;
 __global__ void __launch_bounds__(kThreads)
     step_fused_kernel(FusedStepArgs a, detail::ExtentsWorkspace ws) {
   const float dt = *a.dt;
+  ParticleVertex* vertices = *a.vertices;
   const DepthFrame view = *a.view;
-  const std::uint32_t* const gather = a.gather_at != nullptr ? *a.gather_at : a.gather;
   Extents e;
   std::uint32_t key_min = 0xffffffffu;
   const bool in_place = a.state_in == a.state_out;
@@ -45,12 +45,13 @@ __global__ void __launch_bounds__(kThreads)
     const bool valid = i < a.count;
     // A whole 32-byte state per particle, so a gather costs no more sectors than a straight read.
     ParticleState s{};
-    if (valid) s = a.state_in[gather != nullptr ? gather[i] : i];
+    if (valid) s = a.state_in[a.gather != nullptr ? a.gather[i] : i];
     if (appends && held) appender.append(held_first, held_valid, held_key);
     std::uint32_t key = 0;
     if (valid) {
       if (dt != 0.0f) model_step(a.params, s, dt);
       if (dt != 0.0f || !in_place) a.state_out[i] = s;
+      vertices[i] = model_vertex(a.params, s);
       const Vec3 p = position_of(s);
       const float depth = view_depth(view, p);
       extents_add(e, p, depth, speed_of(s));
@@ -87,10 +88,7 @@ std::uint32_t fused_step_blocks(std::uint32_t count) {
 }
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
-  if (args.gather != nullptr && args.gather_at != nullptr) {
-    throw std::invalid_argument("launch_step_fused: a gather or the word holding one, not both");
-  }
-  if ((args.gather != nullptr || args.gather_at != nullptr) && args.state_in == args.state_out) {
+  if (args.gather != nullptr && args.state_in == args.state_out) {
     throw std::invalid_argument(
         "launch_step_fused: a gather needs a state_out apart from state_in");
   }

@@ -1,7 +1,7 @@
 #pragma once
-// Stages 1-3 of the frame in one pass over the particles: simulate (the state the renderer draws),
-// fold the particle into the frame's extents (stage 2), and, when the keys need nothing but the
-// view (exact keys, sorted from the identity order), write its depth key and index (stage 3). Each
+// Stages 1-3 of the frame in one pass over the particles: simulate and write the vertex, fold the
+// particle into the frame's extents (stage 2), and, when the keys need nothing but the view
+// (exact keys, sorted from the identity order), write its depth key and index (stage 3). Each
 // particle's state is then read once per frame instead of three times; at 1M particles that
 // saves two launches and ~60 MB of traffic. The stage twins stay the reference: the result is
 // bit-identical to launch_step + launch_extents + launch_depth_keys (tests/gpu/stage_fused_test).
@@ -27,15 +27,12 @@ struct FusedStepArgs {
   const ParticleState* state_in = nullptr;
   ParticleState* state_out = nullptr;
   const std::uint32_t* gather = nullptr;  // optional; may be `values` (read before written)
-  // Optional, instead of `gather`: a device word holding the gather's address, read when the
-  // kernel runs (the pipeline's GL element buffer, last frame's draw order, which may map
-  // elsewhere every frame).
-  const std::uint32_t* const* gather_at = nullptr;
   std::uint32_t count = 0;
-  const float* dt = nullptr;          // device memory, read when the kernel runs
-  const DepthFrame* view = nullptr;   // device memory
-  Extents* extents = nullptr;         // device memory, written once per launch
-  void* extents_workspace = nullptr;  // see extents_workspace_bytes()
+  const float* dt = nullptr;                  // device memory, read when the kernel runs
+  ParticleVertex* const* vertices = nullptr;  // device memory holding the target's address
+  const DepthFrame* view = nullptr;           // device memory
+  Extents* extents = nullptr;                 // device memory, written once per launch
+  void* extents_workspace = nullptr;          // see extents_workspace_bytes()
   // Optional: instead of combining the extents (extents, extents_workspace unused), each block
   // stores its combine words here (store_block_extents), fused_step_blocks(count) * 10 words,
   // for launch_extents_fold to combine in a launch of its own. Not with key_floor.

@@ -361,10 +361,6 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   if (len > 0) {
     BucketOutput out = a.out;
     out.final_values = a.final_values_at != nullptr ? *a.final_values_at : nullptr;
-    if (out.values == nullptr) {  // the values go to the final target alone: one store a key
-      out.values = out.final_values;
-      out.final_values = nullptr;
-    }
     // The one-pass ranking's cursors start at zero; block_min_max's barriers order this before
     // the counting.
     reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
@@ -501,9 +497,6 @@ void SplitterPartitionSort::sort_appended(std::uint32_t* out_keys, std::uint32_t
                                           const std::int32_t* enable, std::int32_t* fallback,
                                           std::uint32_t* ran, const PartitionExtras& extras) {
   check_count(n, "sort_appended");
-  if (out_values == nullptr && extras.final_values == nullptr) {
-    throw std::invalid_argument("SplitterPartitionSort::sort_appended: no target for the values");
-  }
   if (n == 0) return;
   launch_bucket_sort(nullptr, out_keys, out_values, n, stream, enable, fallback, ran, extras);
 }

@@ -69,9 +69,8 @@ class SplitterPartitionSort {
   // The sort of keys a kernel appended through append_target(), the values being their places:
   // as sort_enabled, writing the sorted keys and places to out_keys and out_values, and falling
   // back also when no kernel appended since the last sort. out_keys may be null: the sorted keys
-  // are then not kept (extras.note_splitters still takes the splitters from them). out_values
-  // may be null when extras.final_values is set: the sorted values then go there alone. The arrays
-  // the keys were made in are not read (they are the fallback's input, left as they are).
+  // are then not kept (extras.note_splitters still takes the splitters from them). The arrays the
+  // keys were made in are not read (they are the fallback's input, left as they are).
   void sort_appended(std::uint32_t* out_keys, std::uint32_t* out_values, std::uint32_t n,
                      cudaStream_t stream, const std::int32_t* enable, std::int32_t* fallback,
                      std::uint32_t* ran, const PartitionExtras& extras = {});

@@ -70,14 +70,12 @@ struct PathCounts {
 // `paths`, when given, receives the PathCounts (the gtest assertions need a void function).
 void run_case(const Case& c, PathCounts* paths = nullptr) {
   PathCounts counted;
-  const std::uint32_t n = c.count;
-  // The state in buffers of the caller's, as CudaPipeline's GL buffers are.
-  cuda::DeviceBuffer<ParticleState> states[2] = {cuda::DeviceBuffer<ParticleState>(n),
-                                                 cuda::DeviceBuffer<ParticleState>(n)};
   cuda::DevicePipeline pipeline;
-  pipeline.reset(test::scene(c.model), c.count, {states[0].data(), states[1].data()});
-  // Two order targets, alternated, as a GL mapping that lands elsewhere from frame to frame would,
-  // the contents going along as they do in GL's buffer (fused auto starts from them).
+  pipeline.reset(test::scene(c.model), c.count);
+  const std::uint32_t n = c.count;
+  // Two target sets, alternated, as a GL mapping that lands elsewhere from frame to frame would.
+  cuda::DeviceBuffer<ParticleVertex> vertices[2] = {cuda::DeviceBuffer<ParticleVertex>(n),
+                                                    cuda::DeviceBuffer<ParticleVertex>(n)};
   cuda::DeviceBuffer<std::uint32_t> orders[2] = {cuda::DeviceBuffer<std::uint32_t>(n),
                                                  cuda::DeviceBuffer<std::uint32_t>(n)};
 
@@ -85,7 +83,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
   std::iota(previous.begin(), previous.end(), 0u);
   std::vector<ParticleState> previous_state;
   // Fused auto moves each particle to its place in last frame's order as it steps it, except in
-  // the frames of a radix stint (which keep the layout), also after a radix stint's frame.
+  // the frames of a radix stint (which keep the layout; auto starts from it again after one).
   const bool laid_out_in_order = c.algorithm == Algorithm::automatic && c.fused;
   SortPath last_stint = SortPath::unsorted;
   int stint_run = 0;
@@ -102,11 +100,7 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     settings.key_mode = c.mode;
     settings.key_bits = c.bits;
     settings.fuse_stages = c.fused;
-    if (f > 0) {
-      CUDA_CHECK(cudaMemcpy(orders[f & 1].data(), orders[(f - 1) & 1].data(),
-                            n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice));
-    }
-    const cuda::FrameTargets targets{orders[f & 1].data()};
+    const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
     const FrameInfo info = pipeline.run_frame(settings, targets);
     pipeline.synchronize();
     const SortPath stint = pipeline.newest_frame_stint();
@@ -129,9 +123,11 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     expected = from_previous ? previous : std::vector<std::uint32_t>(n);
     if (!from_previous) std::iota(expected.begin(), expected.end(), 0u);
     if (laid_out_in_order && f > 0 && !as_radix) {
-      // The seed identifies a particle; a respawn (fountain) advances it by one hash.
+      // The seed identifies a particle; a respawn (fountain) advances it by one hash. After a
+      // stint frame auto starts again from the layout as it is.
       for (std::uint32_t k = 0; k < n; ++k) {
-        const std::uint32_t was = previous_state[previous[k]].seed;
+        const bool last_as_radix = last_stint == SortPath::radix;
+        const std::uint32_t was = previous_state[last_as_radix ? k : previous[k]].seed;
         ASSERT_TRUE(state[k].seed == was || state[k].seed == hash_u32(was))
             << "frame " << f << " place " << k;
       }
@@ -173,17 +169,18 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     } else {
       EXPECT_EQ(info.path, SortPath::full);
     }
-    // The frame stepped the particles into the caller's buffer it names, the other one each frame.
-    ASSERT_EQ(pipeline.newest_state_buffer(), (f + 1) & 1) << "frame " << f;
-    ASSERT_EQ(pipeline.device_state(), states[pipeline.newest_state_buffer()].data());
+    if (f < 2) {  // the vertices went to this frame's target
+      const auto verts = test::to_host(targets.vertices, n);
+      for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(verts[i].x, state[i].px);
+    }
     previous = order;
     previous_state = state;
     last_stint = stint;
     last_extents = extents;
     last_probes = probes;
   }
-  // One graph for the whole run (and one per kind of auto's stints): neither the moving order
-  // targets nor dt/view rebuilt it.
+  // One graph for the whole run (and one per kind of auto's stints): neither the moving targets
+  // nor dt/view rebuilt it.
   const std::uint64_t stint_graphs =
       (counted.radix_stint > 0 ? 1u : 0u) + (counted.partition_stint > 0 ? 1u : 0u);
   EXPECT_EQ(pipeline.graphs_built(), 1u + stint_graphs);
@@ -217,12 +214,12 @@ class CheckedPipeline {
     FrameInfo reported;  // what run_frame said of the frame before
   };
 
-  CheckedPipeline(Model model, std::uint32_t n) : n_(n), order_(n) {
+  CheckedPipeline(Model model, std::uint32_t n) : n_(n), vertices_(n), order_(n) {
     pipeline.reset(test::scene(model), n);
   }
 
   Frame run(const FrameSettings& s) {
-    const FrameInfo reported = pipeline.run_frame(s, {order_.data()});
+    const FrameInfo reported = pipeline.run_frame(s, {vertices_.data(), order_.data()});
     pipeline.synchronize();
     Frame f{test::to_host(pipeline.device_state(), n_), test::to_host(order_.data(), n_),
             std::vector<std::uint32_t>(n_), reported};
@@ -235,6 +232,7 @@ class CheckedPipeline {
 
  private:
   std::uint32_t n_;
+  cuda::DeviceBuffer<ParticleVertex> vertices_;
   cuda::DeviceBuffer<std::uint32_t> order_;
 };
 
@@ -293,16 +291,17 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   cuda::DevicePipeline pipeline;
   for (std::uint32_t n : {1000u, 0u, 1u, 4000u}) {
     pipeline.reset(test::scene(Model::galaxy), n);
+    cuda::DeviceBuffer<ParticleVertex> vertices(n);
     cuda::DeviceBuffer<std::uint32_t> order(n);
     FrameSettings s;
     s.view = test::orbit_view(0);
     for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::cub}) {
       s.algorithm = a;
-      pipeline.run_frame(s, {order.data()});
+      pipeline.run_frame(s, {vertices.data(), order.data()});
     }
     s.sort = false;
-    const FrameInfo info = pipeline.run_frame(s, {order.data()});
-    pipeline.run_frame(s, {order.data()});
+    const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
+    pipeline.run_frame(s, {vertices.data(), order.data()});
     pipeline.synchronize();
     std::vector<std::uint32_t> identity(n);
     std::iota(identity.begin(), identity.end(), 0u);
@@ -315,52 +314,6 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   bad.key_mode = KeyMode::quantized;
   bad.key_bits = 0;
   EXPECT_THROW(pipeline.run_frame(bad, {}), std::invalid_argument);
-}
-
-// CudaPipeline hands its GL state buffers in as mapped; should a mapping ever move them, the
-// frames go on from the moved contents exactly as if nothing had moved, with graphs rebuilt.
-TEST(PipelineLifecycle, MovedStateBuffersRebuildTheGraphsAndKeepTheFrames) {
-  REQUIRE_CUDA_DEVICE();
-  const std::uint32_t n = 6000;
-  cuda::DevicePipeline own, moved;
-  own.reset(test::scene(Model::fountain), n);
-  cuda::DeviceBuffer<ParticleState> first[2] = {cuda::DeviceBuffer<ParticleState>(n),
-                                                cuda::DeviceBuffer<ParticleState>(n)};
-  cuda::DeviceBuffer<ParticleState> second[2] = {cuda::DeviceBuffer<ParticleState>(n),
-                                                 cuda::DeviceBuffer<ParticleState>(n)};
-  moved.reset(test::scene(Model::fountain), n, {first[0].data(), first[1].data()});
-  EXPECT_THROW(own.move_states({second[0].data(), second[1].data()}), std::logic_error);
-  EXPECT_THROW(moved.move_states({second[0].data(), second[0].data()}), std::invalid_argument);
-  cuda::DeviceBuffer<std::uint32_t> own_order(n), moved_order(n);
-  for (int f = 0; f < 12; ++f) {
-    if (f == 5) {  // the contents go along, as GL's buffer contents do
-      for (int k = 0; k < 2; ++k) {
-        CUDA_CHECK(cudaMemcpy(second[k].data(), first[k].data(), n * sizeof(ParticleState),
-                              cudaMemcpyDeviceToDevice));
-      }
-      const std::uint64_t built = moved.graphs_built();
-      moved.move_states({first[0].data(), first[1].data()});  // nothing moved: a no-op
-      EXPECT_EQ(moved.graphs_built(), built);
-      moved.move_states({second[0].data(), second[1].data()});
-    }
-    FrameSettings s;
-    s.dt = 0.02f;
-    s.view = test::orbit_view(f);
-    s.algorithm = Algorithm::automatic;
-    own.run_frame(s, {own_order.data()});
-    moved.run_frame(s, {moved_order.data()});
-    own.synchronize();
-    moved.synchronize();
-    ASSERT_EQ(test::to_host(moved_order.data(), n), test::to_host(own_order.data(), n))
-        << "frame " << f;
-    const auto own_state = test::to_host(own.device_state(), n);
-    const auto moved_state = test::to_host(moved.device_state(), n);
-    ASSERT_EQ(0, std::memcmp(own_state.data(), moved_state.data(), n * sizeof(ParticleState)))
-        << "frame " << f;
-    ASSERT_EQ(moved.device_state(), (f < 5 ? first : second)[moved.newest_state_buffer()].data());
-  }
-  // The move dropped the graphs built before it, and the frames after it built theirs again.
-  EXPECT_GT(moved.graphs_built(), own.graphs_built());
 }
 
 // Switching algorithms back and forth: each shape's graphs are built once and reused, the
@@ -435,6 +388,7 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
   const std::uint32_t n = 1u << 20;
   cuda::DevicePipeline pipeline;
   pipeline.reset(test::scene(Model::galaxy), n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
   cuda::DeviceBuffer<std::uint32_t> order(n);
   for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
     FrameSettings s;
@@ -442,7 +396,7 @@ TEST(PipelineStageTimes, EveryFrameReportsItsPredecessorsStages) {
     s.stage_sample_period = 1;
     for (int frame = 0; frame < 12; ++frame) {
       s.view = test::orbit_view(frame);
-      const FrameInfo info = pipeline.run_frame(s, {order.data()});
+      const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
       if (frame == 0) continue;  // the first frame of a new graph may have no timings yet
       ASSERT_TRUE(pipeline.stage_timing()) << "stage timing was refused by the driver";
       ASSERT_GE(info.stages.frame, 0) << to_string(a) << " frame " << frame;
@@ -469,6 +423,7 @@ TEST(PipelineStageTimes, SampledFramesTimeStagesTheOthersTheSpan) {
   REQUIRE_CUDA_DEVICE();
   const std::uint32_t n = 1u << 18;
   cuda::DevicePipeline pipeline;
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
   cuda::DeviceBuffer<std::uint32_t> order(n);
   for (Algorithm a : {Algorithm::radix, Algorithm::automatic, Algorithm::oddeven}) {
     SCOPED_TRACE(to_string(a));
@@ -494,7 +449,7 @@ TEST(PipelineStageTimes, SampledFramesTimeStagesTheOthersTheSpan) {
     };
     for (int frame = 0; frame < 13; ++frame) {
       s.view = test::orbit_view(frame);
-      const FrameInfo info = pipeline.run_frame(s, {order.data()});
+      const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
       if (frame > 0) check(info.stages);
     }
     check(pipeline.drain_stage_times());

@@ -196,10 +196,8 @@ __global__ void copy_and_append_kernel(const std::uint32_t* in, std::uint32_t* o
 // sort_appended: the keys a kernel appended, sorted with their places as the values, the made
 // keys left alone; a disabled sort leaves the counts clear for the next one; with nothing
 // appended since the last sort, it falls back; with no array for the sorted keys, only the
-// values are written; with no array for the values either, they go to the final target alone
-// (a partition stint's frame, whose order goes straight to the GL element buffer). Keys shuffled up
-// to 40 buckets from their places send the appends' bucket searches far from their guesses; the
-// smaller sort has 20 buckets.
+// values are written. Keys shuffled up to 40 buckets from their places send the appends' bucket
+// searches far from their guesses; the smaller sort has 20 buckets.
 TEST(SortPartition, SortsWhatAKernelAppended) {
   SKIP_WITHOUT_DEVICE();
   for (const std::uint32_t n : {200003u, 20u * kPartitionBucket - 5u}) {
@@ -216,7 +214,6 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
       DeviceBuffer<std::uint32_t> made(n);
       auto out_keys = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
       auto out_values = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
-      auto out_values_at = to_device(std::vector<std::uint32_t*>{out_values.data()});
       PartitionCase expected = c;
       std::iota(expected.values.begin(), expected.values.end(), 0u);
       const bool sorts =
@@ -228,12 +225,10 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
         std::int32_t enabled;
         bool may_sort;
         bool keep_keys = true;
-        bool values_to_final_alone = false;
       };
       for (const Round round : {Round{true, 0, false}, Round{true, 1, true}, Round{false, 1, false},
-                                Round{true, 1, true, false}, Round{true, 1, true, false, true}}) {
-        SCOPED_TRACE(round.enabled + 2 * round.append + 4 * round.keep_keys +
-                     8 * round.values_to_final_alone);
+                                Round{true, 1, true, false}}) {
+        SCOPED_TRACE(round.enabled + 2 * round.append + 4 * round.keep_keys);
         if (!round.keep_keys) {
           CUDA_CHECK(cudaMemset(out_keys.data(), 0xab, n * 4));
           CUDA_CHECK(cudaMemset(out_values.data(), 0xab, n * 4));
@@ -246,11 +241,8 @@ TEST(SortPartition, SortsWhatAKernelAppended) {
         }
         auto words = to_device(std::vector<std::int32_t>{round.enabled, kUnwritten});
         auto ran = to_device(std::vector<std::uint32_t>{7u});
-        PartitionExtras extras;
-        if (round.values_to_final_alone) extras.final_values = out_values_at.data();
-        sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr,
-                           round.values_to_final_alone ? nullptr : out_values.data(), n, nullptr,
-                           words.data(), words.data() + 1, ran.data(), extras);
+        sort.sort_appended(round.keep_keys ? out_keys.data() : nullptr, out_values.data(), n,
+                           nullptr, words.data(), words.data() + 1, ran.data());
         CUDA_CHECK(cudaDeviceSynchronize());
         const bool sorted_now = round.may_sort && sorts;
         EXPECT_EQ(to_host(ran.data(), 1)[0], sorted_now ? 1u : 0u);
@@ -409,10 +401,6 @@ TEST(SortPartition, RefusesMoreThanItsCapacity) {
                std::invalid_argument);
   EXPECT_THROW(sort.note_sorted(keys.data(), 101, nullptr), std::invalid_argument);
   EXPECT_THROW(sort.sort_appended(keys.data(), values.data(), 101, nullptr, words.data(),
-                                  words.data() + 1, ran.data()),
-               std::invalid_argument);
-  // Sorted values with nowhere to go.
-  EXPECT_THROW(sort.sort_appended(keys.data(), nullptr, 100, nullptr, words.data(),
                                   words.data() + 1, ran.data()),
                std::invalid_argument);
 }

@@ -34,13 +34,14 @@ struct FrameBuffers {
   // The fused step from `in` to `out`, extents into extents[0]; no gather, keys, values or key
   // floor until the caller names them.
   cuda::FusedStepArgs fused(const ModelParams& params, const ParticleState* in, ParticleState* out,
-                            std::uint32_t n) {
+                            std::uint32_t n, ParticleVertex* const* vertices_at) {
     cuda::FusedStepArgs a;
     a.params = params;
     a.state_in = in;
     a.state_out = out;
     a.count = n;
     a.dt = dt.data();
+    a.vertices = vertices_at;
     a.view = view.data();
     a.extents = extents.data();
     a.extents_workspace = ws.data();
@@ -50,8 +51,8 @@ struct FrameBuffers {
   // The three stages apart, in place on `state`, extents into extents[1], exact keys with the
   // identity values.
   void run_apart(const ModelParams& params, ParticleState* state, std::uint32_t n,
-                 std::uint32_t* keys, std::uint32_t* values) {
-    cuda::launch_step(params, state, state, n, dt.data(), nullptr);
+                 ParticleVertex* const* vertices_at, std::uint32_t* keys, std::uint32_t* values) {
+    cuda::launch_step(params, state, state, n, dt.data(), vertices_at, nullptr);
     cuda::launch_extents(state, n, view.data(), extents.data() + 1, ws.data(), nullptr);
     cuda::DepthKeyArgs k;
     k.state = state;
@@ -70,12 +71,17 @@ struct FrameBuffers {
   cuda::DeviceBuffer<std::uint32_t> key_floor;
 };
 
-// One run's particles, from the scene's first frame.
-cuda::DeviceBuffer<ParticleState> initial_state(const ModelParams& params, std::uint32_t n) {
-  cuda::DeviceBuffer<ParticleState> state(n);
-  cuda::launch_init(params, state.data(), n, nullptr);
-  return state;
-}
+// One run's particles, from the scene's first frame, and the vertices it writes, with the device
+// word that names them (as the pipeline's frame constants do).
+struct StepRun {
+  StepRun(const ModelParams& params, std::uint32_t n)
+      : state(n), vertices(n), vertices_at(test::device_value(vertices.data())) {
+    cuda::launch_init(params, state.data(), n, nullptr);
+  }
+  cuda::DeviceBuffer<ParticleState> state;
+  cuda::DeviceBuffer<ParticleVertex> vertices;
+  cuda::DeviceBuffer<ParticleVertex*> vertices_at;
+};
 
 struct FusedCase {
   Model model;
@@ -89,7 +95,9 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
   const ModelParams params = test::scene(model, 11);
-  auto state_fused = initial_state(params, n), state_apart = initial_state(params, n);
+  StepRun fused_run(params, n), apart_run(params, n);
+  auto& [state_fused, vertices_fused, vertices_fused_at] = fused_run;
+  auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
   cuda::DeviceBuffer<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
@@ -98,17 +106,21 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   for (int frame = 0; frame < 3; ++frame) {  // later frames check the workspace is reusable
     const DepthFrame view = test::orbit_view(frame);
     CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
-    cuda::FusedStepArgs fused =
-        frame_buffers.fused(params, state_fused.data(), state_fused.data(), n);
+    cuda::FusedStepArgs fused = frame_buffers.fused(params, state_fused.data(), state_fused.data(),
+                                                    n, vertices_fused_at.data());
     fused.keys = frame == 1 ? nullptr : keys_fused.data();  // frame 1: no keys requested
     fused.values = values_fused.data();
     fused.key_floor = key_floor.data();
     CUDA_CHECK(cudaMemset(key_floor.data(), 0x5a, sizeof(std::uint32_t)));  // stale on purpose
     cuda::launch_step_fused(fused, nullptr);
-    frame_buffers.run_apart(params, state_apart.data(), n, keys_apart.data(), values_apart.data());
+    frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
+                            keys_apart.data(), values_apart.data());
 
     const auto sf = test::to_host(state_fused.data(), n), sa = test::to_host(state_apart.data(), n);
     ASSERT_EQ(0, std::memcmp(sf.data(), sa.data(), n * sizeof(ParticleState))) << frame;
+    const auto vf = test::to_host(vertices_fused.data(), n),
+               va = test::to_host(vertices_apart.data(), n);
+    ASSERT_EQ(0, std::memcmp(vf.data(), va.data(), n * sizeof(ParticleVertex))) << frame;
     const auto e = test::to_host(extents.data(), 2);
     ASSERT_EQ(0, std::memcmp(&e[0], &e[1], sizeof(Extents))) << frame;
     if (frame != 1) {
@@ -143,7 +155,9 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
   const ModelParams params = test::scene(model, 12);
-  auto state_combined = initial_state(params, n), state_folded = initial_state(params, n);
+  StepRun combined_run(params, n), folded_run(params, n);
+  auto& [state_combined, vertices_combined, vertices_combined_at] = combined_run;
+  auto& [state_folded, vertices_folded, vertices_folded_at] = folded_run;
   cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(n)} * 10);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
@@ -152,11 +166,11 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
     CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
     // Stale extents on purpose: the fold must write every field.
     CUDA_CHECK(cudaMemset(extents.data(), 0x5a, 2 * sizeof(Extents)));
-    const cuda::FusedStepArgs combined =
-        frame_buffers.fused(params, state_combined.data(), state_combined.data(), n);
+    const cuda::FusedStepArgs combined = frame_buffers.fused(
+        params, state_combined.data(), state_combined.data(), n, vertices_combined_at.data());
     cuda::launch_step_fused(combined, nullptr);
-    cuda::FusedStepArgs folded =
-        frame_buffers.fused(params, state_folded.data(), state_folded.data(), n);
+    cuda::FusedStepArgs folded = frame_buffers.fused(
+        params, state_folded.data(), state_folded.data(), n, vertices_folded_at.data());
     folded.extents = nullptr;
     folded.extents_partials = partials.data();
     cuda::launch_step_fused(folded, nullptr);
@@ -168,6 +182,9 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
     const auto sc = test::to_host(state_combined.data(), n),
                sf = test::to_host(state_folded.data(), n);
     ASSERT_EQ(0, std::memcmp(sc.data(), sf.data(), n * sizeof(ParticleState))) << frame;
+    const auto vc = test::to_host(vertices_combined.data(), n),
+               vf = test::to_host(vertices_folded.data(), n);
+    ASSERT_EQ(0, std::memcmp(vc.data(), vf.data(), n * sizeof(ParticleVertex))) << frame;
   }
 }
 
@@ -186,19 +203,18 @@ TEST(StageFusedPartials, RefusesAKeyFloorWithoutTheCombine) {
 }
 
 // Auto's layout: with a gather, particle i of the output is particle gather[i] of the input,
-// stepped; every output (state, key, extents) equals the stages apart, applied in place
+// stepped; every output (state, vertex, key, extents) equals the stages apart, applied in place
 // by index and then permuted on the host. The gather is the values buffer itself, as in the
 // pipeline: each place is read before the identity overwrites it.
 struct GatherCase {
   std::uint32_t count;
   float dt;
-  bool through_word = false;  // the gather's address in a device word (gather_at), not the launch
 };
 class StageFusedGather : public ::testing::TestWithParam<GatherCase> {};
 
 TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   REQUIRE_CUDA_DEVICE();
-  const auto [n, step, through_word] = GetParam();
+  const auto [n, step] = GetParam();
   const ModelParams params = test::scene(Model::fountain, 5);
   cuda::DeviceBuffer<ParticleState> state_in(n), state_out(n), state_apart(n);
   cuda::launch_init(params, state_in.data(), n, nullptr);
@@ -212,28 +228,32 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   std::rotate(gather.begin(), gather.begin() + n / 2, gather.end());
   cuda::DeviceBuffer<std::uint32_t> values(n), keys(n), keys_apart(n), values_apart(n);
   CUDA_CHECK(cudaMemcpy(values.data(), gather.data(), n * 4, cudaMemcpyHostToDevice));
+  cuda::DeviceBuffer<ParticleVertex> vertices(n), vertices_apart(n);
+  auto vertices_at = test::device_value(vertices.data());
+  auto vertices_apart_at = test::device_value(vertices_apart.data());
   FrameBuffers frame_buffers(step, test::orbit_view(3));
   auto& extents = frame_buffers.extents;
 
-  cuda::FusedStepArgs fused = frame_buffers.fused(params, state_in.data(), state_out.data(), n);
-  const auto gather_word = test::device_value<const std::uint32_t*>(values.data());
-  if (through_word) {
-    fused.gather_at = gather_word.data();
-  } else {
-    fused.gather = values.data();
-  }
+  cuda::FusedStepArgs fused =
+      frame_buffers.fused(params, state_in.data(), state_out.data(), n, vertices_at.data());
+  fused.gather = values.data();
   fused.keys = keys.data();
   fused.values = values.data();
   cuda::launch_step_fused(fused, nullptr);
-  frame_buffers.run_apart(params, state_apart.data(), n, keys_apart.data(), values_apart.data());
+  frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
+                          keys_apart.data(), values_apart.data());
 
   const auto got_state = test::to_host(state_out.data(), n);
   const auto want_state = test::to_host(state_apart.data(), n);
+  const auto got_vertices = test::to_host(vertices.data(), n);
+  const auto want_vertices = test::to_host(vertices_apart.data(), n);
   const auto got_keys = test::to_host(keys.data(), n),
              want_keys = test::to_host(keys_apart.data(), n);
   const auto got_values = test::to_host(values.data(), n);
   for (std::uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(0, std::memcmp(&got_state[i], &want_state[gather[i]], sizeof(ParticleState))) << i;
+    ASSERT_EQ(0, std::memcmp(&got_vertices[i], &want_vertices[gather[i]], sizeof(ParticleVertex)))
+        << i;
     ASSERT_EQ(got_keys[i], want_keys[gather[i]]) << i;
     ASSERT_EQ(got_values[i], i);
   }
@@ -249,11 +269,9 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
 INSTANTIATE_TEST_SUITE_P(
     Sizes, StageFusedGather,
     ::testing::Values(GatherCase{1, 1.0f / 60.0f}, GatherCase{4099, 1.0f / 60.0f},
-                      GatherCase{300007, 1.0f / 60.0f}, GatherCase{70001, 0.0f},
-                      GatherCase{4099, 1.0f / 60.0f, true}, GatherCase{300007, 1.0f / 60.0f, true}),
+                      GatherCase{300007, 1.0f / 60.0f}, GatherCase{70001, 0.0f}),
     [](const auto& p) {
-      return "n" + std::to_string(p.param.count) + (p.param.dt == 0.0f ? "_paused" : "") +
-             (p.param.through_word ? "_word" : "");
+      return "n" + std::to_string(p.param.count) + (p.param.dt == 0.0f ? "_paused" : "");
     });
 
 TEST(StageFusedGather, RefusesToGatherInPlace) {
@@ -265,14 +283,6 @@ TEST(StageFusedGather, RefusesToGatherInPlace) {
   fused.state_out = state.data();
   fused.gather = order.data();
   fused.count = 4;
-  EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
-  const auto order_at = test::device_value<const std::uint32_t*>(order.data());
-  fused.gather = nullptr;
-  fused.gather_at = order_at.data();
-  EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
-  cuda::DeviceBuffer<ParticleState> other(4);
-  fused.state_out = other.data();
-  fused.gather = order.data();  // and the word too: one or the other
   EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
 }
 

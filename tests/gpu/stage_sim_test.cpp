@@ -1,10 +1,11 @@
-// Stage 1 against its CPU twins: model_init and cpu_simulate. The kernels
+// Stage 1 against its CPU twins: model_init, cpu_simulate and cpu_write_vertices. The kernels
 // call the same functions; only sinf/cosf/logf/powf differ between the CUDA and C libraries (by
 // an ulp or two), so positions agree within a float tolerance, not bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/cpu_pipeline.hpp"
@@ -39,6 +40,8 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   constexpr std::uint32_t n = 5000;
   constexpr int steps = 300;  // five simulated seconds: every fountain particle respawns
   cuda::DeviceBuffer<ParticleState> state(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  auto vertex_target = test::device_value(vertices.data());
   const float dt_value = 1.0f / 60.0f;
   auto dt = test::device_value(dt_value);
 
@@ -50,30 +53,48 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
     for (std::uint32_t i = 0; i < n; ++i) expect_close(gpu[i], cpu[i], i);
   }
   for (int s = 0; s < steps; ++s) {
-    cuda::launch_step(params, state.data(), state.data(), n, dt.data(), nullptr);
+    cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
+                      nullptr);
     cpu_simulate(params, cpu, dt_value);
   }
   const auto gpu = to_host(state.data(), n);
   for (std::uint32_t i = 0; i < n; ++i) expect_close(gpu[i], cpu[i], i);
+
+  // Vertices: positions are the state's, bit for bit; colours are model_vertex of that state,
+  // within one step of 8-bit rounding per channel.
+  const auto verts = to_host(vertices.data(), n);
+  std::vector<ParticleVertex> expected(n);
+  cpu_write_vertices(params, gpu, expected);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(verts[i].x, gpu[i].px);
+    ASSERT_EQ(verts[i].y, gpu[i].py);
+    ASSERT_EQ(verts[i].z, gpu[i].pz);
+    for (int b = 0; b < 32; b += 8) {
+      const int got = static_cast<int>((verts[i].rgba8 >> b) & 0xffu);
+      const int want = static_cast<int>((expected[i].rgba8 >> b) & 0xffu);
+      ASSERT_LE(std::abs(got - want), 1) << "particle " << i << " channel " << b / 8;
+    }
+  }
 }
 
-// Paused (dt 0): in place the state is left as it is; into another buffer it is copied whole,
-// since the renderer draws the buffer the frame wrote.
-TEST_P(StageSim, ZeroDtLeavesTheStateAndCopiesItOutOfPlace) {
+TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
   REQUIRE_CUDA_DEVICE();
   const ModelParams params = scene(GetParam());
   constexpr std::uint32_t n = 777;
-  cuda::DeviceBuffer<ParticleState> state(n), copy(n);
-  CUDA_CHECK(cudaMemset(copy.data(), 0x5a, n * sizeof(ParticleState)));  // stale on purpose
+  cuda::DeviceBuffer<ParticleState> state(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  auto vertex_target = test::device_value(vertices.data());
   auto dt = test::device_value(0.0f);
   cuda::launch_init(params, state.data(), n, nullptr);
   const auto before = to_host(state.data(), n);
-  cuda::launch_step(params, state.data(), state.data(), n, dt.data(), nullptr);
-  cuda::launch_step(params, state.data(), copy.data(), n, dt.data(), nullptr);
+  cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
+                    nullptr);
   const auto after = to_host(state.data(), n);
-  const auto copied = to_host(copy.data(), n);
-  ASSERT_EQ(0, std::memcmp(before.data(), after.data(), n * sizeof(ParticleState)));
-  ASSERT_EQ(0, std::memcmp(before.data(), copied.data(), n * sizeof(ParticleState)));
+  const auto verts = to_host(vertices.data(), n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(0, std::memcmp(&before[i], &after[i], sizeof(ParticleState))) << i;
+    ASSERT_EQ(verts[i].x, after[i].px);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, StageSim, ::testing::Values(Model::galaxy, Model::fountain),

@@ -29,28 +29,24 @@ using ResourceTest = GlTest;
 TEST_F(ResourceTest, BuffersKeepIdsUntilTheCountChanges) {
   ParticleBuffers buffers(8);
   EXPECT_EQ(buffers.count(), 8u);
-  const GLuint first = buffers.state_buffer(0), second = buffers.state_buffer(1);
-  EXPECT_NE(first, second);
+  const GLuint vbo = buffers.vertex_buffer();
   const std::uint64_t gen = buffers.generation();
   buffers.resize(8);
-  EXPECT_EQ(buffers.state_buffer(0), first);
-  EXPECT_EQ(buffers.state_buffer(1), second);
+  EXPECT_EQ(buffers.vertex_buffer(), vbo);
   EXPECT_EQ(buffers.generation(), gen);
   buffers.resize(16);
   EXPECT_EQ(buffers.count(), 16u);
   EXPECT_GT(buffers.generation(), gen);
   GLint64 bytes = 0;
-  for (int k = 0; k < 2; ++k) {
-    glGetNamedBufferParameteri64v(buffers.state_buffer(k), GL_BUFFER_SIZE, &bytes);
-    EXPECT_EQ(bytes, 16 * 32);
-  }
+  glGetNamedBufferParameteri64v(buffers.vertex_buffer(), GL_BUFFER_SIZE, &bytes);
+  EXPECT_EQ(bytes, 16 * 16);
   glGetNamedBufferParameteri64v(buffers.index_buffer(), GL_BUFFER_SIZE, &bytes);
   EXPECT_EQ(bytes, 16 * 4);
 }
 
 TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
   ParticleBuffers buffers;
-  const std::vector<ParticleState> v(3);
+  const std::vector<ParticleVertex> v(3);
   const std::vector<std::uint32_t> short_order = {0, 1};
   const std::vector<std::uint32_t> bad_order = {0, 1, 3};
   EXPECT_THROW(buffers.upload(v, short_order), std::invalid_argument);
@@ -62,28 +58,6 @@ TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
   glGetNamedBufferSubData(buffers.index_buffer(), 0, sizeof back, back);
   EXPECT_EQ(back[0], 2u);
   EXPECT_EQ(back[2], 0u);
-  EXPECT_THROW(buffers.draw_from(2), std::invalid_argument);
-  EXPECT_THROW(buffers.state_buffer(-1), std::invalid_argument);
-}
-
-// The VAO reads the state buffer draw_from names; an upload draws from the first.
-TEST_F(ResourceTest, TheVertexArrayReadsTheNamedStateBuffer) {
-  ParticleBuffers buffers(4);
-  GLint bound = 0;
-  for (int k : {1, 0, 1}) {
-    buffers.draw_from(k);
-    EXPECT_EQ(buffers.drawn_state_buffer(), k);
-    glGetVertexArrayIndexediv(buffers.vertex_array(), PARTICLE_VERTEX_BINDING,
-                              GL_VERTEX_BINDING_BUFFER, &bound);
-    EXPECT_EQ(static_cast<GLuint>(bound), buffers.state_buffer(k));
-    glGetVertexArrayIndexediv(buffers.vertex_array(), PARTICLE_VERTEX_BINDING,
-                              GL_VERTEX_BINDING_STRIDE, &bound);
-    EXPECT_EQ(bound, PARTICLE_VERTEX_STRIDE);
-  }
-  const std::vector<ParticleState> v(4);
-  buffers.upload(v, std::vector<std::uint32_t>{0, 1, 2, 3});
-  EXPECT_EQ(buffers.drawn_state_buffer(), 0);
-  check_error("vertex array queries", __FILE__, __LINE__);
 }
 
 TEST_F(ResourceTest, ShaderDirHasTheSharedLayoutHeader) {
@@ -93,7 +67,6 @@ TEST_F(ResourceTest, ShaderDirHasTheSharedLayoutHeader) {
   EXPECT_TRUE(src.text.starts_with("#version 450 core\n"));
   EXPECT_NE(src.text.find("#define PARTICLE_ATTRIB_POSITION 0"), std::string::npos);
   EXPECT_EQ(src.text.find("\n#include \"layout.h\""), std::string::npos);  // resolved
-  EXPECT_NE(src.text.find("vec4 particle_color("), std::string::npos);     // so is the colour file
 }
 
 TEST_F(ResourceTest, ShaderDirFromEnvironmentMustBeRight) {
@@ -121,18 +94,15 @@ TEST_F(ResourceTest, ParticleProgramCachesItsUniforms) {
   EXPECT_GE(program.uniform("u_view"), 0);
   EXPECT_GE(program.uniform("u_sprite_size"), 0);
   EXPECT_EQ(program.uniform("no_such_uniform"), -1);
-  EXPECT_GE(program.uniform("u_model"), 0);
-  EXPECT_GE(program.uniform("u_color_inner"), 0);
-  EXPECT_GE(program.uniform("u_fountain_lifetime"), 0);
-  EXPECT_EQ(glGetAttribLocation(program.id(), "a_position"), PARTICLE_ATTRIB_POSITION);
-  EXPECT_EQ(glGetAttribLocation(program.id(), "a_age"), PARTICLE_ATTRIB_AGE);
-  EXPECT_EQ(glGetAttribLocation(program.id(), "a_seed"), PARTICLE_ATTRIB_SEED);
+  GLint position = glGetAttribLocation(program.id(), "a_position");
+  GLint color = glGetAttribLocation(program.id(), "a_color");
+  EXPECT_EQ(position, PARTICLE_ATTRIB_POSITION);
+  EXPECT_EQ(color, PARTICLE_ATTRIB_COLOR);
 }
 
 TEST_F(ResourceTest, GpuTimerReportsWithoutStalling) {
   ParticleBuffers buffers;
-  const std::vector<ParticleState> v = {
-      ParticleState{0.0f, 0.0f, -4.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1u}};
+  const std::vector<ParticleVertex> v = {{0.0f, 0.0f, -4.0f, 0xff00ffffu}};
   const std::vector<std::uint32_t> order = {0};
   buffers.upload(v, order);
   ParticleRenderer renderer;
@@ -171,8 +141,7 @@ TEST_F(ResourceTest, GpuTimerReportsWithoutStalling) {
 
 TEST_F(ResourceTest, PngRoundTrips) {
   ParticleBuffers buffers;
-  const std::vector<ParticleState> v = {
-      ParticleState{0.0f, 0.0f, -4.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1u}};
+  const std::vector<ParticleVertex> v = {{0.0f, 0.0f, -4.0f, pack_rgba8({0.2f, 0.9f, 0.4f, 1})}};
   const std::vector<std::uint32_t> order = {0};
   buffers.upload(v, order);
   ParticleRenderer renderer;
