@@ -216,9 +216,10 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   REQUIRE_CUDA_DEVICE();
   const auto [n, step] = GetParam();
   const ModelParams params = test::scene(Model::fountain, 5);
-  cuda::DeviceBuffer<ParticleState> state_in(n), state_out(n), state_apart(n);
-  cuda::launch_init(params, state_in.data(), n, nullptr);
-  cuda::launch_init(params, state_apart.data(), n, nullptr);
+  StepRun gathered_run(params, n), apart_run(params, n);
+  auto& [state_in, vertices, vertices_at] = gathered_run;
+  auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
+  cuda::DeviceBuffer<ParticleState> state_out(n);
   // A permutation that moves every place, some far: reversed blocks of 1000, then swapped halves.
   std::vector<std::uint32_t> gather(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -228,9 +229,6 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   std::rotate(gather.begin(), gather.begin() + n / 2, gather.end());
   cuda::DeviceBuffer<std::uint32_t> values(n), keys(n), keys_apart(n), values_apart(n);
   CUDA_CHECK(cudaMemcpy(values.data(), gather.data(), n * 4, cudaMemcpyHostToDevice));
-  cuda::DeviceBuffer<ParticleVertex> vertices(n), vertices_apart(n);
-  auto vertices_at = test::device_value(vertices.data());
-  auto vertices_apart_at = test::device_value(vertices_apart.data());
   FrameBuffers frame_buffers(step, test::orbit_view(3));
   auto& extents = frame_buffers.extents;
 
