@@ -98,4 +98,47 @@ __device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
   }
 }
 
+// bucket_counts_to_offsets and the block's crowded vote with one barrier fewer: the warps' sums
+// ride on the vote's barrier. Returns true, block-wide, when one of the block's buckets holds more
+// than Limit keys, having written nothing; otherwise writes the offsets and ends at a barrier, so
+// that every thread may read any of them. Uses scratch[0]; a caller that reuses it before another
+// barrier must not (the crowded return has none after the vote).
+template <int Buckets, int Limit, int Warps>
+__device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
+    std::uint32_t* own, std::uint32_t (&scratch)[2][Warps]) {
+  static_assert(Buckets % 4 == 0, "uint4 access");
+  auto* own4 = reinterpret_cast<uint4*>(own);
+  std::uint32_t count[Buckets];
+  std::uint32_t sum = 0, fullest = 0;
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v) {
+    const uint4 q = own4[v];
+    count[4 * v] = q.x;
+    count[4 * v + 1] = q.y;
+    count[4 * v + 2] = q.z;
+    count[4 * v + 3] = q.w;
+  }
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    sum += count[j];
+    fullest = max(fullest, count[j]);
+  }
+  const std::uint32_t inclusive = warp_inclusive_sum(sum);
+  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  if (__syncthreads_or(fullest > static_cast<std::uint32_t>(Limit))) return true;
+  std::uint32_t running = inclusive - sum;
+  for (unsigned w = 0; w < warp_id(); ++w) running += scratch[0][w];
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    const std::uint32_t q = count[j];
+    count[j] = running;
+    running += q;
+  }
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v)
+    own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  __syncthreads();
+  return false;
+}
+
 }  // namespace particles::cuda::detail
