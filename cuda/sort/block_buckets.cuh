@@ -39,6 +39,35 @@ __device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value
   return before + inclusive - value;
 }
 
+// A thread's Buckets owned counters (16-byte aligned), read as uint4s into count.
+template <int Buckets>
+__device__ __forceinline__ void load_owned_counts(const uint4* own4,
+                                                  std::uint32_t (&count)[Buckets]) {
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v) {
+    const uint4 q = own4[v];
+    count[4 * v] = q.x;
+    count[4 * v + 1] = q.y;
+    count[4 * v + 2] = q.z;
+    count[4 * v + 3] = q.w;
+  }
+}
+
+// A thread's counts turned into exclusive offsets from `running` and stored back as uint4s.
+template <int Buckets>
+__device__ __forceinline__ void store_owned_offsets(uint4* own4, std::uint32_t (&count)[Buckets],
+                                                    std::uint32_t running) {
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    const std::uint32_t q = count[j];
+    count[j] = running;
+    running += q;
+  }
+#pragma unroll
+  for (int v = 0; v < Buckets / 4; ++v)
+    own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+}
+
 // Per-bucket key counts -> exclusive offsets, in place, over a block: thread t owns the Buckets
 // consecutive counters at own (16-byte aligned; threads in index order cover the buckets in
 // order). Returns whether one of this thread's buckets holds more than Limit keys (ranking
@@ -52,31 +81,15 @@ __device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
   auto* own4 = reinterpret_cast<uint4*>(own);
   if constexpr (HoldCounts) {
     std::uint32_t count[Buckets];
+    load_owned_counts(own4, count);
     std::uint32_t sum = 0;
     bool crowded = false;
-#pragma unroll
-    for (int v = 0; v < Buckets / 4; ++v) {
-      const uint4 q = own4[v];
-      count[4 * v] = q.x;
-      count[4 * v + 1] = q.y;
-      count[4 * v + 2] = q.z;
-      count[4 * v + 3] = q.w;
-    }
 #pragma unroll
     for (int j = 0; j < Buckets; ++j) {
       sum += count[j];
       crowded |= count[j] > static_cast<std::uint32_t>(Limit);
     }
-    std::uint32_t running = block_exclusive_sum(sum, scratch);
-#pragma unroll
-    for (int j = 0; j < Buckets; ++j) {
-      const std::uint32_t q = count[j];
-      count[j] = running;
-      running += q;
-    }
-#pragma unroll
-    for (int v = 0; v < Buckets / 4; ++v)
-      own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+    store_owned_offsets(own4, count, block_exclusive_sum(sum, scratch));
     return crowded;
   } else {
     std::uint32_t sum = 0;
@@ -109,15 +122,8 @@ __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
   static_assert(Buckets % 4 == 0, "uint4 access");
   auto* own4 = reinterpret_cast<uint4*>(own);
   std::uint32_t count[Buckets];
+  load_owned_counts(own4, count);
   std::uint32_t sum = 0, fullest = 0;
-#pragma unroll
-  for (int v = 0; v < Buckets / 4; ++v) {
-    const uint4 q = own4[v];
-    count[4 * v] = q.x;
-    count[4 * v + 1] = q.y;
-    count[4 * v + 2] = q.z;
-    count[4 * v + 3] = q.w;
-  }
 #pragma unroll
   for (int j = 0; j < Buckets; ++j) {
     sum += count[j];
@@ -128,15 +134,7 @@ __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
   if (__syncthreads_or(fullest > static_cast<std::uint32_t>(Limit))) return true;
   std::uint32_t running = inclusive - sum;
   for (unsigned w = 0; w < warp_id(); ++w) running += scratch[0][w];
-#pragma unroll
-  for (int j = 0; j < Buckets; ++j) {
-    const std::uint32_t q = count[j];
-    count[j] = running;
-    running += q;
-  }
-#pragma unroll
-  for (int v = 0; v < Buckets / 4; ++v)
-    own4[v] = make_uint4(count[4 * v], count[4 * v + 1], count[4 * v + 2], count[4 * v + 3]);
+  store_owned_offsets(own4, count, running);
   __syncthreads();
   return false;
 }
