@@ -114,8 +114,8 @@ __device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
 // bucket_counts_to_offsets and the block's crowded vote with one barrier fewer: the warps' sums
 // ride on the vote's barrier. Returns true, block-wide, when one of the block's buckets holds more
 // than Limit keys, having written nothing; otherwise writes the offsets and ends at a barrier, so
-// that every thread may read any of them. Uses scratch[0]; a caller that reuses it before another
-// barrier must not (the crowded return has none after the vote).
+// that every thread may read any of them. Uses scratch[0], free again once it returns either way
+// (nothing reads it after a crowded vote).
 template <int Buckets, int Limit, int Warps>
 __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
     std::uint32_t* own, std::uint32_t (&scratch)[2][Warps]) {
