@@ -8,22 +8,47 @@
 
 namespace particles::cuda::detail {
 
-// Block-wide minimum and maximum; every thread gets both. scratch: two words a warp.
-template <int Warps>
-__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi,
-                                              std::uint32_t (&scratch)[2][Warps]) {
+// Block-wide minimum and maximum, and with kSum a sum, on one barrier; every thread gets each.
+// scratch: two words a warp, sums one.
+template <int Warps, bool kSum>
+__device__ __forceinline__ void block_min_max_and_sum(std::uint32_t& lo, std::uint32_t& hi,
+                                                      std::uint32_t& sum,
+                                                      std::uint32_t (&scratch)[2][Warps],
+                                                      std::uint32_t* sums) {
+  if constexpr (kSum) sum = __reduce_add_sync(kFullMask, sum);
   lo = __reduce_min_sync(kFullMask, lo);
   hi = __reduce_max_sync(kFullMask, hi);
   if (lane_id() == 0) {
+    if constexpr (kSum) sums[warp_id()] = sum;
     scratch[0][warp_id()] = lo;
     scratch[1][warp_id()] = hi;
   }
   __syncthreads();
+  if constexpr (kSum) sum = 0;
   for (int w = 0; w < Warps; ++w) {
+    if constexpr (kSum) sum += sums[w];
     lo = min(lo, scratch[0][w]);
     hi = max(hi, scratch[1][w]);
   }
+}
+
+// Block-wide minimum and maximum; every thread gets both. scratch: two words a warp.
+template <int Warps>
+__device__ __forceinline__ void block_min_max(std::uint32_t& lo, std::uint32_t& hi,
+                                              std::uint32_t (&scratch)[2][Warps]) {
+  std::uint32_t no_sum = 0;
+  block_min_max_and_sum<Warps, false>(lo, hi, no_sum, scratch, nullptr);
   __syncthreads();  // scratch is reused
+}
+
+// Block-wide minimum, maximum and sum; every thread gets all three. One barrier only: the
+// caller must pass another before it writes scratch or sums again.
+template <int Warps>
+__device__ __forceinline__ void block_min_max_sum(std::uint32_t& lo, std::uint32_t& hi,
+                                                  std::uint32_t& sum,
+                                                  std::uint32_t (&scratch)[2][Warps],
+                                                  std::uint32_t (&sums)[Warps]) {
+  block_min_max_and_sum<Warps, true>(lo, hi, sum, scratch, sums);
 }
 
 // Block-wide exclusive prefix sum in thread order.

@@ -304,9 +304,10 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   const bool appended = a.state[kAppended] != 0;
   const bool sorts = appended && a.state[kOverflow] == 0;
   const std::uint32_t count = a.counts[b * kPartitionCountStride];
-  std::uint32_t before = 0;
+  // The counts before the bucket: this thread's share, then (below) the bucket's start.
+  std::uint32_t start = 0;
   for (std::uint32_t j = threadIdx.x; j < b; j += kBucketThreads)
-    before += a.counts[j * kPartitionCountStride];
+    start += a.counts[j * kPartitionCountStride];
   // A usual bucket's rows are on their way before its count arrives: they need only its place.
   // Words past the count are stale, and taken as padding below.
   BucketRows rows;
@@ -351,27 +352,13 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
       hi = max(hi, key);
     }
   }
-  // The bucket's start and its key range share one barrier (scratch is next written by the
-  // ranking's scan, past its counting's barrier), and the one-pass ranking's cursors, zeroed
-  // before it, are then ready for that counting. (block_min_max after the start took two more:
-  // H200, galaxy 1M auto 48.8-49.0 -> 48.6-48.7 us in one run.)
+  // The bucket's start and its key range share one barrier (block_min_max_sum: scratch is next
+  // written by the ranking's scan, past its counting's barrier), and the one-pass ranking's
+  // cursors, zeroed before it, are then ready for that counting. (The start's own sum and
+  // block_min_max took two more: H200, galaxy 1M auto 48.8-49.0 -> 48.6-48.7 us in one run.)
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
-  before = __reduce_add_sync(detail::kFullMask, before);
-  lo = __reduce_min_sync(detail::kFullMask, lo);
-  hi = __reduce_max_sync(detail::kFullMask, hi);
-  if (detail::lane_id() == 0) {
-    sh.before_by_warp[detail::warp_id()] = before;
-    sh.scratch[0][detail::warp_id()] = lo;
-    sh.scratch[1][detail::warp_id()] = hi;
-  }
-  __syncthreads();
-  std::uint32_t start = 0;
-  for (int w = 0; w < kBucketWarps; ++w) {
-    start += sh.before_by_warp[w];
-    lo = min(lo, sh.scratch[0][w]);
-    hi = max(hi, sh.scratch[1][w]);
-  }
+  detail::block_min_max_sum(lo, hi, start, sh.scratch, sh.before_by_warp);
   // Every thread's counts are in registers (the barrier above): the ticket may be taken. Its
   // answer is wanted only at the end, so nothing waits for the atomic until then.
   std::uint32_t ticket = 0;
