@@ -359,8 +359,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
   detail::block_min_max_sum(lo, hi, start, sh.scratch, sh.before_by_warp);
-  // Every thread's counts are in registers (the barrier above): the ticket may be taken. Its
-  // answer is wanted only at the end, so nothing waits for the atomic until then.
+  // Every thread's counts are in registers (block_min_max_sum's barrier): the ticket may be taken.
+  // Its answer is wanted only at the end, so nothing waits for the atomic until then.
   std::uint32_t ticket = 0;
   if (threadIdx.x == 0) ticket = atomicAdd(a.state + kTicket, 1u);
   if (first_thread) a.verdict.write(sorts);
