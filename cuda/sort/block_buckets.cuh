@@ -51,15 +51,30 @@ __device__ __forceinline__ void block_min_max_sum(std::uint32_t& lo, std::uint32
   block_min_max_and_sum<Warps, true>(lo, hi, sum, scratch, sums);
 }
 
+// A block-wide exclusive sum in two halves, with the caller's barrier between them: the first
+// returns the warp's inclusive sum and publishes the warp's total in scratch[0]; the second,
+// past the barrier, adds the totals of the warps before this one to `from`.
+template <int Warps>
+__device__ __forceinline__ std::uint32_t publish_warp_sum(std::uint32_t value,
+                                                          std::uint32_t (&scratch)[2][Warps]) {
+  const std::uint32_t inclusive = warp_inclusive_sum(value);
+  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  return inclusive;
+}
+template <int Warps>
+__device__ __forceinline__ std::uint32_t earlier_warps_sum(const std::uint32_t (&scratch)[2][Warps],
+                                                           std::uint32_t from = 0) {
+  for (unsigned w = 0; w < warp_id(); ++w) from += scratch[0][w];
+  return from;
+}
+
 // Block-wide exclusive prefix sum in thread order.
 template <int Warps>
 __device__ __forceinline__ std::uint32_t block_exclusive_sum(std::uint32_t value,
                                                              std::uint32_t (&scratch)[2][Warps]) {
-  const std::uint32_t inclusive = warp_inclusive_sum(value);
-  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  const std::uint32_t inclusive = publish_warp_sum(value, scratch);
   __syncthreads();
-  std::uint32_t before = 0;
-  for (unsigned w = 0; w < warp_id(); ++w) before += scratch[0][w];
+  const std::uint32_t before = earlier_warps_sum(scratch);
   __syncthreads();  // scratch is reused
   return before + inclusive - value;
 }
@@ -154,12 +169,9 @@ __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
     sum += count[j];
     fullest = max(fullest, count[j]);
   }
-  const std::uint32_t inclusive = warp_inclusive_sum(sum);
-  if (lane_id() == kWarpSize - 1) scratch[0][warp_id()] = inclusive;
+  const std::uint32_t inclusive = publish_warp_sum(sum, scratch);
   if (__syncthreads_or(fullest > static_cast<std::uint32_t>(Limit))) return true;
-  std::uint32_t running = inclusive - sum;
-  for (unsigned w = 0; w < warp_id(); ++w) running += scratch[0][w];
-  store_owned_offsets(own4, count, running);
+  store_owned_offsets(own4, count, earlier_warps_sum(scratch, inclusive - sum));
   __syncthreads();
   return false;
 }
