@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace particles {
 namespace {
@@ -32,7 +33,50 @@ nlohmann::json summary_json(const Summary& s) {
           {"max_ms", s.max},       {"mean_ms", s.mean}, {"samples", s.samples}};
 }
 
+// Whether two runs measure the same frames apart from the algorithm.
+bool same_setting(const BenchRun& a, const BenchRun& b) {
+  return a.scene == b.scene && a.backend == b.backend && a.key_mode == b.key_mode &&
+         a.count == b.count && a.fused_stages == b.fused_stages && a.stage_every == b.stage_every;
+}
+
+std::string radix_comparison_table(const BenchResults& results,
+                                   const std::vector<SpanAgainstRadix>& ratios) {
+  std::ostringstream t;
+  t << "\nSpan medians in microseconds against radix's (same scene, backend, keys, count and "
+       "stage settings):\n\n"
+       "| scene | backend | algorithm | keys | count | span | radix span | x radix |\n"
+       "|---|---|---|---|---:|---:|---:|---:|\n";
+  char cell[96];
+  for (const SpanAgainstRadix& r : ratios) {
+    const BenchRun& run = results.runs[r.run];
+    std::snprintf(cell, sizeof cell, "%.1f | %.1f | %.3f", 1000.0 * run.span().median,
+                  1000.0 * results.runs[r.radix_run].span().median, r.ratio);
+    t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
+      << run.key_mode << " | " << run.count << " | " << cell << " |\n";
+  }
+  return t.str();
+}
+
 }  // namespace
+
+std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results) {
+  constexpr std::string_view radix_name = to_string(Algorithm::radix);
+  std::vector<SpanAgainstRadix> ratios;
+  for (std::size_t i = 0; i < results.runs.size(); ++i) {
+    const BenchRun& run = results.runs[i];
+    if (run.algorithm == radix_name) continue;
+    const double span = run.span().median;
+    if (span <= 0.0) continue;
+    for (std::size_t j = 0; j < results.runs.size(); ++j) {
+      const BenchRun& radix = results.runs[j];
+      if (radix.algorithm != radix_name || !same_setting(run, radix)) continue;
+      const double radix_span = radix.span().median;
+      if (radix_span > 0.0) ratios.push_back({i, j, span / radix_span});
+      break;
+    }
+  }
+  return ratios;
+}
 
 Summary BenchRun::stage(int s) const {
   return summarize_frames(frames, [s](const BenchFrame& f) { return f.stage_ms[s]; });
@@ -73,7 +117,9 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
   root["gl_renderer"] = results.gl_renderer;
   root["verify"] = results.verify;
   root["runs"] = nlohmann::json::array();
-  for (const BenchRun& run : results.runs) {
+  const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
+  for (std::size_t r = 0; r < results.runs.size(); ++r) {
+    const BenchRun& run = results.runs[r];
     nlohmann::json j;
     j["scene"] = run.scene;
     j["backend"] = run.backend;
@@ -89,6 +135,9 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     }
     j["stages"] = stages;
     j["span"] = summary_json(run.span());
+    for (const SpanAgainstRadix& ratio : ratios) {
+      if (ratio.run == r) j["span_vs_radix"] = ratio.ratio;
+    }
     j["draw"] = summary_json(run.draw());
     j["frame"] = summary_json(run.frame());
     std::uint64_t verified = 0;
@@ -145,6 +194,8 @@ std::string bench_table(const BenchResults& results) {
   t << "\nCells are median / p99 in milliseconds; stages total is the sum of stage medians, from "
        "the frames that timed their stages; span is the pipeline's whole time, from the frames "
        "that timed it alone (on the CUDA backend every stage boundary timed slows the frame).\n";
+  const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
+  if (!ratios.empty()) t << radix_comparison_table(results, ratios);
   return t.str();
 }
 

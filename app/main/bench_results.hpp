@@ -47,11 +47,23 @@ struct BenchResults {
   std::vector<BenchRun> runs;
 };
 
+// A run's span median against that of the radix run with the same scene, backend, keys, count,
+// stage fusion and stage period: the frame pipeline's measure of what an algorithm saves (its
+// target for auto on the coherent galaxy is at most half of radix).
+struct SpanAgainstRadix {
+  std::size_t run = 0;        // index into BenchResults::runs; never a radix run
+  std::size_t radix_run = 0;  // the radix run it is measured against
+  double ratio = 0.0;         // span median over radix's
+};
+// One entry per run that has such a radix run and a span (both medians above zero), in run order.
+std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results);
+
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results);
 void write_bench_json(const std::filesystem::path& file, const BenchResults& results);
 // Stacked bars of per-stage medians, one bar per run, plus the draw time.
 void write_bench_chart(const std::filesystem::path& file, const BenchResults& results);
-// The summary table: median and p99 per stage, per run, as Markdown.
+// The summary table: median and p99 per stage, per run, as Markdown; then, where the runs
+// include radix, each other run's span against radix's (spans_against_radix).
 std::string bench_table(const BenchResults& results);
 
 }  // namespace particles

@@ -77,7 +77,17 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
     EXPECT_EQ(run.at("stage_every"), particles::kDefaultStageSamplePeriod);
     EXPECT_EQ(run.at("span").at("samples"), 20);
     EXPECT_GT(run.at("span").at("median_ms").get<double>(), 0.0);
+    // Each auto run is measured against the radix run of its scene and keys.
+    if (run.at("algorithm") == "auto") {
+      EXPECT_GT(run.at("span_vs_radix").get<double>(), 0.0) << run.dump();
+    } else {
+      EXPECT_FALSE(run.contains("span_vs_radix")) << run.dump();
+    }
   }
+  EXPECT_NE(
+      r.output.find("| scene | backend | algorithm | keys | count | span | radix span | x radix |"),
+      std::string::npos)
+      << r.output;
 
   std::ifstream csv(out / "frames.csv");
   std::string header;
