@@ -49,8 +49,8 @@ std::string radix_comparison_table(const BenchResults& results,
   char cell[96];
   for (const SpanAgainstRadix& r : ratios) {
     const BenchRun& run = results.runs[r.run];
-    std::snprintf(cell, sizeof cell, "%.1f | %.1f | %.3f", 1000.0 * run.span().median,
-                  1000.0 * results.runs[r.radix_run].span().median, r.ratio);
+    std::snprintf(cell, sizeof cell, "%.1f | %.1f | %.3f", 1000.0 * r.span_ms,
+                  1000.0 * r.radix_span_ms, r.ratio);
     t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
       << run.key_mode << " | " << run.count << " | " << cell << " |\n";
   }
@@ -71,7 +71,7 @@ std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results) {
       const BenchRun& radix = results.runs[j];
       if (radix.algorithm != radix_name || !same_setting(run, radix)) continue;
       const double radix_span = radix.span().median;
-      if (radix_span > 0.0) ratios.push_back({i, j, span / radix_span});
+      if (radix_span > 0.0) ratios.push_back({i, j, span, radix_span, span / radix_span});
       break;
     }
   }

@@ -51,9 +51,11 @@ struct BenchResults {
 // stage fusion and stage period: the frame pipeline's measure of what an algorithm saves (its
 // target for auto on the coherent galaxy is at most half of radix).
 struct SpanAgainstRadix {
-  std::size_t run = 0;        // index into BenchResults::runs; never a radix run
-  std::size_t radix_run = 0;  // the radix run it is measured against
-  double ratio = 0.0;         // span median over radix's
+  std::size_t run = 0;         // index into BenchResults::runs; never a radix run
+  std::size_t radix_run = 0;   // the radix run it is measured against
+  double span_ms = 0.0;        // the run's span median
+  double radix_span_ms = 0.0;  // radix's
+  double ratio = 0.0;          // span_ms / radix_span_ms
 };
 // One entry per run that has such a radix run and a span (both medians above zero), in run order.
 std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results);

@@ -47,6 +47,8 @@ TEST(BenchSpanAgainstRadix, PairsEachRunWithTheRadixRunOfItsSetting) {
   ASSERT_EQ(ratios.size(), 2u);
   EXPECT_EQ(ratios[0].run, 0u);
   EXPECT_EQ(ratios[0].radix_run, 1u);
+  EXPECT_NEAR(ratios[0].span_ms, 0.0486, 1e-6);
+  EXPECT_NEAR(ratios[0].radix_span_ms, 0.0940, 1e-6);
   EXPECT_NEAR(ratios[0].ratio, 0.0486 / 0.0940, 1e-6);
   EXPECT_EQ(ratios[1].run, 2u);
   EXPECT_EQ(ratios[1].radix_run, 1u);
