@@ -61,17 +61,17 @@ std::string radix_comparison_table(const BenchResults& results,
 
 std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results) {
   constexpr std::string_view radix_name = to_string(Algorithm::radix);
+  // Each run's span median once: a run may be compared with several.
+  std::vector<double> span(results.runs.size());
+  for (std::size_t i = 0; i < results.runs.size(); ++i) span[i] = results.runs[i].span().median;
   std::vector<SpanAgainstRadix> ratios;
   for (std::size_t i = 0; i < results.runs.size(); ++i) {
     const BenchRun& run = results.runs[i];
-    if (run.algorithm == radix_name) continue;
-    const double span = run.span().median;
-    if (span <= 0.0) continue;
+    if (run.algorithm == radix_name || span[i] <= 0.0) continue;
     for (std::size_t j = 0; j < results.runs.size(); ++j) {
       const BenchRun& radix = results.runs[j];
       if (radix.algorithm != radix_name || !same_setting(run, radix)) continue;
-      const double radix_span = radix.span().median;
-      if (radix_span > 0.0) ratios.push_back({i, j, span, radix_span, span / radix_span});
+      if (span[j] > 0.0) ratios.push_back({i, j, span[i], span[j], span[i] / span[j]});
       break;
     }
   }
