@@ -93,6 +93,20 @@ __device__ __forceinline__ void load_owned_counts(const uint4* own4,
   }
 }
 
+// The sum of a thread's counts and the largest of them (which says whether a bucket is too full
+// to rank inside).
+template <int Buckets>
+__device__ __forceinline__ void sum_and_fullest(const std::uint32_t (&count)[Buckets],
+                                                std::uint32_t& sum, std::uint32_t& fullest) {
+  sum = 0;
+  fullest = 0;
+#pragma unroll
+  for (int j = 0; j < Buckets; ++j) {
+    sum += count[j];
+    fullest = max(fullest, count[j]);
+  }
+}
+
 // A thread's counts turned into exclusive offsets from `running` and stored back as uint4s.
 template <int Buckets>
 __device__ __forceinline__ void store_owned_offsets(uint4* own4, std::uint32_t (&count)[Buckets],
@@ -122,15 +136,10 @@ __device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
   if constexpr (HoldCounts) {
     std::uint32_t count[Buckets];
     load_owned_counts(own4, count);
-    std::uint32_t sum = 0;
-    bool crowded = false;
-#pragma unroll
-    for (int j = 0; j < Buckets; ++j) {
-      sum += count[j];
-      crowded |= count[j] > static_cast<std::uint32_t>(Limit);
-    }
+    std::uint32_t sum, fullest;
+    sum_and_fullest(count, sum, fullest);
     store_owned_offsets(own4, count, block_exclusive_sum(sum, scratch));
-    return crowded;
+    return fullest > static_cast<std::uint32_t>(Limit);
   } else {
     std::uint32_t sum = 0;
     bool crowded = false;
@@ -163,12 +172,8 @@ __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
   auto* own4 = reinterpret_cast<uint4*>(own);
   std::uint32_t count[Buckets];
   load_owned_counts(own4, count);
-  std::uint32_t sum = 0, fullest = 0;
-#pragma unroll
-  for (int j = 0; j < Buckets; ++j) {
-    sum += count[j];
-    fullest = max(fullest, count[j]);
-  }
+  std::uint32_t sum, fullest;
+  sum_and_fullest(count, sum, fullest);
   const std::uint32_t inclusive = publish_warp_sum(sum, scratch);
   if (__syncthreads_or(fullest > static_cast<std::uint32_t>(Limit))) return true;
   store_owned_offsets(own4, count, earlier_warps_sum(scratch, inclusive - sum));
