@@ -22,6 +22,7 @@
 #include "cuda/detail/dependent_launch.cuh"
 #include "cuda/detail/dynamic_shared.cuh"
 #include "cuda/detail/enable_word.cuh"
+#include "cuda/detail/prefetch.cuh"
 #include "cuda/detail/warp.cuh"
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
@@ -290,7 +291,7 @@ __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait
     if (e >= x.left && e < x.left + x.len) {
       const std::uint32_t g = x.start + static_cast<std::uint32_t>(e - x.left);
       keys[i] = a.keys[g];
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(a.values + g));
+      detail::prefetch_l2(a.values + g);
     }
   }
   wait_for_check();  // the verdict and the halos are the check's
