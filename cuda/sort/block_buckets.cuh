@@ -95,16 +95,19 @@ __device__ __forceinline__ void load_owned_counts(const uint4* own4,
 
 // The sum of a thread's counts and the largest of them (which says whether a bucket is too full
 // to rank inside).
+struct CountsSummary {
+  std::uint32_t sum = 0;
+  std::uint32_t fullest = 0;
+};
 template <int Buckets>
-__device__ __forceinline__ void sum_and_fullest(const std::uint32_t (&count)[Buckets],
-                                                std::uint32_t& sum, std::uint32_t& fullest) {
-  sum = 0;
-  fullest = 0;
+__device__ __forceinline__ CountsSummary sum_and_fullest(const std::uint32_t (&count)[Buckets]) {
+  CountsSummary summary;
 #pragma unroll
   for (int j = 0; j < Buckets; ++j) {
-    sum += count[j];
-    fullest = max(fullest, count[j]);
+    summary.sum += count[j];
+    summary.fullest = max(summary.fullest, count[j]);
   }
+  return summary;
 }
 
 // A thread's counts turned into exclusive offsets from `running` and stored back as uint4s.
@@ -136,10 +139,9 @@ __device__ __forceinline__ bool bucket_counts_to_offsets(std::uint32_t* own,
   if constexpr (HoldCounts) {
     std::uint32_t count[Buckets];
     load_owned_counts(own4, count);
-    std::uint32_t sum, fullest;
-    sum_and_fullest(count, sum, fullest);
-    store_owned_offsets(own4, count, block_exclusive_sum(sum, scratch));
-    return fullest > static_cast<std::uint32_t>(Limit);
+    const CountsSummary summary = sum_and_fullest(count);
+    store_owned_offsets(own4, count, block_exclusive_sum(summary.sum, scratch));
+    return summary.fullest > static_cast<std::uint32_t>(Limit);
   } else {
     std::uint32_t sum = 0;
     bool crowded = false;
@@ -172,11 +174,10 @@ __device__ __forceinline__ bool block_counts_to_offsets_unless_crowded(
   auto* own4 = reinterpret_cast<uint4*>(own);
   std::uint32_t count[Buckets];
   load_owned_counts(own4, count);
-  std::uint32_t sum, fullest;
-  sum_and_fullest(count, sum, fullest);
-  const std::uint32_t inclusive = publish_warp_sum(sum, scratch);
-  if (__syncthreads_or(fullest > static_cast<std::uint32_t>(Limit))) return true;
-  store_owned_offsets(own4, count, earlier_warps_sum(scratch, inclusive - sum));
+  const CountsSummary summary = sum_and_fullest(count);
+  const std::uint32_t inclusive = publish_warp_sum(summary.sum, scratch);
+  if (__syncthreads_or(summary.fullest > static_cast<std::uint32_t>(Limit))) return true;
+  store_owned_offsets(own4, count, earlier_warps_sum(scratch, inclusive - summary.sum));
   __syncthreads();
   return false;
 }
