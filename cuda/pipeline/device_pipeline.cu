@@ -111,6 +111,7 @@ DevicePipeline::DevicePipeline()
   for (auto& slot : stage_marks_) {
     for (Event& e : slot) e = Event::create(true);
   }
+  CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, kPipelineL2FetchBytes));
   init_extents_workspace(extents_workspace_.data(), stream_.get());
   CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(FrameReport), stream_.get()));
   CUDA_CHECK(cudaMemsetAsync(auto_enable_.data(), 0, auto_enable_.size_bytes(), stream_.get()));

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -285,6 +286,15 @@ TEST_P(PipelineSmall, EveryFrameMatchesCpuStages) {
 }
 INSTANTIATE_TEST_SUITE_P(Sanitized, PipelineSmall, ::testing::ValuesIn(small_frames()),
                          [](const auto& p) { return name_of(p.param); });
+
+TEST(PipelineLifecycle, AsksTheL2ForWholeLines) {
+  REQUIRE_CUDA_DEVICE();
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32), cudaSuccess);
+  const cuda::DevicePipeline pipeline;
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaDeviceGetLimit(&bytes, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+  EXPECT_EQ(bytes, cuda::kPipelineL2FetchBytes);
+}
 
 TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   REQUIRE_CUDA_DEVICE();
