@@ -66,9 +66,9 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
 //              first frame back starts from the identity and does not try the partition sort
 //              (stale layout and splitters); its second does.
 //   partition  auto's layout and the splitter partition sort, without the probe, the choice
-//              and the odd-even window path; its fallback is the odd-even sorter's exact kernel
-//              (one launch, where radix's memset and six launches cost about 6 us at 1M while
-//              unused). A frame of it that falls back (reported as oddeven) ends the stint.
+//              and the odd-even window path, and without a fallback launch: a frame that moved
+//              too far for the buckets is sorted by the same kernel's overflow sort (the
+//              odd-even sorter's exact merge sort; reported as oddeven), which ends the stint.
 // Either way every frame is exactly sorted and ties keep the same order (the layout's places).
 // A stint whose probing frames chose its path again runs twice as long as the one before, up to
 // kAutoStintLongest: where auto cannot help (the fountain, whose second probing frame tries the

@@ -6,8 +6,7 @@
 // without the attribute, or built for an architecture before sm_90, the wait costs nothing.
 // (Tried on the radix passes and the odd-even sort's cooperative kernel in sort_bench: no
 // measurable gain on the H200, 52.3 against 53.5 us for radix at 2^20, so those launch plainly.
-// A partition stint's fallback, which is almost never enabled, does launch early, behind a
-// bucket kernel that allows it from its first instruction: galaxy 1M auto 52.7 -> 51.8-52.0 us.)
+// The odd-even window sort does launch early, behind its check kernel.)
 #include <cuda_runtime.h>
 
 namespace particles::cuda::detail {

@@ -34,8 +34,8 @@ unsigned grid_for(std::uint32_t count) {
 
 // Auto's enable words. The choice sets the sorts' and the finish's from the probe and from
 // PartitionTries, which it keeps from frame to frame in two more; the partition sort, when it
-// runs, sets kRadixRuns (it refused: the fallback runs, radix, or in a partition stint the
-// odd-even exact kernel) and kFinishRuns (0: it wrote the target and the splitters itself).
+// runs, sets kRadixRuns (1: it refused, and radix runs; a partition stint's sort never refuses)
+// and kFinishRuns (0: it wrote the target and the splitters itself).
 enum AutoWord : int {
   kOddEvenRuns = 0,
   kRadixRuns = 1,
@@ -363,8 +363,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     // the keys stage below): the sort then needs no pass of its own to split them.
     if (appends_keys && shape.mode == KeyMode::exact) {
       step.append = partition_->append_target();
-      // A stint's keys are read only by its fallback (no probe, no note_sorted): they stay in
-      // the buckets' slots, and reach keys_ only when the sort refuses. (H200, galaxy 1M auto:
+      // A stint's keys are read only by its overflow sort (no probe, no note_sorted): they stay
+      // in the buckets' slots, and reach keys_ only when a bucket overflows. (H200, galaxy 1M auto:
       // 53.5-53.8 -> 52.5-52.7 us, 2M 103.7 -> 101.9; an earlier try, whose bucket kernel still
       // spilled 88 bytes, lost in the sort what the step gained.)
       step.append.keys_by_place = stint_keys_by_place(shape.partition_stint);
@@ -452,10 +452,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 // Every sort, each enabled by its word, which a one-thread kernel sets from the probe's counts
 // (and the partition sort, when it cannot sort, hands to radix): the decision is made on the
 // device, in the same frame, without a host round trip. A partition stint's frame has no probe,
-// no choice and no odd-even window path: its partition sort always runs, and the odd-even
-// sorter's exact kernel only when it refuses.
+// no choice and no other sort: its partition sort always runs, and never refuses.
 void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool keys_appended) {
   cudaStream_t s = stream_.get();
+  if (partition_stint && !(keys_appended && partition_sort_worth_trying(end_bit)))
+    throw std::logic_error("a partition stint for keys the partition sort never takes");
   std::int32_t* words = auto_enable_.data();
   FrameReport* report = report_.data();
   if (!partition_stint) {
@@ -485,23 +486,14 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
       partition_->sort_enabled(keys_.data(), order_.data(), count_, s, enable, words + kRadixRuns,
                                &report->partitioned, extras);
     }
-  } else if (partition_stint) {
-    throw std::logic_error("a partition stint for keys the partition sort never takes");
   }
   if (partition_stint) {
-    // A stint's partition sort refuses seldom (it ends the stint when it does), so its fallback
-    // is the one that costs least when it does not run: the odd-even sorter's exact kernel, one
-    // launch. Stable, as radix: ties keep their places. (H200, galaxy 1M: the frame 76.1 ->
-    // 70.2 us against the radix fallback, whose launches all return at once; a fallback frame
-    // pays the merge sort instead, about 135 us on random keys against radix's 66-77.)
-    // It also writes the target, so a stint's frame has no order stage: a launch and an
-    // event-record node fewer on every frame. A frame that falls back leaves the splitters as they
-    // were; it ends the stint, and stale splitters only make the next partition sort likelier to
-    // refuse, never wrong. Its values are the keys' places: the step wrote no identity for it.
-    // (H200, galaxy 1M, with the partition sort keeping no sorted keys: 62.7 -> 60.7 us.)
-    odd_even().sort_exact_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
-                                  words + kRadixRuns, &constants_.data()->order,
-                                  /*values_are_places=*/true);
+    // A stint's partition sort never refuses: a frame that moved too far, past a bucket's
+    // capacity, is sorted in the same kernel by its overflow sort (PartitionExtras::keys_by_place),
+    // which ends the stint through the report. No fallback launch: a node fewer on every frame.
+    // (H200, galaxy 1M auto: the odd-even exact kernel as a fallback, launched early and returning
+    // at once, cost 0.6-0.9 us a frame.) The sort writes the target itself, so a stint's frame has
+    // no order stage either.
     return;
   }
   // Unrouted, without the step's key floor: measured on the H200 at 1M (galaxy, exact keys),
@@ -600,7 +592,8 @@ FrameInfo DevicePipeline::info_of(int slot) const {
   } else if (s.shape.algorithm != Algorithm::automatic) {
     info.path = s.stint == SortPath::radix ? SortPath::radix : SortPath::full;
   } else if (s.stint == SortPath::partition) {
-    info.path = r.partitioned != 0 ? SortPath::partition : SortPath::oddeven;  // its fallback
+    // Not partitioned: its overflow sort, the odd-even sorter's exact merge sort, sorted it.
+    info.path = r.partitioned != 0 ? SortPath::partition : SortPath::oddeven;
   } else {
     info.path = choose_auto_path(r.descents, r.strided_descents);
     if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;

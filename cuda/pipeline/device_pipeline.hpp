@@ -180,10 +180,10 @@ class DevicePipeline {
   // keys_appended: the frame's keys were appended to the partition sort's buckets as they were
   // made, each with its place as its value (fused auto).
   void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended);
-  // Where a partition stint's keys go by place: only its fallback reads them (the step appends
-  // them, keyed by place, and stores one there only when its bucket overflows; the partition
-  // sort, when it refuses for that, stores there the keys its buckets hold). Null outside a
-  // stint, whose step stores every key.
+  // Where a partition stint's keys go by place: only its partition sort's overflow sort reads
+  // them (the step appends them, keyed by place, and stores one there only when its bucket
+  // overflows; the sort, when one did, stores there the keys its buckets hold and sorts them).
+  // Null outside a stint, whose step stores every key.
   std::uint32_t* stint_keys_by_place(bool partition_stint) noexcept {
     return partition_stint ? keys_.data() : nullptr;
   }

@@ -54,20 +54,6 @@ class OddEvenSorter : public Sorter {
   virtual void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n,
                             int begin_bit, int end_bit, cudaStream_t stream,
                             const std::int32_t* enable) = 0;
-  // The exact kernel alone, without the window path: a stable merge sort of sorted tiles, exact
-  // on any input, in one cooperative launch that does nothing when *enable is 0. A fallback
-  // that seldom runs costs that one launch (auto's partition stints, H200, galaxy 1M: sort stage
-  // 26.0 -> 20.7 us against the radix sort's memset and six launches, all returning at once).
-  // It is launched early (programmatic dependent launch): it waits for the kernel ahead of it
-  // before it reads anything, so its launch overlaps that kernel's end.
-  // When final_values_at is not null, the sorted values also go to the address that device word
-  // holds when the kernel runs (the pipeline's GL element buffer), in the same launch. With
-  // values_are_places the input values are not read: each is taken to be its place in the input
-  // (the identity), so the caller need not write them; the sorted values are written as ever.
-  virtual void sort_exact_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n,
-                                  int begin_bit, int end_bit, cudaStream_t stream,
-                                  const std::int32_t* enable, std::uint32_t* const* final_values_at,
-                                  bool values_are_places) = 0;
 };
 
 std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity);

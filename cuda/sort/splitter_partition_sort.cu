@@ -13,12 +13,15 @@
 #include "cuda/sort/block_buckets.cuh"
 #include "cuda/sort/block_radix.cuh"
 #include "cuda/sort/copy_kernels.cuh"
+#include "cuda/sort/exact_merge_sort.cuh"
 #include "cuda/sort/merge.hpp"
 #include "cuda/sort/partition_append.cuh"
 #include "cuda/sort/splitter_partition.hpp"
 
 namespace particles::cuda {
 namespace {
+
+namespace exact = detail::exact;
 
 // 16 rows a thread, 8 of them used by a usual bucket of kPartitionBucket keys. (With buckets of
 // 2048 keys, 256 threads beat 512 with 8 rows, the rank scans and barriers spanning half the
@@ -55,6 +58,13 @@ struct Verdict {
     if (finish_enable != nullptr) *finish_enable = sorts ? 0 : 1;
     *ran = sorts ? 1u : 0u;
   }
+  // The overflow sort sorted them (sort_overflowed): nothing is left to the caller, though the
+  // buckets did not sort them.
+  __device__ void write_sorted_aside() const {
+    *fallback = 0;
+    if (finish_enable != nullptr) *finish_enable = 0;
+    *ran = 0u;
+  }
 };
 
 // Where a bucket's sorted pairs go.
@@ -90,7 +100,20 @@ struct BucketSortArgs {
   std::uint32_t* const* final_values_at;  // may be null
   std::uint32_t* keys_by_place;           // may be null: PartitionExtras::keys_by_place
   BucketOutput out;                       // final_values filled in by the kernel
+  // With keys_by_place: the overflow sort's counters, and its scratch, the slots' own memory
+  // (free once their keys are by place; overflow_scratch_words of it).
+  exact::TicketWords* overflow_words;
+  std::uint32_t* overflow_scratch;
 };
+
+// The overflow sort's scratch: the sorted tiles' keys and values, then their ends.
+__host__ __device__ constexpr std::uint32_t overflow_ends_offset(std::uint32_t n) {
+  return (2 * n + 3) / 4 * 4;  // TileEnds are 16-byte aligned
+}
+constexpr std::size_t overflow_scratch_words(std::uint32_t n) {
+  const std::size_t tiles = (std::size_t{n} + exact::kTile - 1) / exact::kTile;
+  return overflow_ends_offset(n) + tiles * (sizeof(TileEnds) / sizeof(std::uint32_t));
+}
 
 // The one-pass ranking (spread_sort_bucket): sub-buckets spread evenly over a bucket's key range,
 // 8 counters a thread, about one a key of a usual bucket. Ranking inside a sub-bucket costs its
@@ -138,6 +161,10 @@ struct BucketShared {
   std::uint32_t scratch[2][kBucketWarps];
   std::uint32_t before_by_warp[kBucketWarps];  // the counts before the bucket, a sum a warp
 };
+// The bucket kernel's dynamic shared memory: its own layout, or the overflow sort's.
+constexpr std::size_t kBucketSharedBytes = std::max(sizeof(BucketShared), exact::kSharedBytes);
+static_assert(exact::kThreads == kBucketThreads,
+              "the overflow sort runs on the bucket kernel's blocks");
 
 // The bucket slot a thread's row i holds in the one-pass ranking (rows striped over the block).
 __device__ int striped_slot(int row) {
@@ -280,6 +307,42 @@ __device__ void clear_appends(const BucketSortArgs& a, std::uint32_t buckets, un
   }
 }
 
+// A bucket overflowed, and the appends stored the keys past a bucket's capacity by place: every
+// block of the grid sorts all the keys there instead of refusing, with their places as the values,
+// into the sort's values and final values (exact_merge_sort.cuh, scheduled by tickets, so the grid
+// need not be resident all at once). Stable, as the buckets' sort: ties keep their places. The
+// splitters stay as they were: stale, they only make the next sort likelier to overflow. Out of
+// line, so the bucket path's registers stay its own.
+__device__ __noinline__ void sort_overflowed(BucketSortArgs a, std::uint32_t buckets) {
+  exact::TicketSchedule schedule(a.overflow_words);
+  // The keys the buckets hold go by place too, a bucket a unit. Its count is read by every unit
+  // before the last block out zeroes it.
+  schedule.phase(buckets, [&](std::uint32_t b) {
+    const std::uint32_t count = a.counts[b * kPartitionCountStride];
+    const int held =
+        static_cast<int>(min(count, static_cast<std::uint32_t>(kPartitionBucketCapacity)));
+    const uint2* pairs = a.slots + std::size_t{b} * kPartitionBucketCapacity;
+    for (int slot = static_cast<int>(threadIdx.x); slot < held; slot += kBucketThreads) {
+      const uint2 pair = pairs[slot];
+      a.keys_by_place[pair.y] = pair.x;
+    }
+  });
+  // Full-word comparisons: quantized keys leave the unused high bits zero.
+  const exact::Args sort{
+      a.keys_by_place,
+      a.out.values,
+      a.overflow_scratch,
+      a.overflow_scratch + a.n,
+      reinterpret_cast<TileEnds*>(a.overflow_scratch + overflow_ends_offset(a.n)),
+      a.n,
+      KeyBits{0, 32},
+      a.final_values_at,
+      /*values_are_places=*/true};
+  exact::sort(sort, schedule);
+  if (blockIdx.x == 0 && threadIdx.x == 0) a.verdict.write_sorted_aside();
+  if (schedule.finish()) clear_appends(a, buckets, threadIdx.x, kBucketThreads);
+}
+
 // Per bucket: its start (the counts of the buckets before it), then its pairs sorted into place.
 // Block 0 gives the verdict: the sort runs when the keys were appended and no bucket overflowed.
 // Every block takes a ticket once it has read the counts; the last one zeroes them. Its barriers
@@ -289,8 +352,6 @@ template <bool kPlacesOnly>
 __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     partition_bucket_sort_kernel(BucketSortArgs a) {
   BucketShared& sh = detail::dynamic_shared<BucketShared>();
-  // A stint's fallback may start launching now: it waits for this kernel's end before it reads.
-  detail::allow_next_grid();
   const std::uint32_t buckets = partition_buckets(a.n);
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   const std::uint32_t b = blockIdx.x;
@@ -325,14 +386,8 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     return;
   }
   if (!sorts && a.keys_by_place != nullptr && appended) {
-    // A bucket overflowed: the fallback sorts the keys by place, where the appends stored only
-    // the keys past a bucket's capacity. The keys the slots hold go there too.
-    const int held =
-        static_cast<int>(min(count, static_cast<std::uint32_t>(kPartitionBucketCapacity)));
-    for (int slot = static_cast<int>(threadIdx.x); slot < held; slot += kBucketThreads) {
-      const uint2 pair = rows.pairs[slot];
-      a.keys_by_place[pair.y] = pair.x;
-    }
+    sort_overflowed(a, buckets);  // rare: the partition stint's frame that moved too far
+    return;
   }
   // Only the rows that hold the bucket's pairs are loaded, ranked and stored: a bucket holds
   // about kPartitionBucket keys, half the capacity.
@@ -432,18 +487,20 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
       splitters_(buckets_for(capacity)),  // note_sorted takes them for any count
       state_(kPartitionStateWords),
       slots_(std::size_t{max_buckets_} * kPartitionBucketCapacity),
-      scratch_values_(capacity) {
+      scratch_values_(capacity),
+      overflow_words_(sizeof(exact::TicketWords) / sizeof(std::uint32_t)) {
   if (capacity >= kNoSplitters)
     throw std::invalid_argument("SplitterPartitionSort: capacity " + std::to_string(capacity) +
                                 " is too large");
   for (const auto kernel :
        {partition_bucket_sort_kernel<false>, partition_bucket_sort_kernel<true>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(sizeof(BucketShared))));
+                                    static_cast<int>(kBucketSharedBytes)));
   }
   // The bucket kernel reads a usual bucket's slots before its count (stale words past it are
   // ignored): they are never read uninitialized.
   CUDA_CHECK(cudaMemset(slots_.data(), 0xff, slots_.size_bytes()));
+  CUDA_CHECK(cudaMemset(overflow_words_.data(), 0, overflow_words_.size_bytes()));
   forget_splitters(nullptr);
   CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
@@ -485,6 +542,10 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
                                          const std::int32_t* enable, std::int32_t* fallback,
                                          std::uint32_t* ran, const PartitionExtras& extras) {
   check_count(n, "sort_enabled");
+  if (extras.keys_by_place != nullptr)
+    throw std::invalid_argument(
+        "SplitterPartitionSort::sort_enabled: keys_by_place is for "
+        "sort_appended");
   if (n == 0) return;
   partition_append_kernel<<<detail::grid_stride_blocks(n, kAppendThreads, 8), kAppendThreads, 0,
                             stream>>>(keys, values, n, append_target(), scratch_values_.data(),
@@ -499,6 +560,10 @@ void SplitterPartitionSort::sort_appended(std::uint32_t* out_keys, std::uint32_t
                                           const std::int32_t* enable, std::int32_t* fallback,
                                           std::uint32_t* ran, const PartitionExtras& extras) {
   check_count(n, "sort_appended");
+  if (extras.keys_by_place != nullptr && out_keys != nullptr)
+    throw std::invalid_argument(
+        "SplitterPartitionSort::sort_appended: keys_by_place sorts the "
+        "keys there, not to out_keys");
   if (n == 0) return;
   launch_bucket_sort(nullptr, out_keys, out_values, n, stream, enable, fallback, ran, extras);
 }
@@ -509,6 +574,10 @@ void SplitterPartitionSort::launch_bucket_sort(const std::uint32_t* in_values,
                                                const std::int32_t* enable, std::int32_t* fallback,
                                                std::uint32_t* ran, const PartitionExtras& extras) {
   const std::uint32_t buckets = partition_buckets(n);
+  // The overflow sort's scratch is the slots (see overflow_scratch_words): 4n words or more.
+  if (extras.keys_by_place != nullptr && overflow_scratch_words(n) > 2 * slots_.size())
+    throw std::logic_error(
+        "SplitterPartitionSort: the slots cannot hold the overflow sort's scratch");
   BucketSortArgs args{slots_.data(),
                       counts_.data(),
                       state_.data(),
@@ -518,13 +587,15 @@ void SplitterPartitionSort::launch_bucket_sort(const std::uint32_t* in_values,
                       extras.final_values,
                       extras.keys_by_place,
                       {out_keys, out_values, nullptr,
-                       extras.note_splitters ? splitters_.data() : nullptr, in_values}};
+                       extras.note_splitters ? splitters_.data() : nullptr, in_values},
+                      reinterpret_cast<exact::TicketWords*>(overflow_words_.data()),
+                      reinterpret_cast<std::uint32_t*>(slots_.data())};
   // More buckets than any sort takes: one block, to give the verdict.
   const std::uint32_t blocks = buckets <= kPartitionMaxBuckets ? buckets : 1u;
   const auto kernel = in_values == nullptr && out_keys == nullptr
                           ? partition_bucket_sort_kernel<true>
                           : partition_bucket_sort_kernel<false>;
-  kernel<<<blocks, kBucketThreads, sizeof(BucketShared), stream>>>(args);
+  kernel<<<blocks, kBucketThreads, kBucketSharedBytes, stream>>>(args);
   CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
 }
 

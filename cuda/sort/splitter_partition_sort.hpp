@@ -7,9 +7,10 @@
 // sums from the counts the appends left. Scratch: 16 bytes per key for the slots (a bucket's
 // slots hold twice its usual size; 128 MB for the largest sort it takes, 8M keys), and 4 per key
 // for sort_enabled's values. Whether it can sort is decided on the device: when it cannot, it
-// writes none of its outputs (only, when asked, the keys by place that its fallback reads) and
-// sets the caller's fallback word instead, so a graph can hold it and a fallback sort with no
-// host round trip (the pipeline's auto mode).
+// writes none of its outputs and sets the caller's fallback word instead, so a graph can hold it
+// and a fallback sort with no host round trip (the pipeline's auto mode). Given the keys by place
+// (PartitionExtras::keys_by_place) it never refuses for an overflowed bucket: it sorts them there
+// itself, in the same kernel (a partition stint's frame that moved too far).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -30,8 +31,13 @@ struct PartitionExtras {
   // A device word set to 0 when the sort runs (the caller's own copy of the values and its
   // note_sorted are then not needed) and to 1 when it refuses.
   std::int32_t* finish_enable = nullptr;
-  // The keys by place that the appends were given (PartitionAppend::keys_by_place): when the
-  // sort refuses because a bucket overflowed, each bucket stores the keys it holds there.
+  // sort_appended alone, without out_keys: the keys by place that the appends were given
+  // (PartitionAppend::keys_by_place). With it the sort never refuses an overflowed bucket: the
+  // buckets' keys go there too, and every block of the bucket kernel sorts them there (an exact
+  // merge sort, stable), their places going to the values and final_values; it then sets
+  // *ran = 0 (the buckets did not sort them) and *fallback = 0 (nothing is left to do), and the
+  // splitters stay as they were. A partition stint's frame that moved too far needs no fallback
+  // launch this way.
   std::uint32_t* keys_by_place = nullptr;
 };
 
@@ -93,6 +99,7 @@ class SplitterPartitionSort {
   DeviceBuffer<std::uint32_t> state_;           // PartitionStateWord
   DeviceBuffer<uint2> slots_;                   // kPartitionBucketCapacity pairs per bucket
   DeviceBuffer<std::uint32_t> scratch_values_;  // sort_enabled's values, read by place
+  DeviceBuffer<std::uint32_t> overflow_words_;  // the overflow sort's counters; zero between sorts
 };
 
 }  // namespace particles::cuda

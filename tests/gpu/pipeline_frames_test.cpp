@@ -527,8 +527,9 @@ TEST(PipelineAutoStint, FramesThatEndInPartitionRunThePartitionGraphForAWhile) {
 
 // A partition stint's frame whose keys no longer fit its splitters' buckets (the camera jumps
 // back to 2.5 times its distance: every key lands past the last splitter, far more than a bucket
-// holds) is sorted by the stint's fallback, the odd-even sorter's exact kernel, reports oddeven,
-// and ends the stint: the frame after the next one probes again.
+// holds) is sorted by the partition sort's overflow sort (the odd-even sorter's exact merge sort,
+// run by the bucket kernel's blocks), reports oddeven, and ends the stint: the frame after the
+// next one probes again. CheckedPipeline checks that every frame's order is exactly sorted.
 TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
   REQUIRE_CUDA_DEVICE();
   CheckedPipeline checked(Model::galaxy, 60000);

@@ -448,78 +448,6 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
   }
 }
 
-// sort_exact_enabled (the fallback of auto's partition stints): the exact kernel alone, off
-// changes nothing, on is the stable sort by the bits asked for, on input the window path would
-// take and on input it would not, with ties (few unique keys) and a short last tile; the sorted
-// values also go to the target a device word names (the pipeline's GL buffer), from every exit
-// of the kernel (the merge rounds, the one round of neighbours, one tile alone) and from one key
-// or an empty bit range (nothing to sort), and a disabled sort leaves the target alone. With the
-// values taken as the places, the input values (poisoned) are not read.
-TEST(SortOddEven, mid_ExactKernelAloneIsStableAndDisabledChangesNothing) {
-  SKIP_WITHOUT_DEVICE();
-  constexpr std::size_t large = (std::size_t{1} << 18) + 77;
-  auto s = make_odd_even_sorter(large);
-  const std::int32_t on = 1, off = 0;
-  constexpr std::uint32_t kUntouched = 0xfeedf00du;
-  constexpr std::uint32_t kPoison = 0xabababab;  // cudaMemset's 0xab bytes
-  for (const std::size_t n : {large, std::size_t{1000}, std::size_t{1}}) {
-    DeviceBuffer<std::uint32_t> target(n);
-    auto target_at = test::to_device(std::vector<std::uint32_t*>{target.data()});
-    std::vector<std::uint32_t> values(n);
-    std::iota(values.begin(), values.end(), 0u);
-    for (auto dist :
-         {Distribution::random, Distribution::few_unique, Distribution::nearly_sorted}) {
-      for (const KeyBits bits : {KeyBits{0, 32}, KeyBits{0, 24}, KeyBits{4, 4}}) {
-        const auto keys = testing::make_keys(dist, n, 0, bits.end_bit, 13);
-        for (const bool places : {false, true}) {
-          for (const std::int32_t* flag : {&off, &on}) {
-            const std::vector<std::uint32_t> untouched(n, kUntouched);
-            test::upload(target.data(), untouched);
-            const auto [got_keys, got_values] =
-                run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
-                  if (places) CUDA_CHECK(cudaMemset(v, 0xab, n * 4));
-                  s->sort_exact_enabled(k, v, n, bits.begin_bit, bits.end_bit, nullptr, e,
-                                        target_at.data(), places);
-                });
-            const auto got_target = test::to_host(target.data(), n);
-            const std::string what = std::string(testing::name(dist)) + " n " + std::to_string(n) +
-                                     " bits " + std::to_string(bits.begin_bit) + ".." +
-                                     std::to_string(bits.end_bit) + (places ? " places" : "") +
-                                     (*flag != 0 ? " on" : " off");
-            if (*flag == 0) {
-              EXPECT_EQ(got_keys, keys) << what;
-              EXPECT_EQ(got_values, places ? std::vector<std::uint32_t>(n, kPoison) : values)
-                  << what;
-              EXPECT_EQ(got_target, untouched) << what;
-              continue;
-            }
-            std::vector<std::uint32_t> order(n);
-            std::iota(order.begin(), order.end(), 0u);
-            std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-              return bits(keys[x]) < bits(keys[y]);
-            });
-            EXPECT_EQ(got_values, order) << what;
-            EXPECT_EQ(got_target, order) << what;
-            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got_keys[i], keys[order[i]]) << what;
-            // Which exit wrote the target: the status each one leaves.
-            const OddEvenStatus status = test::to_host(s->device_status(), 1)[0];
-            if (n <= 1000 || bits.begin_bit == bits.end_bit) {
-              // One tile, or nothing to sort (one key, no bits): converged, no round.
-              EXPECT_EQ(status.converged, 1) << what;
-              EXPECT_EQ(status.phases, 0) << what;
-            } else if (dist == Distribution::nearly_sorted) {  // one round of neighbours
-              EXPECT_EQ(status.converged, 1) << what;
-              EXPECT_EQ(status.phases, 2) << what;
-            } else if (dist == Distribution::random) {  // the merge rounds
-              EXPECT_EQ(status.fell_back, 1) << what;
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
 // The enable-gated copy of the draw order into a target named by a device word (the pipeline's
 // GL element buffer): 16-byte vectors where both arrays are so aligned, word by word for the rest,
 // so lengths on both sides of multiples of 4 and a source or a target one word off alignment;
@@ -566,14 +494,6 @@ TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
   auto s = make_sorter(SortAlgorithm::radix, 16);
   EXPECT_THROW(s->sort(nullptr, nullptr, 17, 0, 32, nullptr), std::invalid_argument);
   EXPECT_THROW(s->sort(nullptr, nullptr, 4, 8, 4, nullptr), std::invalid_argument);
-  // The odd-even exact kernel alone (auto's stint fallback) refuses the same, before any launch.
-  auto odd_even = make_odd_even_sorter(16);
-  EXPECT_THROW(
-      odd_even->sort_exact_enabled(nullptr, nullptr, 17, 0, 32, nullptr, nullptr, nullptr, false),
-      std::invalid_argument);
-  EXPECT_THROW(
-      odd_even->sort_exact_enabled(nullptr, nullptr, 4, 8, 4, nullptr, nullptr, nullptr, false),
-      std::invalid_argument);
 }
 
 }  // namespace

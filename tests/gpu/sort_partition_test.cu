@@ -3,7 +3,9 @@
 // set when it does not; splitters taken from sorted keys on the device; nothing when disabled.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "cuda/check.hpp"
@@ -267,46 +269,93 @@ __global__ void append_only_kernel(const std::uint32_t* in, std::uint32_t n,
   detail::make_and_append_keys(target, n, [&](std::uint32_t i) { return in[i]; });
 }
 
-// Keys appended with a place for the fallback's keys: a sort that takes them leaves that array
-// as it was; one that refuses because a bucket overflowed (runs of equal keys, each run in one
-// bucket and all but the last, shorter one longer than a bucket holds) leaves every key there,
-// those past a bucket's capacity stored by their appends and the rest by their buckets, which
-// is what the fallback then sorts.
-TEST(SortPartition, ARefusalForOverflowLeavesEveryKeyByPlace) {
+// Keys appended with a place for them (PartitionExtras::keys_by_place), as a partition stint
+// does. A sort the buckets take leaves that array as it was. One where a bucket overflowed does
+// not refuse: it sorts every key there (those past a bucket's capacity stored by their appends,
+// the rest by their buckets) and their places to the values and the final values, stably, and
+// says the buckets did not (ran 0) and nothing is left to do (fallback 0). Overflows: runs of
+// equal keys longer than a bucket holds (keys nearly in order: the one round of merge-splits),
+// and keys scattered at random below every splitter but the first (the merge rounds), on 2^21
+// keys too, whose 513 buckets' blocks are more than an H200 holds at once (2 a SM). Each sort
+// runs twice: the overflow sort's counters are left ready for the next.
+TEST(SortPartition, AnOverflowWithKeysByPlaceIsSortedThere) {
   SKIP_WITHOUT_DEVICE();
-  const std::uint32_t n = 100000;
-  SplitterPartitionSort sort(n);
-  const PartitionCase takes = testing::moved_keys(n, 1u << 30, 1u << 14, 0, 1, 51);
-  const PartitionCase overflows =
-      testing::moved_keys(n, 1u << 30, 0, 0, kPartitionBucketCapacity + 1000, 52);
-  for (const PartitionCase* c : {&takes, &overflows}) {
-    PartitionCase expected = *c;
-    std::iota(expected.values.begin(), expected.values.end(), 0u);
-    const bool sorts =
-        cpu_splitter_partition_sort(expected.keys, expected.values, expected.splitters);
-    ASSERT_EQ(sorts, c == &takes);
-    auto d_sorted = to_device(testing::keys_noted_for(*c)), in = to_device(c->keys);
-    auto by_place = to_device(std::vector<std::uint32_t>(n, 0xdeadbeefu));
-    DeviceBuffer<std::uint32_t> out_values(n);
-    sort.note_sorted(d_sorted.data(), n, nullptr);
-    PartitionAppend target = sort.append_target();
-    target.keys_by_place = by_place.data();
-    append_only_kernel<<<120, 256>>>(in.data(), n, target);
-    CUDA_CHECK(cudaGetLastError());
-    auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
-    auto ran = to_device(std::vector<std::uint32_t>{7u});
-    sort.sort_appended(nullptr, out_values.data(), n, nullptr, words.data(), words.data() + 1,
-                       ran.data(), {.keys_by_place = by_place.data()});
-    CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(to_host(ran.data(), 1)[0], sorts ? 1u : 0u);
-    EXPECT_EQ(to_host(words.data(), 2)[1], sorts ? 0 : 1);
-    if (sorts) {
-      EXPECT_EQ(to_host(out_values.data(), n), expected.values);
-      EXPECT_EQ(to_host(by_place.data(), n), std::vector<std::uint32_t>(n, 0xdeadbeefu));
-    } else {
-      EXPECT_EQ(to_host(by_place.data(), n), c->keys);
+  struct Case {
+    const char* name;
+    PartitionCase keys;
+    bool overflows;
+  };
+  auto scattered = [](std::uint32_t n, std::uint32_t seed) {
+    PartitionCase c = testing::moved_keys(n, 1u << 30, 0, 0, 1, seed);
+    for (std::uint32_t i = 0; i < n; ++i) c.keys[i] = testing::mix32(i * 7 + seed) % (1u << 16);
+    return c;
+  };
+  const std::uint32_t n = 100000, large = (1u << 21) + 333;
+  std::vector<Case> cases;
+  cases.push_back({"taken", testing::moved_keys(n, 1u << 30, 1u << 14, 0, 1, 51), false});
+  cases.push_back(
+      {"runs", testing::moved_keys(n, 1u << 30, 0, 0, kPartitionBucketCapacity + 1000, 52), true});
+  cases.push_back({"scattered", scattered(n, 53), true});
+  cases.push_back({"scattered, 2^21", scattered(large, 54), true});
+  cases.push_back({"taken, 2^21", testing::moved_keys(large, 1u << 30, 1u << 12, 0, 1, 55), false});
+  SplitterPartitionSort sort(large);
+  for (const Case& c : cases) {
+    const auto count = static_cast<std::uint32_t>(c.keys.keys.size());
+    PartitionCase twin = c.keys;
+    std::iota(twin.values.begin(), twin.values.end(), 0u);
+    ASSERT_EQ(cpu_splitter_partition_sort(twin.keys, twin.values, twin.splitters), !c.overflows)
+        << c.name;
+    std::vector<std::uint32_t> places(count);
+    std::iota(places.begin(), places.end(), 0u);
+    std::stable_sort(places.begin(), places.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return c.keys.keys[x] < c.keys.keys[y];
+    });
+    std::vector<std::uint32_t> sorted_keys(count);
+    for (std::uint32_t i = 0; i < count; ++i) sorted_keys[i] = c.keys.keys[places[i]];
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const std::string what = std::string(c.name) + ", sort " + std::to_string(repeat + 1);
+      auto d_sorted = to_device(testing::keys_noted_for(c.keys)), in = to_device(c.keys.keys);
+      auto by_place = to_device(std::vector<std::uint32_t>(count, 0xdeadbeefu));
+      DeviceBuffer<std::uint32_t> out_values(count), target(count);
+      auto target_at = to_device(std::vector<std::uint32_t*>{target.data()});
+      sort.note_sorted(d_sorted.data(), count, nullptr);
+      PartitionAppend append = sort.append_target();
+      append.keys_by_place = by_place.data();
+      append_only_kernel<<<120, 256>>>(in.data(), count, append);
+      CUDA_CHECK(cudaGetLastError());
+      auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+      auto ran = to_device(std::vector<std::uint32_t>{7u});
+      sort.sort_appended(nullptr, out_values.data(), count, nullptr, words.data(), words.data() + 1,
+                         ran.data(),
+                         {.final_values = target_at.data(), .keys_by_place = by_place.data()});
+      CUDA_CHECK(cudaDeviceSynchronize());
+      EXPECT_EQ(to_host(ran.data(), 1)[0], c.overflows ? 0u : 1u) << what;
+      EXPECT_EQ(to_host(words.data(), 2)[1], 0) << what;
+      const auto values = to_host(out_values.data(), count);
+      EXPECT_EQ(values, places) << what;
+      EXPECT_EQ(to_host(target.data(), count), places) << what;
+      EXPECT_EQ(to_host(by_place.data(), count),
+                c.overflows ? sorted_keys : std::vector<std::uint32_t>(count, 0xdeadbeefu))
+          << what;
     }
   }
+}
+
+// keys_by_place belongs to sort_appended without out_keys: the values must be the places, and
+// the sorted keys stay there.
+TEST(SortPartition, KeysByPlaceIsRefusedWhereItCannotServe) {
+  SKIP_WITHOUT_DEVICE();
+  SplitterPartitionSort sort(1000);
+  DeviceBuffer<std::uint32_t> keys(1000), values(1000);
+  auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+  auto ran = to_device(std::vector<std::uint32_t>{7u});
+  const PartitionExtras by_place{.keys_by_place = keys.data()};
+  EXPECT_THROW(sort.sort_enabled(keys.data(), values.data(), 1000, nullptr, words.data(),
+                                 words.data() + 1, ran.data(), by_place),
+               std::invalid_argument);
+  EXPECT_THROW(sort.sort_appended(keys.data(), values.data(), 1000, nullptr, words.data(),
+                                  words.data() + 1, ran.data(), by_place),
+               std::invalid_argument);
 }
 
 // More keys than kPartitionMaxBuckets buckets hold: nothing appended, the fallback taken, the
