@@ -18,6 +18,7 @@
 #include "cuda/sim/step_fused.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/splitter_partition.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -455,7 +456,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
 // no choice and no other sort: its partition sort always runs, and never refuses.
 void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool keys_appended) {
   cudaStream_t s = stream_.get();
-  if (partition_stint && !(keys_appended && partition_sort_worth_trying(end_bit)))
+  // A stint's sort has no fallback: it must be one the partition sort never refuses.
+  if (partition_stint && !(keys_appended && partition_sort_worth_trying(end_bit) &&
+                           partition_buckets(count_) <= kPartitionMaxBuckets))
     throw std::logic_error("a partition stint for keys the partition sort never takes");
   std::int32_t* words = auto_enable_.data();
   FrameReport* report = report_.data();

@@ -307,7 +307,8 @@ __device__ void clear_appends(const BucketSortArgs& a, std::uint32_t buckets, un
   }
 }
 
-// A bucket overflowed, and the appends stored the keys past a bucket's capacity by place: every
+// A bucket overflowed, and the appends stored the keys past a bucket's capacity by place (or
+// nothing was appended, and the kernel that made the keys stored them all there): every
 // block of the grid sorts all the keys there instead of refusing, with their places as the values,
 // into the sort's values and final values (exact_merge_sort.cuh, scheduled by tickets, so the grid
 // need not be resident all at once). Stable, as the buckets' sort: ties keep their places. The
@@ -385,7 +386,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     if (first_thread) a.verdict.write(false);
     return;
   }
-  if (!sorts && a.keys_by_place != nullptr && appended) {
+  if (!sorts && a.keys_by_place != nullptr) {
     sort_overflowed(a, buckets);  // rare: the partition stint's frame that moved too far
     return;
   }
@@ -574,8 +575,10 @@ void SplitterPartitionSort::launch_bucket_sort(const std::uint32_t* in_values,
                                                const std::int32_t* enable, std::int32_t* fallback,
                                                std::uint32_t* ran, const PartitionExtras& extras) {
   const std::uint32_t buckets = partition_buckets(n);
-  // The overflow sort's scratch is the slots (see overflow_scratch_words): 4n words or more.
-  if (extras.keys_by_place != nullptr && overflow_scratch_words(n) > 2 * slots_.size())
+  // The overflow sort's scratch is the slots (see overflow_scratch_words): 4n words or more for
+  // any sort the kernel takes.
+  if (extras.keys_by_place != nullptr && buckets <= kPartitionMaxBuckets &&
+      overflow_scratch_words(n) > 2 * slots_.size())
     throw std::logic_error(
         "SplitterPartitionSort: the slots cannot hold the overflow sort's scratch");
   BucketSortArgs args{slots_.data(),

@@ -32,12 +32,13 @@ struct PartitionExtras {
   // note_sorted are then not needed) and to 1 when it refuses.
   std::int32_t* finish_enable = nullptr;
   // sort_appended alone, without out_keys: the keys by place that the appends were given
-  // (PartitionAppend::keys_by_place). With it the sort never refuses an overflowed bucket: the
-  // buckets' keys go there too, and every block of the bucket kernel sorts them there (an exact
-  // merge sort, stable), their places going to the values and final_values; it then sets
-  // *ran = 0 (the buckets did not sort them) and *fallback = 0 (nothing is left to do), and the
-  // splitters stay as they were. A partition stint's frame that moved too far needs no fallback
-  // launch this way.
+  // (PartitionAppend::keys_by_place; a kernel that did not append, its splitters being for
+  // another n, must have stored every key there). With it the sort refuses only n past its
+  // largest sort: when a bucket overflowed, or nothing was appended, the buckets' keys go there
+  // too and every block of the bucket kernel sorts them there (an exact merge sort, stable),
+  // their places going to the values and final_values; it then sets *ran = 0 (the buckets did
+  // not sort them) and *fallback = 0 (nothing is left to do), and the splitters stay as they
+  // were. A partition stint's frame that moved too far needs no fallback launch this way.
   std::uint32_t* keys_by_place = nullptr;
 };
 

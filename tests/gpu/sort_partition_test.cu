@@ -341,6 +341,34 @@ TEST(SortPartition, AnOverflowWithKeysByPlaceIsSortedThere) {
   }
 }
 
+// With keys_by_place and nothing appended (no splitters for these keys; the kernel that made them
+// stored every one by place, as the pipeline's step does when it does not append), the sort does
+// not refuse either: it sorts them there.
+TEST(SortPartition, KeysByPlaceNotAppendedAreSortedThere) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 70000;
+  SplitterPartitionSort sort(n);
+  const PartitionCase c = testing::moved_keys(n, 1u << 30, 1u << 16, 0, 3, 61);
+  std::vector<std::uint32_t> places(n);
+  std::iota(places.begin(), places.end(), 0u);
+  std::stable_sort(places.begin(), places.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return c.keys[x] < c.keys[y]; });
+  std::vector<std::uint32_t> sorted_keys(n);
+  for (std::uint32_t i = 0; i < n; ++i) sorted_keys[i] = c.keys[places[i]];
+  sort.forget_splitters(nullptr);
+  auto by_place = to_device(c.keys);
+  DeviceBuffer<std::uint32_t> out_values(n);
+  auto words = to_device(std::vector<std::int32_t>{1, kUnwritten});
+  auto ran = to_device(std::vector<std::uint32_t>{7u});
+  sort.sort_appended(nullptr, out_values.data(), n, nullptr, words.data(), words.data() + 1,
+                     ran.data(), {.keys_by_place = by_place.data()});
+  CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(to_host(ran.data(), 1)[0], 0u);
+  EXPECT_EQ(to_host(words.data(), 2)[1], 0);
+  EXPECT_EQ(to_host(out_values.data(), n), places);
+  EXPECT_EQ(to_host(by_place.data(), n), sorted_keys);
+}
+
 // keys_by_place belongs to sort_appended without out_keys: the values must be the places, and
 // the sorted keys stay there.
 TEST(SortPartition, KeysByPlaceIsRefusedWhereItCannotServe) {
