@@ -1,6 +1,9 @@
 #pragma once
 // The block's dynamic shared memory seen as one T (the kernel's layout struct). uint4-aligned,
-// which covers every layout here; launches pass sizeof(T) as the dynamic size.
+// which covers every layout here; launches pass sizeof(T) as the dynamic size. Out-of-line device
+// functions call it themselves rather than take the layout as a reference parameter: across an
+// out-of-line call a reference is a generic pointer, and generic loads, stores and atomics are
+// slower than shared-memory ones.
 #include <cuda_runtime.h>
 
 namespace particles::cuda::detail {

@@ -83,13 +83,6 @@ struct Shared {
 };
 constexpr std::size_t kSharedBytes = sizeof(Shared);
 
-// The block's dynamic shared memory. Functions reach it through this (inlined) rather than a
-// reference parameter: across an out-of-line call a reference is a generic pointer, and generic
-// loads, stores and atomics are slower than shared-memory ones.
-__device__ __forceinline__ Shared& shared_storage() {
-  return dynamic_shared<Shared>();
-}
-
 struct Args {
   std::uint32_t* keys;
   std::uint32_t* values;
@@ -114,7 +107,7 @@ struct Args {
 __device__ __noinline__ void radix_sort_tile(Args a, std::uint32_t start, int len,
                                              std::uint32_t differ, std::uint32_t* out_keys,
                                              std::uint32_t* out_values, TileEnds& ends) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   std::uint32_t keys[kItems], values[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {  // reloaded (L2): the caller's registers stay its own
@@ -142,7 +135,7 @@ __device__ __noinline__ void radix_sort_tile(Args a, std::uint32_t start, int le
 // kernel body at 64 registers (2 blocks of 512 per SM) they spill.
 __device__ __noinline__ void sort_tile(Args a, std::uint32_t tile, std::uint32_t* out_keys,
                                        std::uint32_t* out_values) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   const std::uint32_t start = tile * kTile;
   const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
   TileEnds& ends = a.ends[tile];
@@ -244,7 +237,7 @@ __device__ bool one_round_everywhere(const Args& a, std::uint32_t tiles) {
 
 // The one round for tile c: every pair of its sorted copy goes straight to its final place.
 __device__ __noinline__ void place_tile(Args a, std::uint32_t c, std::uint32_t tiles) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   const std::uint32_t start = c * kTile;
   const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
   std::uint32_t keys[kItems], values[kItems];
@@ -314,7 +307,7 @@ __device__ __noinline__ void merge_tile(Args a, const std::uint32_t* src_keys,
                                         const std::uint32_t* src_values, std::uint32_t* dst_keys,
                                         std::uint32_t* dst_values, std::uint32_t run,
                                         std::uint32_t tile) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   const std::uint32_t out_begin = tile * kTile;
   const std::uint32_t out_end = min(out_begin + kTile, a.n);
   const std::uint32_t a_begin = static_cast<std::uint32_t>(
@@ -412,16 +405,15 @@ class GridSchedule {
   bool behind_ = false;
 };
 
-// The words a TicketSchedule counts with: zero before its first unit, and left zero by finish().
-struct TicketWords {
-  std::uint32_t next;      // the next unit to hand out, numbered across the phases
-  std::uint32_t exited;    // blocks past their last unit
-  std::uint32_t done[30];  // finished units, by phase
-};
 // Phases a sort takes at most: the partition sort's gather, the tile sort, one round or a merge
 // per doubling of the run up to 2^32 keys (tiles of 2^12), the finish.
 inline constexpr int kMaxTicketPhases = 1 + 1 + (32 - kBucketBits) + 1;
-static_assert(kMaxTicketPhases <= 30, "TicketWords::done has a word a phase");
+// The words a TicketSchedule counts with: zero before its first unit, and left zero by finish().
+struct TicketWords {
+  std::uint32_t next;                    // the next unit to hand out, numbered across the phases
+  std::uint32_t exited;                  // blocks past their last unit
+  std::uint32_t done[kMaxTicketPhases];  // finished units, by phase
+};
 
 // Units handed out in order (see the top of the file). Each block holds one unit at a time: the
 // first from the constructor, the next once it finishes one. Every thread of every block of the
@@ -462,7 +454,7 @@ class TicketSchedule {
   // After the last phase: true in the block that exits last (then no block reads or writes the
   // words again), which has zeroed them for the next sort.
   __device__ bool finish() {
-    Shared& sh = shared_storage();
+    Shared& sh = dynamic_shared<Shared>();
     __syncthreads();  // every thread has read the block's last unit
     if (threadIdx.x == 0) {
       ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> exited(words_->exited);
@@ -482,7 +474,7 @@ class TicketSchedule {
   // Thread 0 takes the next unit for the block. The barrier before it also keeps the shared word
   // from being overwritten while a thread may still read the last one.
   __device__ std::uint32_t take() {
-    Shared& sh = shared_storage();
+    Shared& sh = dynamic_shared<Shared>();
     __syncthreads();
     if (threadIdx.x == 0) sh.ticket = atomicAdd(&words_->next, 1u);
     __syncthreads();

@@ -81,10 +81,6 @@ struct Shared {
 };
 constexpr std::size_t kSharedBytes = sizeof(Shared);
 
-__device__ __forceinline__ Shared& shared_storage() {
-  return dynamic_shared<Shared>();
-}
-
 struct Args {
   std::uint32_t* keys;
   std::uint32_t* values;
@@ -254,7 +250,7 @@ __device__ __forceinline__ std::uint32_t window_load(const std::uint32_t* own,
 // not burden the bucket path.
 __device__ __noinline__ void radix_sort_window(Args a, std::uint32_t c, WindowExtent x,
                                                std::uint32_t differ) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   std::uint32_t keys[kItems], values[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -279,7 +275,7 @@ __device__ __noinline__ void radix_sort_window(Args a, std::uint32_t c, WindowEx
 // Sorts tile c's extended range and writes its ranks [left, left + len) over the tile.
 template <typename Wait>
 __device__ __forceinline__ void sort_window(const Args& a, std::uint32_t c, Wait wait_for_check) {
-  Shared& sh = shared_storage();
+  Shared& sh = dynamic_shared<Shared>();
   const WindowExtent x = window_extent(c, a.n, kTile, kChunk);
   const int size = x.size();
   std::uint32_t keys[kItems];
