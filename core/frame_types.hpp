@@ -66,6 +66,10 @@ struct FrameInfo {
   Extents extents;
   SortPath path = SortPath::full;
   StageTimes stages;  // possibly of an earlier frame: see StageTimes::frame
+  // The composite renderer's time for frame composite_frame (counted like StageTimes::frame;
+  // on the CUDA backend an earlier frame's, read when it finished); -1 where none arrived.
+  std::int64_t composite_frame = -1;
+  float composite_ms = -1.0f;
 };
 
 constexpr const char* to_string(SortPath p) {

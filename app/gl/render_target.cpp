@@ -34,6 +34,20 @@ void RenderTarget::resize(glm::ivec2 size) {
   }
   color_ = std::move(color);
   size_ = size;
+  ++generation_;
+}
+
+void RenderTarget::upload(int width, int height, std::span<const std::uint32_t> rgba8) const {
+  if (width != size_.x || height != size_.y ||
+      rgba8.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
+    throw std::invalid_argument("RenderTarget::upload: " + std::to_string(width) + "x" +
+                                std::to_string(height) + " image (" + std::to_string(rgba8.size()) +
+                                " texels) into a " + std::to_string(size_.x) + "x" +
+                                std::to_string(size_.y) + " target");
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  GL_CHECK(glTextureSubImage2D(color_.get(), 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
+                               rgba8.data()));
 }
 
 void RenderTarget::bind() const {
@@ -59,11 +73,11 @@ Image RenderTarget::read_pixels() const {
   return image;
 }
 
-void RenderTarget::blit_to_default_framebuffer(glm::ivec2 window_size) const {
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+void RenderTarget::blit_to(Name framebuffer, glm::ivec2 window_size) const {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
   glViewport(0, 0, window_size.x, window_size.y);
   const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-  glClearNamedFramebufferfv(0, GL_COLOR, 0, clear);
+  glClearNamedFramebufferfv(framebuffer, GL_COLOR, 0, clear);
   if (window_size.x <= 0 || window_size.y <= 0) return;  // minimised
   // Largest rectangle of the image's aspect ratio that fits, centred.
   const float scale = std::min(static_cast<float>(window_size.x) / static_cast<float>(size_.x),
@@ -72,7 +86,7 @@ void RenderTarget::blit_to_default_framebuffer(glm::ivec2 window_size) const {
   const int h = static_cast<int>(static_cast<float>(size_.y) * scale);
   const int x0 = (window_size.x - w) / 2;
   const int y0 = (window_size.y - h) / 2;
-  glBlitNamedFramebuffer(fbo_.get(), 0, 0, 0, size_.x, size_.y, x0, y0, x0 + w, y0 + h,
+  glBlitNamedFramebuffer(fbo_.get(), framebuffer, 0, 0, size_.x, size_.y, x0, y0, x0 + w, y0 + h,
                          GL_COLOR_BUFFER_BIT,
                          (w == size_.x && h == size_.y) ? GL_NEAREST : GL_LINEAR);
 }

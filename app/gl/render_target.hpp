@@ -2,7 +2,9 @@
 // The offscreen framebuffer every frame is drawn into, windowed or not: screenshots read it
 // back, and a window shows it by blitting it to the default framebuffer (ImGui then draws on
 // top, outside the screenshot).
+#include <cstdint>
 #include <glm/vec2.hpp>
+#include <span>
 
 #include "app/gl/gl_handle.hpp"
 #include "app/gl/image.hpp"
@@ -20,6 +22,12 @@ class RenderTarget {
 
   Name framebuffer() const { return fbo_.get(); }
   Name color_texture() const { return color_.get(); }
+  // Incremented each time resize() replaces the colour texture (whose name GL may reuse).
+  std::uint64_t generation() const { return generation_; }
+
+  // Replaces the image with `rgba8` (width x height RGBA8 texels, r in the lowest byte, rows
+  // bottom first as GL stores them); throws std::invalid_argument when the size differs.
+  void upload(int width, int height, std::span<const std::uint32_t> rgba8) const;
 
   // Binds the FBO for drawing and sets the viewport to cover it.
   void bind() const;
@@ -30,10 +38,13 @@ class RenderTarget {
 
   // Copies the image into the default framebuffer, scaled to fit `window_size` with its aspect
   // ratio kept (black bars around it), and leaves the default framebuffer bound.
-  void blit_to_default_framebuffer(glm::ivec2 window_size) const;
+  void blit_to_default_framebuffer(glm::ivec2 window_size) const { blit_to(0, window_size); }
+  // The same into any draw framebuffer of `size` pixels (0: the default one), left bound.
+  void blit_to(Name framebuffer, glm::ivec2 size) const;
 
  private:
   glm::ivec2 size_{0, 0};
+  std::uint64_t generation_ = 0;
   Framebuffer fbo_;
   Texture color_;
 };

@@ -72,6 +72,8 @@ class Session {
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
     draw_timer_ = std::make_unique<gl::GpuTimer>();
+    present_timer_ = std::make_unique<gl::GpuTimer>();
+    state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
     backend_->reset(state_.scene.params, state_.count, *buffers_);
 
     if (!headless_) {
@@ -80,8 +82,8 @@ class Session {
     }
     std::cerr << "particles: " << state_.count << " particles, scene '" << state_.scene.name
               << "', backend " << state_.backend_name << ", algorithm "
-              << to_string(state_.algorithm) << ", " << (headless_ ? "headless" : "windowed")
-              << ", GL " << state_.gl_renderer << '\n';
+              << to_string(state_.algorithm) << ", renderer " << to_string(state_.renderer) << ", "
+              << (headless_ ? "headless" : "windowed") << ", GL " << state_.gl_renderer << '\n';
   }
 
   int run() {
@@ -128,16 +130,25 @@ class Session {
     settings.fuse_stages = state_.fuse_stages;
     settings.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
 
+    // The composite renderer's image is made by the backend, in its frame; the raster renderer
+    // draws the backend's buffers after it.
+    const gl::DrawParams draw = scene_draw_params(state_.scene, camera, size);
+    const RendererKind renderer = state_.renderer;
+    std::optional<CompositeRequest> composite;
+    if (renderer == RendererKind::composite) {
+      composite = composite_request(draw, renderer_->point_size_range(), *target_);
+    }
     const auto backend_start = Clock::now();
-    state_.last_info = backend_->run_frame(settings);
+    state_.last_info = backend_->run_frame(settings, composite ? &*composite : nullptr);
     const double backend_ms = ms_since(backend_start);
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
-    const gl::DrawParams draw = scene_draw_params(state_.scene, camera, size);
-    target_->bind();
-    draw_timer_->begin();
-    renderer_->draw(*buffers_, draw);
-    draw_timer_->end();
+    if (renderer == RendererKind::raster) {
+      target_->bind();
+      draw_timer_->begin();
+      renderer_->draw(*buffers_, draw);
+      draw_timer_->end();
+    }
 
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
@@ -146,7 +157,9 @@ class Session {
       state_.screenshot_requested = false;
     }
     if (!headless_) {
+      present_timer_->begin();
       target_->blit_to_default_framebuffer(size);
+      present_timer_->end();
       hud_->draw(state_);
       context_->swap_buffers();
     }
@@ -155,6 +168,7 @@ class Session {
     record.frame = state_.frame;
     record.backend_ms = backend_ms;
     record.path = state_.last_info.path;
+    record.renderer = renderer;
     record.frame_ms = ms_since(frame_start);
     history_.push(record);
     // GPU timings arrive a few frames late; each belongs to the frame that issued it.
@@ -164,6 +178,13 @@ class Session {
       }
       state_.draw_ms.push(static_cast<float>(late->milliseconds));
     }
+    while (auto late = present_timer_->poll()) {
+      if (FrameRecord* r = history_.find(state_.frame - late->frames_ago)) {
+        r->present_ms = late->milliseconds;
+      }
+      state_.present_ms.push(static_cast<float>(late->milliseconds));
+    }
+    record_composite(state_.last_info);
     record_stages(state_.last_info.stages);
     state_.frame_ms.push(static_cast<float>(record.frame_ms));
     state_.backend_ms.push(static_cast<float>(backend_ms));
@@ -185,6 +206,14 @@ class Session {
     if (t.span_ms >= 0.0f) {
       r->span_ms = t.span_ms;
       state_.span_ms.push(t.span_ms);
+    }
+  }
+
+  void record_composite(const FrameInfo& info) {
+    if (info.composite_frame < 0) return;
+    state_.composite_ms.push(info.composite_ms);
+    if (FrameRecord* r = history_.find(static_cast<std::uint64_t>(info.composite_frame))) {
+      r->composite_ms = info.composite_ms;
     }
   }
 
@@ -215,12 +244,14 @@ class Session {
     const std::vector<FrameRecord>& records = history_.records();
     const std::size_t warmup =
         history_.first_frame() > 0 ? 0 : std::min<std::size_t>(records.size() / 10, 30);
-    std::vector<double> frame, backend, draw, span;
+    std::vector<double> frame, backend, draw, composite, present, span;
     std::array<std::vector<double>, kStageCount> stages;
     for (std::size_t i = warmup; i < records.size(); ++i) {
       frame.push_back(records[i].frame_ms);
       backend.push_back(records[i].backend_ms);
       if (records[i].draw_ms >= 0.0) draw.push_back(records[i].draw_ms);
+      if (records[i].composite_ms >= 0.0) composite.push_back(records[i].composite_ms);
+      if (records[i].present_ms >= 0.0) present.push_back(records[i].present_ms);
       if (records[i].span_ms >= 0.0f) span.push_back(records[i].span_ms);
       for (int s = 0; s < kStageCount; ++s) {
         if (records[i].stage_ms[s] >= 0.0f) stages[s].push_back(records[i].stage_ms[s]);
@@ -230,9 +261,11 @@ class Session {
       std::printf("  %-10s median %8.3f ms   p99 %8.3f ms   min %8.3f ms   (%zu frames)\n", name,
                   s.median, s.p99, s.min, s.samples);
     };
-    std::printf("frame times (%u particles, %s backend, %s sort, after %zu warm-up frames):\n",
-                state_.count, state_.backend_name.c_str(), to_string(state_.algorithm).data(),
-                warmup);
+    std::printf(
+        "frame times (%u particles, %s backend, %s sort, %s renderer, after %zu warm-up "
+        "frames):\n",
+        state_.count, state_.backend_name.c_str(), to_string(state_.algorithm).data(),
+        to_string(state_.renderer).data(), warmup);
     row("frame", summarize(frame));
     row("backend", summarize(backend));
     row("span", summarize(span));
@@ -240,6 +273,8 @@ class Session {
       row(to_string(static_cast<Stage>(s)), summarize(stages[s]));
     }
     row("draw", summarize(draw));
+    row("composite", summarize(composite));
+    row("present", summarize(present));
   }
 
   AppState state_;
@@ -251,6 +286,7 @@ class Session {
   std::unique_ptr<gl::RenderTarget> target_;
   std::unique_ptr<Hud> hud_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
+  std::unique_ptr<gl::GpuTimer> present_timer_;
   // Every frame when a report will be written (--report, or headless); otherwise the newest
   // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
   FrameHistory history_;

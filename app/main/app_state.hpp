@@ -23,6 +23,7 @@ struct AppState {
 
   // user choices, changed by keys and the HUD
   Algorithm algorithm = Algorithm::radix;
+  RendererKind renderer = RendererKind::raster;
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   bool sorted = true;
@@ -46,7 +47,9 @@ struct AppState {
   FrameInfo last_info;
   RollingSeries frame_ms{240};
   RollingSeries backend_ms{240};
-  RollingSeries draw_ms{240};
+  RollingSeries draw_ms{240};       // GL rasterization (raster renderer)
+  RollingSeries composite_ms{240};  // the tile compositor (composite renderer)
+  RollingSeries present_ms{240};    // GL putting the image on screen (the window blit)
   RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
   std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
 };

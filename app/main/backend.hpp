@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/scene/options.hpp"
+#include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
 
@@ -15,7 +16,17 @@ namespace particles {
 
 namespace gl {
 class ParticleBuffers;
-}
+class RenderTarget;
+}  // namespace gl
+
+// The composite renderer's request: the frame's sprites blended into `target`'s colour texture
+// by the backend's tile compositor (CUDA kernels, or the CPU twin and an upload), replacing the
+// GL draw.
+struct CompositeRequest {
+  SpriteCamera camera;
+  std::uint32_t background = 0;  // premultiplied RGBA8
+  gl::RenderTarget* target = nullptr;
+};
 
 class Backend {
  public:
@@ -24,7 +35,10 @@ class Backend {
   // (Re)creates the particles and sizes the GL buffers for `count` particles.
   virtual void reset(const ModelParams& params, std::uint32_t count,
                      gl::ParticleBuffers& buffers) = 0;
-  virtual FrameInfo run_frame(const FrameSettings& settings) = 0;
+  // With a CompositeRequest the frame's image is also composited into its target (see above);
+  // FrameInfo then carries composite timings as they arrive.
+  virtual FrameInfo run_frame(const FrameSettings& settings,
+                              const CompositeRequest* composite = nullptr) = 0;
   // Waits for outstanding GPU work and returns the stage timings not yet reported by
   // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
   virtual std::vector<StageTimes> drain_stage_times() { return {}; }

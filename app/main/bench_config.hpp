@@ -9,6 +9,7 @@
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
 #include "core/frame_types.hpp"
+#include "core/renderer_kind.hpp"
 
 namespace particles {
 
@@ -17,6 +18,8 @@ struct BenchConfig {
   std::vector<Algorithm> algorithms;
   std::vector<std::uint32_t> counts;  // empty: each scene's own count for the backend in use
   std::vector<KeyMode> key_modes;
+  // Empty: the backend's default renderer (composite on CUDA, raster on the CPU).
+  std::vector<RendererKind> renderers;
   int key_bits = 16;
   int frames = 300;  // measured frames per run
   int warmup = 30;   // frames run before measuring, not recorded

@@ -14,7 +14,9 @@ namespace particles {
 struct BenchFrame {
   std::array<float, kStageCount> stage_ms{};  // -1 where no timing arrived
   float span_ms = -1.0f;  // the pipeline's span (StageTimes::span_ms); -1 where none
-  float draw_ms = -1.0f;
+  float draw_ms = -1.0f;       // GL rasterization of the particles (raster renderer); -1 if none
+  float composite_ms = -1.0f;  // the tile compositor (composite renderer); -1 where none
+  float present_ms = -1.0f;    // GL putting the frame's image on screen (the blit); -1 if none
   float frame_ms = 0.0f;  // CPU wall time of the whole frame (backend + draw submission)
   SortPath path = SortPath::full;
   bool verified = false;  // true only when --verify checked this frame and it passed
@@ -25,6 +27,7 @@ struct BenchRun {
   std::string backend;
   std::string algorithm;
   std::string key_mode;
+  std::string renderer = "raster";  // to_string(RendererKind)
   std::uint32_t count = 0;
   bool fused_stages = true;  // CUDA: simulate/extents/keys as one kernel (see FrameSettings)
   int stage_every = 1;       // frames per stage-timed frame (see BenchConfig)
@@ -36,6 +39,8 @@ struct BenchRun {
   Summary stage(int s) const;
   Summary span() const;
   Summary draw() const;
+  Summary composite() const;
+  Summary present() const;
   Summary frame() const;
 };
 

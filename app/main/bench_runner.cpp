@@ -8,6 +8,7 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/gl/gl_context.hpp"
 #include "app/gl/gpu_timer.hpp"
@@ -66,6 +67,7 @@ struct RunSpec {
   std::uint32_t count;
   KeyMode key_mode;
   Algorithm algorithm;
+  RendererKind renderer;
 };
 
 class BenchSession {
@@ -75,6 +77,8 @@ class BenchSession {
     backend_ = make_backend(config.backend);
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
+    // Headless, the window's framebuffer is this stand-in: the present is the same blit.
+    screen_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
     renderer_ = std::make_unique<gl::ParticleRenderer>();
   }
 
@@ -89,12 +93,14 @@ class BenchSession {
     run.stage_every = config_.stage_every;
     run.algorithm = std::string(to_string(spec.algorithm));
     run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
+    run.renderer = std::string(to_string(spec.renderer));
     run.count = spec.count;
     // Every run starts from the same initial state, so runs of one scene see the same frames.
     backend_->reset(spec.scene.params, spec.count, *buffers_);
     const int total = config_.warmup + config_.frames;
     run.frames.resize(static_cast<std::size_t>(config_.frames));
     gl::GpuTimer draw_timer;
+    gl::GpuTimer present_timer;
     std::int64_t first_stage_frame = -1;
     auto record_stages = [&](const StageTimes& t, std::int64_t run_frame) {
       if (t.frame < 0) return;
@@ -130,7 +136,13 @@ class BenchSession {
       settings.key_bits = config_.key_bits;
       settings.fuse_stages = config_.fuse_stages;
       settings.stage_sample_period = config_.stage_every;
-      const FrameInfo info = backend_->run_frame(settings);
+      const gl::DrawParams draw =
+          scene_draw_params(spec.scene, camera, {config_.width, config_.height});
+      std::optional<CompositeRequest> composite;
+      if (config_.draw && spec.renderer == RendererKind::composite) {
+        composite = composite_request(draw, renderer_->point_size_range(), *target_);
+      }
+      const FrameInfo info = backend_->run_frame(settings, composite ? &*composite : nullptr);
       sim_time += spec.scene.time_step;
       if (frame_pending && !info.extents.empty()) {
         base_pose = frame_extents(base_pose, info.extents);
@@ -139,13 +151,22 @@ class BenchSession {
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
       record_stages(info.stages, info.stages.frame - first_stage_frame);
 
-      const gl::DrawParams draw =
-          scene_draw_params(spec.scene, camera, {config_.width, config_.height});
+      if (info.composite_frame >= 0) {
+        // Composite timings name the backend frame, counted from the run's reset.
+        const std::int64_t index = info.composite_frame - config_.warmup;
+        if (index >= 0 && index < config_.frames)
+          run.frames[index].composite_ms = info.composite_ms;
+      }
       if (config_.draw) {
-        target_->bind();
-        draw_timer.begin();
-        renderer_->draw(*buffers_, draw);
-        draw_timer.end();
+        if (spec.renderer == RendererKind::raster) {
+          target_->bind();
+          draw_timer.begin();
+          renderer_->draw(*buffers_, draw);
+          draw_timer.end();
+        }
+        present_timer.begin();
+        target_->blit_to(screen_->framebuffer(), screen_->size());
+        present_timer.end();
       }
 
       const std::int64_t index = frame - config_.warmup;
@@ -169,12 +190,22 @@ class BenchSession {
             frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
         if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
       }
+      while (auto late = present_timer.poll()) {
+        const std::int64_t issued =
+            frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
+        if (issued >= 0) run.frames[issued].present_ms = static_cast<float>(late->milliseconds);
+      }
     }
     glFinish();
     while (auto late = draw_timer.poll()) {
       const std::int64_t issued =
           total - 1 - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
       if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
+    }
+    while (auto late = present_timer.poll()) {
+      const std::int64_t issued =
+          total - 1 - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
+      if (issued >= 0) run.frames[issued].present_ms = static_cast<float>(late->milliseconds);
     }
     for (const StageTimes& t : backend_->drain_stage_times()) {
       record_stages(t, t.frame - first_stage_frame);
@@ -188,6 +219,7 @@ class BenchSession {
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleBuffers> buffers_;
   std::unique_ptr<gl::RenderTarget> target_;
+  std::unique_ptr<gl::RenderTarget> screen_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;
 };
 
@@ -202,6 +234,8 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   results.verify = config.verify;
 
   std::vector<RunSpec> specs;
+  std::vector<RendererKind> renderers = config.renderers;
+  if (renderers.empty()) renderers.push_back(default_renderer(session.backend_name()));
   for (const auto& path : config.scenes) {
     const SceneDesc scene = load_scene(path);
     std::vector<std::uint32_t> counts = config.counts;
@@ -210,7 +244,9 @@ int run_bench(const BenchConfig& config, const std::string& command) {
     for (std::uint32_t count : counts) {
       for (KeyMode mode : config.key_modes) {
         for (Algorithm algorithm : config.algorithms) {
-          specs.push_back({scene, count, mode, algorithm});
+          for (RendererKind renderer : renderers) {
+            specs.push_back({scene, count, mode, algorithm, renderer});
+          }
         }
       }
     }
@@ -218,7 +254,8 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   Progress progress(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
     progress.update(i, specs[i].scene.name + " " + std::string(to_string(specs[i].algorithm)) +
-                           " " + std::to_string(specs[i].count));
+                           " " + std::string(to_string(specs[i].renderer)) + " " +
+                           std::to_string(specs[i].count));
     results.runs.push_back(session.run(specs[i]));
   }
   progress.update(specs.size(), "done");
@@ -227,11 +264,11 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   std::filesystem::create_directories(config.out_dir);
   write_bench_csv(config.out_dir / "frames.csv", results);
   write_bench_json(config.out_dir / "summary.json", results);
-  write_bench_chart(config.out_dir / "chart.png", results);
+  write_bench_chart(config.out_dir / "chart.svg", results);
   std::cout << "particles bench, " << results.date << ", " << results.gl_renderer << '\n'
             << bench_table(results) << "wrote " << (config.out_dir / "frames.csv").string() << ", "
             << (config.out_dir / "summary.json").string() << ", "
-            << (config.out_dir / "chart.png").string() << '\n';
+            << (config.out_dir / "chart.svg").string() << '\n';
   std::uint64_t failures = 0;
   for (const BenchRun& run : results.runs) {
     failures += run.verify_failures;

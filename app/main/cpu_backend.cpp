@@ -1,6 +1,11 @@
-// The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order.
+// The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order, and for
+// the composite renderer the CPU compositor's image uploaded into the render target.
+#include <chrono>
+
 #include "app/gl/particle_buffers.hpp"
+#include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
+#include "core/composite/cpu_compositor.hpp"
 #include "core/cpu_pipeline.hpp"
 
 namespace particles {
@@ -15,16 +20,33 @@ class CpuBackend final : public Backend {
     buffers.resize(count);
     buffers_ = &buffers;
     pipeline_.reset(params, count);
+    frame_ = 0;
   }
 
-  FrameInfo run_frame(const FrameSettings& settings) override {
-    const FrameInfo info = pipeline_.run_frame(settings);
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
+    FrameInfo info = pipeline_.run_frame(settings);
+    // The GL buffers stay current under either renderer: --verify reads them, and a switch back
+    // to raster draws them at once.
     buffers_->upload(pipeline_.vertices(), pipeline_.order());
+    if (composite != nullptr) {
+      const auto start = std::chrono::steady_clock::now();
+      compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,
+                            composite->background, image_);
+      info.composite_ms =
+          std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      info.composite_frame = frame_;
+      composite->target->upload(image_.width, image_.height, image_.rgba8);
+    }
+    ++frame_;
     return info;
   }
 
  private:
   CpuPipeline pipeline_;
+  CpuCompositor compositor_;
+  CompositeImage image_;
+  std::int64_t frame_ = 0;
   gl::ParticleBuffers* buffers_ = nullptr;
 };
 

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "app/gl/particle_buffers.hpp"
+#include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
@@ -19,8 +20,14 @@ class CudaBackend final : public Backend {
     pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
   }
 
-  FrameInfo run_frame(const FrameSettings& settings) override {
-    return pipeline_.run_frame(settings);
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
+    if (composite == nullptr) return pipeline_.run_frame(settings);
+    cuda::CompositeJob job;
+    job.camera = composite->camera;
+    job.background = composite->background;
+    job.texture = composite->target->color_texture();
+    job.texture_generation = composite->target->generation();
+    return pipeline_.run_frame(settings, &job);
   }
 
   std::vector<StageTimes> drain_stage_times() override {

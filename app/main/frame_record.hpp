@@ -7,14 +7,18 @@
 #include <vector>
 
 #include "core/frame_types.hpp"
+#include "core/renderer_kind.hpp"
 
 namespace particles {
 
 struct FrameRecord {
   std::uint64_t frame = 0;
-  double frame_ms = 0.0;    // CPU wall time of the whole frame
-  double backend_ms = 0.0;  // CPU wall time spent in the backend's run_frame
-  double draw_ms = -1.0;    // GL timer query of the particle draw; -1 until it is read back
+  double frame_ms = 0.0;       // CPU wall time of the whole frame
+  double backend_ms = 0.0;     // CPU wall time spent in the backend's run_frame
+  double draw_ms = -1.0;       // GL timer query of the particle draw; -1 until it is read back
+  double composite_ms = -1.0;  // the tile compositor (composite renderer); -1 until read back
+  double present_ms = -1.0;    // GL timer query of the image's blit to the window; -1 if none
+  RendererKind renderer = RendererKind::raster;
   std::array<float, kStageCount> stage_ms{-1.0f, -1.0f, -1.0f, -1.0f, -1.0f};  // -1: not timed
   float span_ms = -1.0f;  // the whole pipeline (StageTimes::span_ms); -1: not timed
   // Whether the backend's timings of this frame were recorded: every report holds the stages,

@@ -52,6 +52,27 @@ void stacked_stage_bar(const AppState& state) {
   }
 }
 
+// Where the frame's time goes, as shares of the median frame: the backend's stages (the pipeline
+// span), the renderer's own stage (GL draw or composite) and the present. GPU and CPU times
+// overlap in a frame, so the shares need not add up to 100%.
+void frame_shares(const AppState& state) {
+  const double frame = state.frame_ms.summary().median;
+  if (frame <= 0.0) return;
+  auto share = [&](const char* name, const RollingSeries& series) {
+    const Summary s = series.summary();
+    if (s.samples == 0) return;
+    ImGui::Text("  %-10s %8.3f ms  %5.1f%%", name, s.median, 100.0 * s.median / frame);
+  };
+  ImGui::Text("share of the %.3f ms frame (medians):", frame);
+  share("pipeline", state.span_ms);
+  if (state.renderer == RendererKind::raster) {
+    share("draw (GL)", state.draw_ms);
+  } else {
+    share("composite", state.composite_ms);
+  }
+  share("present", state.present_ms);
+}
+
 }  // namespace
 
 Hud::Hud(GLFWwindow* window) {
@@ -94,6 +115,15 @@ void Hud::draw(AppState& state) {
     state.algorithm = kAllAlgorithms[static_cast<std::size_t>(algorithm)];
   }
   ImGui::Text("sort path: %s", to_string(state.last_info.path));
+  int renderer = static_cast<int>(state.renderer);
+  const char* renderer_names[kAllRenderers.size()];
+  for (std::size_t i = 0; i < kAllRenderers.size(); ++i) {
+    renderer_names[i] = to_string(kAllRenderers[i]).data();
+  }
+  if (ImGui::Combo("renderer (R)", &renderer, renderer_names,
+                   static_cast<int>(kAllRenderers.size()))) {
+    state.renderer = kAllRenderers[static_cast<std::size_t>(renderer)];
+  }
   bool quantized = state.key_mode == KeyMode::quantized;
   if (ImGui::Checkbox("quantized keys", &quantized)) {
     state.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
@@ -116,8 +146,14 @@ void Hud::draw(AppState& state) {
 
   plot_series("frame", state.frame_ms);
   plot_series("backend", state.backend_ms);
-  plot_series("draw (GL)", state.draw_ms);
+  if (state.renderer == RendererKind::raster) {
+    plot_series("draw (GL)", state.draw_ms);
+  } else {
+    plot_series("composite", state.composite_ms);
+  }
+  plot_series("present", state.present_ms);
   plot_series("pipeline span", state.span_ms);
+  frame_shares(state);
   stacked_stage_bar(state);
   if (ImGui::CollapsingHeader("stage graphs")) {
     for (int s = 0; s < kStageCount; ++s) {

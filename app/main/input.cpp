@@ -27,6 +27,10 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
     case GLFW_KEY_SPACE:
       s.paused = !s.paused;
       break;
+    case GLFW_KEY_R:
+      s.renderer =
+          s.renderer == RendererKind::raster ? RendererKind::composite : RendererKind::raster;
+      break;
     case GLFW_KEY_U:
       s.sorted = !s.sorted;
       break;
@@ -94,7 +98,8 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
 }
 
 const char* key_help() {
-  return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  Space pause  U unsorted  "
+  return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  R renderer  Space pause  "
+         "U unsorted  "
          "K key mode  F frame  C camera path  P screenshot  Q quit";
 }
 

@@ -1,9 +1,13 @@
 #pragma once
-// How a scene is drawn from a camera: shared by the interactive loop and the bench.
+// How a scene is drawn from a camera: shared by the interactive loop and the bench, for both
+// renderers (the GL draw's parameters, and the same as a composite request).
+#include <glm/gtc/type_ptr.hpp>
 #include <glm/vec2.hpp>
 
 #include "app/gl/particle_renderer.hpp"
+#include "app/main/backend.hpp"
 #include "core/camera.hpp"
+#include "core/composite/sprite.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -16,6 +20,28 @@ inline gl::DrawParams scene_draw_params(const SceneDesc& scene, const CameraMatr
   draw.sprite_size = scene.sprite_size;
   draw.background = scene.background;
   return draw;
+}
+
+// The same draw as the compositor's request: the uniforms particle.vert reads, and the clear
+// colour the raster renderer uses, premultiplied and in 8 bits as the framebuffer holds it.
+inline CompositeRequest composite_request(const gl::DrawParams& draw, glm::vec2 point_size_range,
+                                          gl::RenderTarget& target) {
+  CompositeRequest request;
+  const float* view = glm::value_ptr(draw.camera.view);
+  const float* projection = glm::value_ptr(draw.camera.projection);
+  for (int i = 0; i < 16; ++i) {
+    request.camera.view[i] = view[i];
+    request.camera.projection[i] = projection[i];
+  }
+  request.camera.width = draw.viewport.x;
+  request.camera.height = draw.viewport.y;
+  request.camera.sprite_size = draw.sprite_size;
+  request.camera.point_size_min = point_size_range.x;
+  request.camera.point_size_max = point_size_range.y;
+  const Color& bg = draw.background;
+  request.background = premultiplied_background(bg.r, bg.g, bg.b, bg.a);
+  request.target = &target;
+  return request;
 }
 
 }  // namespace particles

@@ -52,6 +52,12 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("NAME")
       ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
   app->add_option_function<std::string>(
+         "--renderer", [&o](const std::string& s) { o.renderer = *renderer_from_string(s); },
+         "raster (GL point sprites) or composite (the tile compositor); default composite on "
+         "the CUDA backend, raster on the CPU")
+      ->type_name("NAME")
+      ->check(CLI::IsMember({"raster", "composite"}));
+  app->add_option_function<std::string>(
          "--backend",
          [&o](const std::string& s) {
            o.backend = s == "cuda"  ? BackendChoice::cuda

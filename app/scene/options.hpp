@@ -7,9 +7,11 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
+#include "core/renderer_kind.hpp"
 
 namespace CLI {
 class App;  // include <CLI/CLI.hpp> to use make_cli
@@ -23,6 +25,8 @@ struct Options {
   std::filesystem::path scene;         // default: find_resource("scenes/galaxy.toml")
   std::optional<std::uint32_t> count;  // overrides the scene's count / cpu_count
   Algorithm algorithm = Algorithm::radix;
+  // Unset: composite on the CUDA backend, raster on the CPU backend (default_renderer).
+  std::optional<RendererKind> renderer;
   BackendChoice backend = BackendChoice::automatic;
   bool headless = false;             // --headless, or no DISPLAY / WAYLAND_DISPLAY
   std::optional<int> frames;         // unset: run until closed; headless default 600
@@ -42,6 +46,12 @@ struct ParseOutcome {
 
 inline constexpr int kUsageExitCode = 2;
 inline constexpr int kDefaultHeadlessFrames = 600;
+
+// The renderer a backend ("cuda" or "cpu") draws with when --renderer is not given: the tile
+// compositor where it runs on the GPU, GL rasterization where compositing runs on the CPU.
+constexpr RendererKind default_renderer(std::string_view backend) {
+  return backend == "cuda" ? RendererKind::composite : RendererKind::raster;
+}
 
 // Parses argv; --help goes to `out`, errors to `err` as "error: ...".
 ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

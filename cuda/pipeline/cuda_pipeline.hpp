@@ -7,12 +7,24 @@
 
 #include <cstdint>
 
+#include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
+#include "cuda/composite/tile_compositor.hpp"
 #include "cuda/interop/interop_buffer.hpp"
+#include "cuda/interop/interop_image.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
 namespace particles::cuda {
+
+// The composite renderer's part of a frame: the tile compositor writes the image into a GL
+// texture (the render target's colour texture) in the same mapped scope as the frame.
+struct CompositeJob {
+  SpriteCamera camera;
+  std::uint32_t background = 0;          // premultiplied RGBA8
+  GLuint texture = 0;                    // GL_TEXTURE_2D, RGBA8, camera.width x camera.height
+  std::uint64_t texture_generation = 0;  // changes whenever GL replaced the texture
+};
 
 class CudaPipeline {
  public:
@@ -24,9 +36,10 @@ class CudaPipeline {
   void reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
              GLuint index_buffer);
 
-  // One frame into the GL buffers; returns the previous frame's FrameInfo (see
-  // device_pipeline.hpp: extents and path are one frame late).
-  FrameInfo run_frame(const FrameSettings& settings);
+  // One frame into the GL buffers, and with a CompositeJob its image into the job's texture;
+  // returns the previous frame's FrameInfo (see device_pipeline.hpp: extents and path are one
+  // frame late; composite timings arrive when they are ready, naming their frame).
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeJob* composite = nullptr);
   // Stage timings of the newest frame, which run_frame has not returned yet; waits for it.
   StageTimes drain_stage_times() { return device_.drain_stage_times(); }
 
@@ -34,7 +47,7 @@ class CudaPipeline {
 
   // Host time of the last run_frame's three steps, for bench/interop_bench.
   struct HostTimes {
-    double map_ms = 0.0, run_ms = 0.0, unmap_ms = 0.0;
+    double map_ms = 0.0, run_ms = 0.0, composite_ms = 0.0, unmap_ms = 0.0;
   };
   const HostTimes& last_host_times() const noexcept { return host_times_; }
 
@@ -43,6 +56,10 @@ class CudaPipeline {
   HostTimes host_times_;
   InteropBuffer vertices_;
   InteropBuffer order_;
+  InteropImage image_;
+  std::uint64_t image_generation_ = 0;
+  TileCompositor compositor_;
+  std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };
 
 }  // namespace particles::cuda

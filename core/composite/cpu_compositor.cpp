@@ -1,0 +1,99 @@
+#include "core/composite/cpu_compositor.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "core/composite/tile_grid.hpp"
+
+namespace particles {
+namespace {
+
+// Rows per band: a band is the unit of parallel blending (one tile row).
+constexpr int kBandRows = kTileSize;
+
+// Runs work(i) for i in [0, count) on up to `threads` threads, taking indices in turn.
+template <class Work>
+void parallel_for(unsigned threads, std::size_t count, const Work& work) {
+  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(threads, 1u), count));
+  if (n <= 1) {
+    for (std::size_t i = 0; i < count; ++i) work(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  auto loop = [&] {
+    for (std::size_t i = next++; i < count; i = next++) work(i);
+  };
+  std::vector<std::jthread> pool;
+  pool.reserve(n - 1);
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(loop);
+  loop();
+}
+
+}  // namespace
+
+CpuCompositor::CpuCompositor(unsigned threads)
+    : threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
+                              std::span<const std::uint32_t> order, const SpriteCamera& camera,
+                              std::uint32_t background, CompositeImage& out) {
+  if (camera.width <= 0 || camera.height <= 0) {
+    throw std::invalid_argument("CpuCompositor: viewport " + std::to_string(camera.width) + "x" +
+                                std::to_string(camera.height) + " is empty");
+  }
+  for (std::uint32_t index : order) {
+    if (index >= vertices.size()) {
+      throw std::invalid_argument("CpuCompositor: draw order names particle " +
+                                  std::to_string(index) + " of " + std::to_string(vertices.size()));
+    }
+  }
+  out.width = camera.width;
+  out.height = camera.height;
+  out.rgba8.assign(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height),
+                   background);
+
+  const std::size_t n = order.size();
+  const int bands = (out.height + kBandRows - 1) / kBandRows;
+  const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(threads_ * 4, n));
+  const std::size_t chunk_size = (n + chunks - 1) / chunks;
+  sprites_.resize(n);
+  band_lists_.resize(chunks);
+  parallel_for(threads_, chunks, [&](std::size_t c) {
+    auto& lists = band_lists_[c];
+    lists.resize(static_cast<std::size_t>(bands));
+    for (auto& list : lists) list.clear();
+    const std::size_t end = std::min(n, (c + 1) * chunk_size);
+    for (std::size_t i = c * chunk_size; i < end; ++i) {
+      const ProjectedSprite s = project_sprite(camera, vertices[order[i]]);
+      sprites_[i] = s;
+      const PixelBounds b = sprite_pixel_bounds(s, out.width, out.height);
+      if (b.empty()) continue;
+      for (int band = b.y0 / kBandRows; band <= (b.y1 - 1) / kBandRows; ++band) {
+        lists[static_cast<std::size_t>(band)].push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+  });
+  parallel_for(threads_, static_cast<std::size_t>(bands), [&](std::size_t band) {
+    const int band_y0 = static_cast<int>(band) * kBandRows;
+    const int band_y1 = std::min(out.height, band_y0 + kBandRows);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      for (std::uint32_t i : band_lists_[c][band]) {
+        const ProjectedSprite& s = sprites_[i];
+        const PixelBounds b = sprite_pixel_bounds(s, out.width, out.height);
+        for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
+          std::uint32_t* row = out.rgba8.data() + static_cast<std::size_t>(y) * out.width;
+          for (int x = b.x0; x < b.x1; ++x) {
+            const float w = sprite_weight(s, x, y);
+            if (w < 0.0f) continue;
+            row[x] = blend_over_unorm8(row[x], s.rgba8, s.alpha * w);
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace particles

@@ -1,0 +1,189 @@
+#pragma once
+// One particle's sprite as GL draws it (shaders/particle.vert and particle.frag), written once for
+// the tile compositor's kernels and their CPU twin. The shaders must compute the same thing:
+// tests/render/sprite_agreement_test.cpp draws through GL and compares against this header.
+//
+// What GL does, step by step, and where each step lives here:
+//  - the vertex shader: view and clip position, the point size (a world-space diameter seen at
+//    the view depth, clamped to the implementation's point-size range) and the coverage dimming
+//    of sprites smaller than the smallest point (project_sprite);
+//  - clipping: a point whose vertex lies outside the clip volume is discarded whole, even when
+//    its sprite would reach into the viewport (project_sprite: visible);
+//  - point rasterization: one fragment per pixel whose centre lies in the square of the point
+//    size around the window position, gl_PointCoord across it (sprite_pixel_bounds, sprite_weight);
+//  - the fragment shader: a soft disc, discarded outside radius 1 (sprite_weight);
+//  - blending: premultiplied "over" into an 8-bit framebuffer, rounded after every sprite
+//    (blend_over_unorm8). Rounding each step matters: a pile of faint sprites converges to a
+//    different 8-bit value than the exact float sum would.
+//
+// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no
+// contraction in ISO C++) and nvcc (the compositor is built with -fmad=false) agree bit for bit.
+#include <cmath>
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "core/particle.hpp"
+
+namespace particles {
+
+// What projecting a sprite needs: the camera's matrices (column-major, as GL stores them), the
+// viewport, the sprite's world-space diameter and GL's point-size range.
+struct SpriteCamera {
+  float view[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  float projection[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  int width = 1, height = 1;                            // viewport, pixels
+  float sprite_size = 0.1f;                             // world-space diameter
+  float point_size_min = 1.0f, point_size_max = 64.0f;  // GL_POINT_SIZE_RANGE
+};
+
+// A sprite in window coordinates (pixels, y up, origin at the bottom-left corner of the image).
+struct ProjectedSprite {
+  float x = 0.0f, y = 0.0f;  // window position of the particle's centre
+  float size = 0.0f;         // point size, pixels (after the clamp)
+  float inv_half = 0.0f;     // 2 / size: pixel offset to gl_PointCoord * 2 - 1
+  float alpha = 0.0f;        // straight alpha after coverage dimming
+  std::uint32_t rgba8 = 0;   // the vertex colour (straight alpha in the top byte, unused here)
+  bool visible = false;      // false: clipped, GL draws nothing of it
+};
+
+// Pixel bounds [x0, x1) x [y0, y1) that hold every pixel a visible sprite may touch, clamped to
+// the viewport; empty (x0 >= x1 or y0 >= y1) when none. They decide only which tiles a sprite is
+// binned into; sprite_weight decides the pixels.
+struct PixelBounds {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  PARTICLES_HD bool empty() const { return x0 >= x1 || y0 >= y1; }
+};
+
+PARTICLES_HD float column_major_row_dot(const float* m, int row, float x, float y, float z,
+                                        float w) {
+  return m[row] * x + m[4 + row] * y + m[8 + row] * z + m[12 + row] * w;
+}
+
+PARTICLES_HD float unorm8_to_float(std::uint32_t byte) {
+  return static_cast<float>(byte & 0xffu) / 255.0f;
+}
+
+// Round to nearest, as GL stores a float into an 8-bit normalized channel.
+PARTICLES_HD std::uint32_t float_to_unorm8(float v) {
+  const float c = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+  return static_cast<std::uint32_t>(c * 255.0f + 0.5f);
+}
+
+PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const ParticleVertex& v) {
+  ProjectedSprite s;
+  s.rgba8 = v.rgba8;
+  // particle.vert: view_pos = u_view * position; gl_Position = u_projection * view_pos.
+  const float vx = column_major_row_dot(cam.view, 0, v.x, v.y, v.z, 1.0f);
+  const float vy = column_major_row_dot(cam.view, 1, v.x, v.y, v.z, 1.0f);
+  const float vz = column_major_row_dot(cam.view, 2, v.x, v.y, v.z, 1.0f);
+  const float vw = column_major_row_dot(cam.view, 3, v.x, v.y, v.z, 1.0f);
+  const float cx = column_major_row_dot(cam.projection, 0, vx, vy, vz, vw);
+  const float cy = column_major_row_dot(cam.projection, 1, vx, vy, vz, vw);
+  const float cz = column_major_row_dot(cam.projection, 2, vx, vy, vz, vw);
+  const float cw = column_major_row_dot(cam.projection, 3, vx, vy, vz, vw);
+  // Clipping keeps a point only if its vertex is inside -w <= x, y, z <= w; a NaN fails every
+  // comparison and is dropped with the rest.
+  s.visible = (-cw <= cx && cx <= cw) && (-cw <= cy && cy <= cw) && (-cw <= cz && cz <= cw);
+  if (!s.visible) return s;
+
+  const float half_w = 0.5f * static_cast<float>(cam.width);
+  const float half_h = 0.5f * static_cast<float>(cam.height);
+  s.x = (cx / cw) * half_w + half_w;
+  s.y = (cy / cw) * half_h + half_h;
+  // Inside the clip volume the position lies on the viewport; only an infinite w (whose division
+  // gives NaN) puts it elsewhere, and GL would draw nothing sensible of it either.
+  if (!(s.x >= 0.0f && s.x <= 2.0f * half_w && s.y >= 0.0f && s.y <= 2.0f * half_h)) {
+    s.visible = false;
+    return s;
+  }
+
+  // particle.vert: the world diameter at view depth d covers size * P[1][1] / d of NDC, whose two
+  // units span the viewport height.
+  const float depth = -vz > 1e-4f ? -vz : 1e-4f;
+  const float pixels =
+      cam.sprite_size * cam.projection[5] * 0.5f * static_cast<float>(cam.height) / depth;
+  const float size = pixels < cam.point_size_min
+                         ? cam.point_size_min
+                         : (pixels > cam.point_size_max ? cam.point_size_max : pixels);
+  const float coverage_raw = (pixels * pixels) / (size * size);
+  const float coverage = coverage_raw < 1.0f ? coverage_raw : 1.0f;
+  if (!(size > 0.0f)) {  // a zero point-size range draws nothing
+    s.visible = false;
+    return s;
+  }
+  s.size = size;
+  s.inv_half = 2.0f / size;
+  s.alpha = unorm8_to_float(v.rgba8 >> 24) * coverage;
+  return s;
+}
+
+PARTICLES_HD int floor_to_int(float v) {
+  const int i = static_cast<int>(v);
+  return static_cast<float>(i) > v ? i - 1 : i;
+}
+
+PARTICLES_HD PixelBounds sprite_pixel_bounds(const ProjectedSprite& s, int width, int height) {
+  PixelBounds b;
+  if (!s.visible) return b;
+  // Pixel centres ix + 0.5 inside [x - size/2, x + size/2]: from ceil(x - size/2 - 0.5) to
+  // floor(x + size/2 - 0.5), widened to whole pixels on both sides so that no rounding of the
+  // disc test reaches outside. Positions are far inside int range once clipped (|x| <= width).
+  const float half = 1.0f / s.inv_half;  // from inv_half, so every caller gets the same bounds
+  int x0 = floor_to_int(s.x - half - 0.5f);
+  int x1 = floor_to_int(s.x + half - 0.5f) + 2;
+  int y0 = floor_to_int(s.y - half - 0.5f);
+  int y1 = floor_to_int(s.y + half - 0.5f) + 2;
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 > width ? width : x1;
+  y1 = y1 > height ? height : y1;
+  b = {x0, y0, x1, y1};
+  return b;
+}
+
+// GLSL's smoothstep.
+PARTICLES_HD float smoothstep_glsl(float edge0, float edge1, float x) {
+  float t = (x - edge0) / (edge1 - edge0);
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  return t * t * (3.0f - 2.0f * t);
+}
+
+// particle.frag's soft disc at the centre of pixel (px, py) for a sprite at window position
+// (x, y) with inv_half = 2 / size: the weight in [0, 1] that scales the sprite's alpha, or a
+// negative value where the fragment is discarded (outside the disc).
+PARTICLES_HD float sprite_weight_at(float x, float y, float inv_half, int px, int py) {
+  const float dx = (static_cast<float>(px) + 0.5f - x) * inv_half;
+  const float dy = (static_cast<float>(py) + 0.5f - y) * inv_half;
+  const float r2 = dx * dx + dy * dy;
+  if (r2 > 1.0f) return -1.0f;
+  const float r = sqrtf(r2);
+  const float core = 1.0f - smoothstep_glsl(0.2f, 0.55f, r);
+  const float halo = (1.0f - r2) * (1.0f - r2);
+  return core + (1.0f - core) * 0.45f * halo;
+}
+
+PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
+  return sprite_weight_at(s.x, s.y, s.inv_half, px, py);
+}
+
+// One fragment of colour rgb (the sprite's straight colour) and alpha a = sprite alpha * weight,
+// premultiplied and blended "over" an RGBA8 pixel (r in the lowest byte), rounded to 8 bits as
+// the framebuffer stores it: dst = src + dst * (1 - a).
+PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
+  const float keep = 1.0f - a;
+  std::uint32_t out = 0;
+  for (int c = 0; c < 3; ++c) {
+    const float src = unorm8_to_float(rgba8 >> (8 * c)) * a;
+    out |= float_to_unorm8(src + unorm8_to_float(dst >> (8 * c)) * keep) << (8 * c);
+  }
+  out |= float_to_unorm8(a + unorm8_to_float(dst >> 24) * keep) << 24;
+  return out;
+}
+
+// The framebuffer's clear value for a straight-alpha background: premultiplied, 8 bits.
+PARTICLES_HD std::uint32_t premultiplied_background(float r, float g, float b, float a) {
+  return float_to_unorm8(r * a) | (float_to_unorm8(g * a) << 8) | (float_to_unorm8(b * a) << 16) |
+         (float_to_unorm8(a) << 24);
+}
+
+}  // namespace particles

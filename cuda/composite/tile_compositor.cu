@@ -1,0 +1,329 @@
+#include "cuda/composite/tile_compositor.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/composite/tile_grid.hpp"
+#include "cuda/pipeline/launch_check.hpp"
+
+namespace particles::cuda {
+namespace {
+
+constexpr int kProjectThreads = 256;
+constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
+constexpr int kRangeThreads = 256;
+constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
+// Entries one pass of the binning sorts at most; a frame that needs more (huge sprites over
+// millions of particles) is composited in several passes over consecutive draw positions,
+// each blending over the image the one before left.
+constexpr std::uint64_t kMaxEntriesPerPass = std::uint64_t{1} << 26;
+
+unsigned blocks_for(std::uint64_t items, int threads) {
+  return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
+                               static_cast<std::uint64_t>(threads));
+}
+
+int bits_for(std::size_t values) {  // bits that hold 0 .. values - 1
+  int bits = 1;
+  while ((std::size_t{1} << bits) < values) ++bits;
+  return bits;
+}
+
+__global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
+                               const std::uint32_t* __restrict__ order, std::uint32_t count,
+                               SpriteCamera camera, float4* __restrict__ geometry,
+                               std::uint32_t* __restrict__ colors,
+                               std::uint64_t* __restrict__ tile_counts) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > count) return;
+  if (i == count) {  // the scan's last element: its exclusive sum is the total
+    tile_counts[i] = 0;
+    return;
+  }
+  const ProjectedSprite s = project_sprite(camera, vertices[order[i]]);
+  const TileRange tiles = tiles_of(sprite_pixel_bounds(s, camera.width, camera.height));
+  geometry[i] = make_float4(s.x, s.y, s.inv_half, s.alpha);
+  colors[i] = s.rgba8;
+  tile_counts[i] = tiles.count();
+}
+
+// Entries [offsets[first], offsets[last]) of one pass, written from entry 0 of the arrays. A block
+// takes kEmitThreads consecutive sprites and shares out their entries evenly, so a sprite over
+// thousands of tiles does not hold up one thread.
+__global__ void emit_kernel(const float4* __restrict__ geometry,
+                            const std::uint64_t* __restrict__ offsets, std::uint32_t first,
+                            std::uint32_t last, TileGrid grid, std::uint32_t* __restrict__ tiles,
+                            std::uint32_t* __restrict__ sprites) {
+  __shared__ std::uint64_t block_offsets[kEmitThreads + 1];
+  __shared__ TileRange ranges[kEmitThreads];
+  const std::uint32_t block_first = first + blockIdx.x * kEmitThreads;
+  const std::uint32_t block_count = min(kEmitThreads, static_cast<int>(last - block_first));
+  const std::uint64_t pass_base = offsets[first];
+  for (std::uint32_t t = threadIdx.x; t <= block_count; t += blockDim.x) {
+    block_offsets[t] = offsets[block_first + t];
+  }
+  if (threadIdx.x < block_count) {
+    const float4 g = geometry[block_first + threadIdx.x];
+    ProjectedSprite s;
+    s.x = g.x;
+    s.y = g.y;
+    s.inv_half = g.z;
+    s.visible = g.z > 0.0f;
+    ranges[threadIdx.x] = tiles_of(sprite_pixel_bounds(s, grid.width, grid.height));
+  }
+  __syncthreads();
+  const std::uint64_t begin = block_offsets[0];
+  const std::uint64_t end = block_offsets[block_count];
+  for (std::uint64_t e = begin + threadIdx.x; e < end; e += blockDim.x) {
+    // The sprite whose entries hold e: the last offset at or below it.
+    int lo = 0, hi = static_cast<int>(block_count) - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (block_offsets[mid] <= e) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    const TileRange r = ranges[lo];
+    const int k = static_cast<int>(e - block_offsets[lo]);
+    const int across = r.tx1 - r.tx0;
+    const int tx = r.tx0 + k % across;
+    const int ty = r.ty0 + k / across;
+    tiles[e - pass_base] = static_cast<std::uint32_t>(ty * grid.columns + tx);
+    sprites[e - pass_base] = block_first + static_cast<std::uint32_t>(lo);
+  }
+}
+
+__global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::uint32_t entries,
+                                  uint2* __restrict__ ranges) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= entries) return;
+  const std::uint32_t tile = tiles[i];
+  if (i == 0 || tiles[i - 1] != tile) ranges[tile].x = i;
+  if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
+}
+
+struct SurfaceWriter {
+  cudaSurfaceObject_t surface;
+  __device__ std::uint32_t read(int x, int y) const {
+    return surf2Dread<std::uint32_t>(surface, x * 4, y);
+  }
+  __device__ void write(int x, int y, std::uint32_t v) const { surf2Dwrite(v, surface, x * 4, y); }
+};
+struct LinearWriter {
+  std::uint32_t* pixels;
+  int width;
+  __device__ std::uint32_t read(int x, int y) const { return pixels[y * width + x]; }
+  __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
+};
+
+// One block per tile, one thread per pixel: the tile's list, in draw order, through shared
+// memory a block-sized batch at a time. start_from_image: a later pass blends over what the
+// image holds; the first starts from the background.
+template <class Writer>
+__global__ void __launch_bounds__(kBlendThreads)
+    blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
+                 const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
+                 const std::uint32_t* __restrict__ colors, std::uint32_t background,
+                 bool start_from_image, Writer out) {
+  __shared__ float4 batch_geometry[kBlendThreads];
+  __shared__ std::uint32_t batch_colors[kBlendThreads];
+  const int tile = static_cast<int>(blockIdx.x);
+  const int px = (tile % grid.columns) * kTileSize + static_cast<int>(threadIdx.x) % kTileSize;
+  const int py = (tile / grid.columns) * kTileSize + static_cast<int>(threadIdx.x) / kTileSize;
+  const bool inside = px < grid.width && py < grid.height;
+  std::uint32_t pixel = background;
+  if (start_from_image && inside) pixel = out.read(px, py);
+  const uint2 range = ranges[tile];
+  for (std::uint32_t base = range.x; base < range.y; base += kBlendThreads) {
+    const std::uint32_t e = base + threadIdx.x;
+    if (e < range.y) {
+      const std::uint32_t s = sprites[e];
+      batch_geometry[threadIdx.x] = geometry[s];
+      batch_colors[threadIdx.x] = colors[s];
+    }
+    __syncthreads();
+    const int in_batch = static_cast<int>(min(range.y - base, std::uint32_t{kBlendThreads}));
+    for (int k = 0; k < in_batch; ++k) {
+      const float4 g = batch_geometry[k];
+      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+      if (w >= 0.0f) pixel = blend_over_unorm8(pixel, batch_colors[k], g.w * w);
+    }
+    __syncthreads();
+  }
+  if (inside) out.write(px, py, pixel);
+}
+
+}  // namespace
+
+void TileCompositor::reserve_sprites(std::uint32_t count) {
+  if (sprite_geometry_.size() >= count && sprite_offsets_.size() >= count + 1u) return;
+  sprite_geometry_.resize(count);
+  sprite_colors_.resize(count);
+  sprite_offsets_.resize(count + 1u);
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, sprite_offsets_.data(),
+                                           sprite_offsets_.data(),
+                                           static_cast<std::int64_t>(count) + 1));
+  scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
+}
+
+void TileCompositor::reserve_entries(std::size_t entries, int tile_bits) {
+  if (entries_capacity() < entries) {
+    // Headroom so that a frame that needs a few more entries than the last allocates nothing.
+    const std::size_t capacity = entries + entries / 4 + 4096;
+    for (int b = 0; b < 2; ++b) {
+      entry_tiles_[b] = DeviceBuffer<std::uint32_t>();
+      entry_sprites_[b] = DeviceBuffer<std::uint32_t>();
+      entry_tiles_[b].resize(capacity);
+      entry_sprites_[b].resize(capacity);
+    }
+  }
+  if (sort_workspace_for_ < entries_capacity() || sort_workspace_bits_ != tile_bits) {
+    std::size_t bytes = 0;
+    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, bytes, k, v, static_cast<std::int64_t>(entries_capacity()), 0, tile_bits));
+    sort_workspace_.resize(std::max<std::size_t>(bytes, 1));
+    sort_workspace_for_ = entries_capacity();
+    sort_workspace_bits_ = tile_bits;
+  }
+}
+
+void TileCompositor::reserve_tiles(std::size_t tiles) {
+  if (tile_ranges_.size() < tiles) tile_ranges_.resize(tiles);
+}
+
+void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
+                               const std::uint32_t* order, std::uint32_t count,
+                               const SpriteCamera& camera, std::uint32_t background,
+                               const CompositeOutput& output) {
+  if (camera.width <= 0 || camera.height <= 0) {
+    throw std::invalid_argument("TileCompositor: viewport " + std::to_string(camera.width) + "x" +
+                                std::to_string(camera.height) + " is empty");
+  }
+  if (output.surface == 0 && output.pixels == nullptr) {
+    throw std::invalid_argument("TileCompositor: no output surface or pixels");
+  }
+  const TileGrid grid = tile_grid(camera.width, camera.height);
+  const int tile_bits = bits_for(static_cast<std::size_t>(grid.count()));
+  reserve_sprites(std::max(count, 1u));
+  reserve_tiles(static_cast<std::size_t>(grid.count()));
+
+  TimingSlot& timing = timing_[next_timing_];
+  const bool timed = !timing.pending;  // a slot still unread is not overwritten
+  if (timed) CUDA_CHECK(cudaEventRecord(timing.start.get(), stream));
+
+  project_kernel<<<blocks_for(std::uint64_t{count} + 1, kProjectThreads), kProjectThreads, 0,
+                   stream>>>(vertices, order, count, camera, sprite_geometry_.data(),
+                             sprite_colors_.data(), sprite_offsets_.data());
+  PARTICLES_CHECK_LAUNCH("project_kernel", stream);
+  std::size_t scan_bytes = scan_workspace_.size();
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_workspace_.data(), scan_bytes,
+                                           sprite_offsets_.data(), sprite_offsets_.data(),
+                                           static_cast<std::int64_t>(count) + 1, stream));
+  std::uint64_t total = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&total, sprite_offsets_.data() + count, sizeof total,
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  last_entries_ = total;
+
+  // Pass boundaries: draw positions whose entries fit a pass. Nearly every frame has one pass,
+  // which needs no offsets on the host.
+  std::vector<std::uint32_t> cuts{0u, count};
+  if (total > kMaxEntriesPerPass) {
+    std::vector<std::uint64_t> offsets(std::size_t{count} + 1);
+    CUDA_CHECK(cudaMemcpy(offsets.data(), sprite_offsets_.data(),
+                          offsets.size() * sizeof(offsets[0]), cudaMemcpyDeviceToHost));
+    cuts = {0u};
+    while (cuts.back() < count) {
+      const std::uint64_t limit = offsets[cuts.back()] + kMaxEntriesPerPass;
+      auto it = std::upper_bound(offsets.begin() + cuts.back() + 1, offsets.end(), limit);
+      std::uint32_t next = static_cast<std::uint32_t>(it - offsets.begin()) - 1;
+      if (next == cuts.back()) ++next;  // one sprite over the limit: a pass of its own
+      cuts.push_back(next);
+    }
+    total = 0;
+    for (std::size_t p = 1; p < cuts.size(); ++p) {
+      total = std::max(total, offsets[cuts[p]] - offsets[cuts[p - 1]]);
+    }
+  }
+  reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)), tile_bits);
+
+  for (std::size_t p = 1; p < cuts.size(); ++p) {
+    const std::uint32_t first = cuts[p - 1], last = cuts[p];
+    std::uint64_t entries = total;
+    if (cuts.size() > 2) {
+      std::uint64_t bounds[2] = {0, 0};
+      CUDA_CHECK(cudaMemcpyAsync(&bounds[0], sprite_offsets_.data() + first, sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(&bounds[1], sprite_offsets_.data() + last, sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      entries = bounds[1] - bounds[0];
+    }
+    CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0,
+                               static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
+    if (entries > 0) {
+      emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
+          sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid,
+          entry_tiles_[0].data(), entry_sprites_[0].data());
+      PARTICLES_CHECK_LAUNCH("emit_kernel", stream);
+      cub::DoubleBuffer<std::uint32_t> keys(entry_tiles_[0].data(), entry_tiles_[1].data());
+      cub::DoubleBuffer<std::uint32_t> values(entry_sprites_[0].data(), entry_sprites_[1].data());
+      std::size_t sort_bytes = sort_workspace_.size();
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_workspace_.data(), sort_bytes, keys, values,
+                                                 static_cast<std::int64_t>(entries), 0, tile_bits,
+                                                 stream));
+      tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
+          keys.Current(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
+      PARTICLES_CHECK_LAUNCH("tile_range_kernel", stream);
+      sorted_sprites_ = values.Current();
+    } else {
+      sorted_sprites_ = entry_sprites_[0].data();
+    }
+    const bool over_image = p > 1;
+    const unsigned tiles = static_cast<unsigned>(grid.count());
+    if (output.surface != 0) {
+      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), sorted_sprites_, sprite_geometry_.data(),
+          sprite_colors_.data(), background, over_image, SurfaceWriter{output.surface});
+    } else {
+      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), sorted_sprites_, sprite_geometry_.data(),
+          sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
+    }
+    PARTICLES_CHECK_LAUNCH("blend_kernel", stream);
+  }
+
+  if (timed) {
+    CUDA_CHECK(cudaEventRecord(timing.end.get(), stream));
+    timing.frame = frame_;
+    timing.pending = true;
+    next_timing_ ^= 1;
+  }
+}
+
+std::optional<TileCompositor::Timing> TileCompositor::poll_timing() {
+  // The older pending slot first: timings come out in the order they were taken.
+  for (int k = 0; k < 2; ++k) {
+    TimingSlot& slot = timing_[(next_timing_ + k) & 1];
+    if (!slot.pending) continue;
+    const cudaError_t state = cudaEventQuery(slot.end.get());
+    if (state == cudaErrorNotReady) return std::nullopt;
+    CUDA_CHECK(state);
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, slot.start.get(), slot.end.get()));
+    slot.pending = false;
+    return Timing{slot.frame, ms};
+  }
+  return std::nullopt;
+}
+
+}  // namespace particles::cuda

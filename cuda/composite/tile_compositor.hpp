@@ -1,0 +1,94 @@
+#pragma once
+// The tile compositor: the frame's particles, in its draw order (far first), blended into an
+// RGBA8 image by CUDA kernels over the whole GPU, with the sprite and blending math GL's shaders
+// use (core/composite/sprite.hpp). It reads the order whatever made it (any sort, or none), so an
+// unsorted frame looks as wrong as it does under GL.
+//
+// A composite runs five steps on the caller's stream:
+//  1. project: each draw position's sprite (window position, size, alpha; clipped ones dropped)
+//     and the number of screen tiles (core/composite/tile_grid.hpp) its pixels may touch;
+//  2. an exclusive scan of those counts, whose total is read back to the host (the one wait of
+//     a composite, so that the binning below is sized exactly and never overflows);
+//  3. emit one (tile, draw position) entry per touched tile, in draw order;
+//  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
+//     each tile's range in the sorted list;
+//  5. blend: one block per tile, one thread per pixel, walking the tile's list in order through
+//     shared memory, "over" with 8-bit rounding after every sprite, as the framebuffer does.
+// Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "core/composite/sprite.hpp"
+#include "core/particle.hpp"
+#include "cuda/detail/cuda_handles.hpp"
+#include "cuda/detail/device_buffer.hpp"
+
+namespace particles::cuda {
+
+// Where the image goes: a CUDA surface over a GL texture (the app), or linear device memory of
+// width * height RGBA8 pixels, rows bottom first (tests).
+struct CompositeOutput {
+  cudaSurfaceObject_t surface = 0;  // used when non-zero
+  std::uint32_t* pixels = nullptr;
+};
+
+class TileCompositor {
+ public:
+  TileCompositor() = default;
+
+  // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
+  // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
+  void composite(cudaStream_t stream, const ParticleVertex* vertices, const std::uint32_t* order,
+                 std::uint32_t count, const SpriteCamera& camera, std::uint32_t background,
+                 const CompositeOutput& output);
+
+  // GPU time of an earlier composite, once it has finished (never waits): the value passed as
+  // `frame` to set_frame() before it, and its milliseconds from the first step to the last.
+  struct Timing {
+    std::int64_t frame = -1;
+    float ms = 0.0f;
+  };
+  std::optional<Timing> poll_timing();
+  void set_frame(std::int64_t frame) { frame_ = frame; }
+
+  // Entries (tile, sprite) of the last composite: what its binning sorted.
+  std::uint64_t last_entries() const { return last_entries_; }
+
+ private:
+  void reserve_sprites(std::uint32_t count);
+  void reserve_entries(std::size_t entries, int tile_bits);
+  void reserve_tiles(std::size_t tiles);
+  std::size_t entries_capacity() const { return entry_tiles_[0].size(); }
+
+  // By draw position: the projected sprite's window position, 2 / size and alpha; its colour;
+  // how many tiles it touches, then (scanned in place) its first entry.
+  DeviceBuffer<float4> sprite_geometry_;
+  DeviceBuffer<std::uint32_t> sprite_colors_;
+  DeviceBuffer<std::uint64_t> sprite_offsets_;  // count + 1: the last is the total
+  // Entries, double-buffered for the sort.
+  DeviceBuffer<std::uint32_t> entry_tiles_[2];
+  DeviceBuffer<std::uint32_t> entry_sprites_[2];
+  DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
+  DeviceBuffer<unsigned char> scan_workspace_;
+  DeviceBuffer<unsigned char> sort_workspace_;
+  const std::uint32_t* sorted_sprites_ = nullptr;  // the sorted half of entry_sprites_
+  std::size_t sort_workspace_for_ = 0;             // entries the sort workspace was sized for
+  int sort_workspace_bits_ = 0;
+  std::uint64_t last_entries_ = 0;
+
+  // Two timing event pairs in turn: a pair is reused only once its composite was read.
+  struct TimingSlot {
+    Event start = Event::create(true);
+    Event end = Event::create(true);
+    std::int64_t frame = -1;
+    bool pending = false;
+  };
+  TimingSlot timing_[2];
+  int next_timing_ = 0;
+  std::int64_t frame_ = -1;
+};
+
+}  // namespace particles::cuda
