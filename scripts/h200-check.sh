@@ -91,8 +91,8 @@ $p bench --scenes scenes/galaxy.toml --algorithms radix,auto --counts 1048576,16
   --key-modes exact,quantized --frames 600 --warmup 60 --no-draw --no-fuse --stage-every 1 \
   --out "$log/bench_apart" > "$log/bench_apart.log" 2>&1
 echo "bench apart rc=$?"
-cp "$log/bench_1m/chart.png" "$out/chart_1m.png" 2>/dev/null
-cp "$log/bench_16m/chart.png" "$out/chart_16m.png" 2>/dev/null
+cp "$log/bench_1m/chart.svg" "$out/chart_1m.svg" 2>/dev/null
+cp "$log/bench_16m/chart.svg" "$out/chart_16m.svg" 2>/dev/null
 "$bin/extents_bench" > "$log/extents_bench.log" 2>&1
 "$bin/switch_bench" scenes/galaxy.toml > "$log/switch_bench.log" 2>&1
 echo "switch bench rc=$?"; cat "$log/switch_bench.log"

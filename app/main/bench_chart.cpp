@@ -1,131 +1,284 @@
-// The bench chart: one stacked bar per run (stage medians, then the draw), drawn by a tiny
-// software rasterizer so the bench needs no plotting library. Labels use stb_easy_font, which
-// turns text into rectangles.
-#include <stb/stb_easy_font.h>
-
+// The bench chart, an SVG written as plain text so the bench needs no plotting library. One row
+// per run, labelled scene / count / keys / algorithm / renderer, holds a stacked bar of the run's
+// medians (the backend's stages, or its span where no stage was timed, then composite, draw and
+// present) and under it a thin bar for the median whole frame (CPU wall time).
+//
+// The axis is linear and every row prints its numbers. Runs differ by 100x and more (a raster
+// draw of 16M sprites takes ~65 ms, the compositor 0.15 ms), which a log axis seems made for, but
+// a stacked bar has no honest segments on a log axis: a segment's length would depend on what is
+// stacked before it, and the first one would always look large. So lengths stay proportional to
+// time, and a run too small to see is read from its text: its label line lists each segment's
+// median and the total, the bar's end repeats the total, and each segment has a tooltip.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "app/gl/image.hpp"
 #include "app/main/bench_results.hpp"
 
 namespace particles {
 namespace {
 
-struct Rgb {
-  std::uint8_t r, g, b;
+// Okabe-Ito colours, distinct for colour-blind readers: the stages, then span, composite, draw;
+// present takes Paul Tol's indigo, the whole frame a dark grey.
+constexpr const char* kStageColors[kStageCount] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
+                                                   "#CC79A7"};
+constexpr const char* kSpanColor = "#999999";
+constexpr const char* kCompositeColor = "#F0E442";
+constexpr const char* kDrawColor = "#56B4E9";
+constexpr const char* kPresentColor = "#332288";
+constexpr const char* kFrameColor = "#444444";
+constexpr const char* kFrameName = "frame (CPU wall)";
+
+// Layout in SVG user units (pixels at 100%).
+constexpr int kMargin = 24;
+constexpr int kValueRoom = 90;  // right of the longest bar, for its total
+constexpr int kRowHeight = 46;  // label line, stacked bar, frame bar, gap
+constexpr int kBarHeight = 14;
+constexpr int kFrameBarHeight = 5;
+constexpr double kCharWidth = 7.0;  // a generous average for 12 px sans-serif, to size the chart
+
+struct Segment {
+  std::string name;
+  const char* color;
+  double ms;
 };
 
-// Stage colours, then the draw; chosen to stay distinct for colour-blind readers.
-constexpr Rgb kSeriesColors[kStageCount + 1] = {{0, 114, 178}, {230, 159, 0},   {0, 158, 115},
-                                                {213, 94, 0},  {204, 121, 167}, {86, 180, 233}};
-
-class Canvas {
- public:
-  Canvas(int w, int h) {
-    image_.width = w;
-    image_.height = h;
-    image_.rgba.assign(static_cast<std::size_t>(w) * h * 4, 255);
-  }
-  void fill(int x0, int y0, int x1, int y1, Rgb c) {
-    x0 = std::clamp(x0, 0, image_.width);
-    x1 = std::clamp(x1, 0, image_.width);
-    y0 = std::clamp(y0, 0, image_.height);
-    y1 = std::clamp(y1, 0, image_.height);
-    for (int y = y0; y < y1; ++y) {
-      for (int x = x0; x < x1; ++x) {
-        std::uint8_t* p = &image_.rgba[(static_cast<std::size_t>(y) * image_.width + x) * 4];
-        p[0] = c.r;
-        p[1] = c.g;
-        p[2] = c.b;
-        p[3] = 255;
-      }
+// Text for XML content and attribute values: the five special characters as entities, and
+// control characters (not allowed in XML 1.0) as spaces.
+std::string escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\t') ? ' ' : c;
     }
   }
-  // Text at (x, y) top-left, scaled by an integer factor; stb_easy_font emits quads.
-  void text(int x, int y, const std::string& s, int scale = 1, Rgb c = {30, 30, 30}) {
-    static char buffer[60000];
-    const int quads =
-        stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer, sizeof buffer);
-    const float* v = reinterpret_cast<const float*>(buffer);
-    for (int q = 0; q < quads; ++q) {
-      const float* quad = v + q * 16;  // 4 vertices of (x, y, z, colour-as-float)
-      const int qx0 = static_cast<int>(quad[0]), qy0 = static_cast<int>(quad[1]);
-      const int qx1 = static_cast<int>(quad[8]), qy1 = static_cast<int>(quad[9]);
-      fill(x + qx0 * scale, y + qy0 * scale, x + qx1 * scale, y + qy1 * scale, c);
-    }
-  }
-  const gl::Image& image() const { return image_; }
+  return out;
+}
 
- private:
-  gl::Image image_;
-};
+// Milliseconds with three significant digits or more: 65.0, 1.23, 0.150; "<0.001" for what would
+// print as a misleading 0.000.
+std::string ms_text(double v) {
+  if (v > 0.0 && v < 0.0005) return "<0.001";
+  const int digits = v >= 100.0 ? 0 : v >= 10.0 ? 1 : v >= 1.0 ? 2 : 3;
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+// A coordinate with one decimal, enough at this size.
+std::string num(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", v);
+  return buffer;
+}
+
+// The stacked part of a run's bar, in order; segments without a median are left out.
+std::vector<Segment> segments_of(const BenchRun& run) {
+  std::vector<Segment> out;
+  auto add = [&](std::string name, const char* color, const Summary& s) {
+    if (s.samples > 0 && s.median > 0.0) out.push_back({std::move(name), color, s.median});
+  };
+  for (int s = 0; s < kStageCount; ++s) {
+    add(to_string(static_cast<Stage>(s)), kStageColors[s], run.stage(s));
+  }
+  if (out.empty()) add("span", kSpanColor, run.span());
+  add("composite", kCompositeColor, run.composite());
+  add("draw", kDrawColor, run.draw());
+  add("present", kPresentColor, run.present());
+  return out;
+}
+
+// A step of 1, 2, 2.5 or 5 times a power of ten that divides [0, highest] into at most `ticks`.
+double nice_step(double highest, int ticks) {
+  const double raw = highest / ticks;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 2.5, 5.0}) {
+    if (raw <= m * magnitude * (1.0 + 1e-9)) return m * magnitude;
+  }
+  return 10.0 * magnitude;
+}
+
+std::string run_label(const BenchRun& run) {
+  return run.scene + " / " + std::to_string(run.count) + " / " + run.key_mode + " / " +
+         run.algorithm + " / " + run.renderer;
+}
+
+std::string values_text(const std::vector<Segment>& segments, const Summary& frame) {
+  std::string text;
+  double total = 0.0;
+  for (const Segment& s : segments) {
+    text += (text.empty() ? "" : " + ") + s.name + ' ' + ms_text(s.ms);
+    total += s.ms;
+  }
+  text = segments.empty() ? std::string("no stage, span or renderer times")
+                          : text + " = " + ms_text(total) + " ms";
+  if (frame.samples > 0) text += "; frame " + ms_text(frame.median) + " ms";
+  return text;
+}
 
 }  // namespace
 
 void write_bench_chart(const std::filesystem::path& file, const BenchResults& results) {
-  const int bar_w = 36, gap = 14, left = 80, top = 60, plot_h = 420, bottom = 190;
-  const int runs = static_cast<int>(results.runs.size());
-  const int width = std::max(640, left + runs * (bar_w + gap) + 220);
-  const int height = top + plot_h + bottom;
-  Canvas canvas(width, height);
-
-  std::vector<std::vector<double>> parts;
+  const std::size_t runs = results.runs.size();
+  std::vector<std::vector<Segment>> bars;
+  std::vector<Summary> frames;
+  std::vector<std::string> labels, values;
   double highest = 0.0;
+  std::size_t longest_line = 60;
   for (const BenchRun& run : results.runs) {
-    std::vector<double> p;
-    for (int s = 0; s < kStageCount; ++s) p.push_back(run.stage(s).median);
-    const Summary draw = run.draw();
-    p.push_back(draw.samples ? draw.median : 0.0);
+    bars.push_back(segments_of(run));
+    frames.push_back(run.frame());
     double total = 0.0;
-    for (double v : p) total += v;
-    highest = std::max(highest, total);
-    parts.push_back(std::move(p));
+    for (const Segment& s : bars.back()) total += s.ms;
+    highest = std::max({highest, total, frames.back().median});
+    labels.push_back(run_label(run));
+    values.push_back(values_text(bars.back(), frames.back()));
+    longest_line = std::max(longest_line, labels.back().size() + 4 + values.back().size());
   }
-  if (highest <= 0.0) highest = 1.0;
-  const double scale = plot_h / (highest * 1.1);
 
-  canvas.text(left, 16, "particles bench: median ms per frame, by stage", 2);
-  canvas.text(left, 40, results.gl_renderer + "   " + results.date);
-  // Axis with five gridlines labelled in milliseconds.
-  for (int g = 0; g <= 5; ++g) {
-    const double ms = highest * 1.1 * g / 5.0;
-    const int y = top + plot_h - static_cast<int>(ms * scale);
-    canvas.fill(left - 4, y, width - 200, y + 1, {215, 215, 215});
-    char label[32];
-    std::snprintf(label, sizeof label, "%.3g", ms);
-    canvas.text(8, y - 4, label);
+  // The legend: every series some run has, in stacking order, then the frame.
+  std::vector<std::pair<std::string, const char*>> legend;
+  auto used = [&](const std::string& name) {
+    for (const auto& bar : bars) {
+      for (const Segment& s : bar) {
+        if (s.name == name) return true;
+      }
+    }
+    return false;
+  };
+  for (int s = 0; s < kStageCount; ++s) {
+    const std::string name = to_string(static_cast<Stage>(s));
+    if (used(name)) legend.emplace_back(name, kStageColors[s]);
   }
-  canvas.fill(left - 1, top, left, top + plot_h, {60, 60, 60});
-  for (int r = 0; r < runs; ++r) {
-    const int x = left + gap / 2 + r * (bar_w + gap);
+  const std::pair<const char*, const char*> after_stages[] = {{"span", kSpanColor},
+                                                              {"composite", kCompositeColor},
+                                                              {"draw", kDrawColor},
+                                                              {"present", kPresentColor}};
+  for (const auto& [name, color] : after_stages) {
+    if (used(name)) legend.emplace_back(name, color);
+  }
+  legend.emplace_back(kFrameName, kFrameColor);
+
+  const int width = std::clamp(
+      static_cast<int>(2 * kMargin + kCharWidth * static_cast<double>(longest_line)), 900, 2400);
+  const double plot_left = kMargin, plot_right = width - kMargin - kValueRoom;
+
+  std::ostringstream body;
+  // Legend rows, wrapped to the chart's width.
+  int legend_y = 70;
+  {
+    double x = kMargin;
+    for (const auto& [name, color] : legend) {
+      const double item = 18 + kCharWidth * static_cast<double>(name.size()) + 18;
+      if (x + item > width - kMargin && x > kMargin) {
+        x = kMargin;
+        legend_y += 20;
+      }
+      body << "<rect x=\"" << num(x) << "\" y=\"" << legend_y - 11
+           << "\" width=\"12\" height=\"12\" fill=\"" << color << "\" stroke=\"#333333\" "
+           << "stroke-width=\"0.5\"/>\n<text x=\"" << num(x + 18) << "\" y=\"" << legend_y << "\">"
+           << escape(name) << "</text>\n";
+      x += item;
+    }
+  }
+  const int plot_top = legend_y + 22;
+  const int plot_bottom = plot_top + static_cast<int>(runs) * kRowHeight + 4;
+  const int height = plot_bottom + 56;
+
+  // Axis: zero to a round number above the longest bar, five or so gridlines.
+  const double step = nice_step(highest > 0.0 ? highest : 1.0, 5);
+  const double axis_max = step * std::ceil((highest > 0.0 ? highest : 1.0) / step - 1e-9);
+  const auto x_of = [&](double ms) { return plot_left + (plot_right - plot_left) * ms / axis_max; };
+  const int tick_count = static_cast<int>(std::lround(axis_max / step));
+  for (int i = 0; i <= tick_count; ++i) {
+    const double tick = step * i;
+    const double x = x_of(tick);
+    char tick_label[32];
+    std::snprintf(tick_label, sizeof tick_label, "%g", tick);
+    body << "<line x1=\"" << num(x) << "\" y1=\"" << plot_top << "\" x2=\"" << num(x) << "\" y2=\""
+         << plot_bottom << "\" stroke=\"" << (i == 0 ? "#333333" : "#dddddd")
+         << "\" stroke-width=\"1\"/>\n<text x=\"" << num(x) << "\" y=\"" << plot_bottom + 16
+         << "\" text-anchor=\"middle\" font-size=\"11\">" << tick_label << "</text>\n";
+  }
+  body << "<line x1=\"" << num(plot_left) << "\" y1=\"" << plot_bottom << "\" x2=\""
+       << num(plot_right) << "\" y2=\"" << plot_bottom << "\" stroke=\"#333333\"/>\n"
+       << "<text x=\"" << num((plot_left + plot_right) / 2) << "\" y=\"" << plot_bottom + 36
+       << "\" text-anchor=\"middle\">milliseconds, median per frame (linear axis; each row "
+          "prints its values)</text>\n";
+
+  for (std::size_t r = 0; r < runs; ++r) {
+    const int row_y = plot_top + static_cast<int>(r) * kRowHeight;
+    const int bar_y = row_y + 20;
+    body << "<g>\n<text x=\"" << num(plot_left + 4) << "\" y=\"" << row_y + 15
+         << "\"><tspan font-weight=\"bold\">" << escape(labels[r])
+         << "</tspan><tspan dx=\"14\" fill=\"#444444\">" << escape(values[r])
+         << "</tspan></text>\n";
     double base = 0.0;
-    for (std::size_t s = 0; s < parts[r].size(); ++s) {
-      const int y0 = top + plot_h - static_cast<int>((base + parts[r][s]) * scale);
-      const int y1 = top + plot_h - static_cast<int>(base * scale);
-      canvas.fill(x, y0, x + bar_w, y1, kSeriesColors[s]);
-      base += parts[r][s];
+    for (const Segment& s : bars[r]) {
+      const double x0 = x_of(base), x1 = x_of(base + s.ms);
+      body << "<rect x=\"" << num(x0) << "\" y=\"" << bar_y << "\" width=\""
+           << num(std::max(x1 - x0, 0.0)) << "\" height=\"" << kBarHeight << "\" fill=\"" << s.color
+           << "\"><title>" << escape(s.name + ' ' + ms_text(s.ms)) << " ms</title></rect>\n";
+      base += s.ms;
     }
-    // Labels run downwards under each bar, one short line per field.
-    const BenchRun& run = results.runs[r];
-    int y = top + plot_h + 8;
-    for (const std::string& line :
-         {run.algorithm, std::to_string(run.count), run.key_mode.substr(0, 5), run.backend,
-          run.scene.substr(0, 8)}) {
-      canvas.text(x, y, line);
-      y += 12;
+    if (!bars[r].empty()) {
+      body << "<text x=\"" << num(x_of(base) + 6) << "\" y=\"" << bar_y + kBarHeight - 3
+           << "\" font-size=\"11\">" << escape(ms_text(base)) << " ms</text>\n";
     }
+    if (frames[r].samples > 0) {
+      body << "<rect x=\"" << num(plot_left) << "\" y=\"" << bar_y + kBarHeight + 3 << "\" width=\""
+           << num(x_of(frames[r].median) - plot_left) << "\" height=\"" << kFrameBarHeight
+           << "\" fill=\"" << kFrameColor << "\"><title>" << kFrameName << ' '
+           << escape(ms_text(frames[r].median)) << " ms</title></rect>\n";
+    }
+    body << "</g>\n";
   }
-  const int legend_x = width - 180;
-  for (int s = 0; s <= kStageCount; ++s) {
-    const int y = top + 10 + s * 20;
-    canvas.fill(legend_x, y, legend_x + 14, y + 14, kSeriesColors[s]);
-    canvas.text(legend_x + 22, y + 3,
-                s < kStageCount ? std::string(to_string(static_cast<Stage>(s))) : "draw (GL)");
+  if (runs == 0) {
+    body << "<text x=\"" << kMargin << "\" y=\"" << plot_top + 20 << "\">no runs</text>\n";
   }
-  gl::write_png(file.string(), canvas.image());
+
+  const std::string title = "particles bench, " + results.date + ", " + results.gl_renderer;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height
+      << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\" "
+         "fill=\"#222222\">\n<title>"
+      << escape(title) << "</title>\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+      << "<text x=\"" << kMargin << "\" y=\"30\" font-size=\"18\" font-weight=\"bold\">"
+      << "particles bench: median milliseconds per frame, per run</text>\n"
+      << "<text x=\"" << kMargin << "\" y=\"50\" fill=\"#444444\">" << escape(results.date)
+      << ", GL renderer: " << escape(results.gl_renderer) << "</text>\n"
+      << body.str() << "</svg>\n";
+
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+  out << svg.str();
+  if (!out) throw std::runtime_error("failed while writing " + file.string());
 }
 
 }  // namespace particles

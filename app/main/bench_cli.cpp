@@ -3,14 +3,15 @@
 #include <CLI/CLI.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace particles {
 
 CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   CLI::App* bench = cli.add_subcommand(
       "bench",
-      "Headless benchmark: scenes x counts x key modes x algorithms, N frames each; writes "
-      "frames.csv, summary.json and chart.png and prints a table");
+      "Headless benchmark: scenes x counts x key modes x algorithms x renderers, N frames each; "
+      "writes frames.csv, summary.json and chart.svg and prints a table");
   bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
@@ -27,6 +28,14 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->delimiter(',')
       ->type_name("MODE,...")
       ->check(CLI::IsMember({"exact", "quantized"}));
+  std::vector<std::string> renderer_names;
+  for (RendererKind r : kAllRenderers) renderer_names.emplace_back(to_string(r));
+  bench
+      ->add_option("--renderers", f.renderers,
+                   "Renderers (default: the backend's, composite on CUDA, raster on the CPU)")
+      ->delimiter(',')
+      ->type_name("NAME,...")
+      ->check(CLI::IsMember(renderer_names));
   bench->add_option("--key-bits", f.key_bits, "Bits per quantized key")->check(CLI::Range(1, 32));
   bench->add_option("--frames", f.frames, "Measured frames per run")->check(CLI::Range(1, 1000000));
   bench->add_option("--warmup", f.warmup, "Unrecorded frames before measuring")
@@ -64,6 +73,15 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
     c.key_modes.clear();
     for (const auto& m : f.key_modes) {
       c.key_modes.push_back(m == "quantized" ? KeyMode::quantized : KeyMode::exact);
+    }
+  }
+  if (!f.renderers.empty()) {
+    c.renderers.clear();
+    for (const auto& name : f.renderers) {
+      // The CLI checked the names; a caller that filled BenchFlags itself may not have.
+      const auto r = renderer_from_string(name);
+      if (!r) throw std::runtime_error("unknown renderer '" + name + "' (raster|composite)");
+      c.renderers.push_back(*r);
     }
   }
   if (f.key_bits) c.key_bits = *f.key_bits;

@@ -14,7 +14,7 @@ namespace particles {
 
 struct BenchFlags {
   std::string file;  // bench/*.toml; flags below override what it says
-  std::vector<std::string> scenes, algorithms, key_modes;
+  std::vector<std::string> scenes, algorithms, key_modes, renderers;
   std::vector<std::uint32_t> counts;
   std::optional<int> key_bits, frames, warmup, stage_every;
   bool verify = false;

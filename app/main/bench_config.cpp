@@ -23,6 +23,16 @@ std::filesystem::path resolve_scene(const std::filesystem::path& p) {
   return find_resource(p);
 }
 
+// "raster|composite": the names a renderer may have, for error messages.
+std::string renderer_names() {
+  std::string names;
+  for (RendererKind r : kAllRenderers) {
+    if (!names.empty()) names += '|';
+    names += to_string(r);
+  }
+  return names;
+}
+
 template <typename F>
 void for_each_in(const std::filesystem::path& file, const toml::node& node, const char* key, F f) {
   const toml::array* array = node.as_array();
@@ -65,6 +75,17 @@ void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
         if (!a)
           fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
         config.algorithms.push_back(*a);
+      });
+    } else if (name == "renderers") {
+      config.renderers.clear();
+      for_each_in(file, node, "renderers", [&](const toml::node& item) {
+        const auto s = item.value<std::string>();
+        const auto r = s ? renderer_from_string(*s) : std::nullopt;
+        if (!s) fail_at(file, item.source(), "renderers entries must be strings");
+        if (!r) {
+          fail_at(file, item.source(), "unknown renderer '" + *s + "' (" + renderer_names() + ")");
+        }
+        config.renderers.push_back(*r);
       });
     } else if (name == "counts") {
       config.counts.clear();

@@ -1,6 +1,6 @@
 #pragma once
-// What `particles bench` runs: a matrix of scenes x counts x key modes x algorithms, N frames
-// each, from a bench file (bench/*.toml) and/or flags (flags win).
+// What `particles bench` runs: a matrix of scenes x counts x key modes x algorithms x renderers, N
+// frames each, from a bench file (bench/*.toml) and/or flags (flags win).
 #include <cstdint>
 #include <filesystem>
 #include <vector>

@@ -36,23 +36,36 @@ nlohmann::json summary_json(const Summary& s) {
 // Whether two runs measure the same frames apart from the algorithm.
 bool same_setting(const BenchRun& a, const BenchRun& b) {
   return a.scene == b.scene && a.backend == b.backend && a.key_mode == b.key_mode &&
-         a.count == b.count && a.fused_stages == b.fused_stages && a.stage_every == b.stage_every;
+         a.renderer == b.renderer && a.count == b.count && a.fused_stages == b.fused_stages &&
+         a.stage_every == b.stage_every;
+}
+
+// A CSV field as RFC 4180 has it: quoted, with quotes doubled, only where it needs to be (a
+// scene's name is free text).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
 }
 
 std::string radix_comparison_table(const BenchResults& results,
                                    const std::vector<SpanAgainstRadix>& ratios) {
   std::ostringstream t;
-  t << "\nSpan medians in microseconds against radix's (same scene, backend, keys, count and "
-       "stage settings):\n\n"
-       "| scene | backend | algorithm | keys | count | span | radix span | x radix |\n"
-       "|---|---|---|---|---:|---:|---:|---:|\n";
+  t << "\nSpan medians in microseconds against radix's (same scene, backend, keys, renderer, "
+       "count and stage settings):\n\n"
+       "| scene | backend | algorithm | keys | renderer | count | span | radix span | x radix |\n"
+       "|---|---|---|---|---|---:|---:|---:|---:|\n";
   char cell[96];
   for (const SpanAgainstRadix& r : ratios) {
     const BenchRun& run = results.runs[r.run];
     std::snprintf(cell, sizeof cell, "%.1f | %.1f | %.3f", 1000.0 * r.span_ms,
                   1000.0 * r.radix_span_ms, r.ratio);
     t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
-      << run.key_mode << " | " << run.count << " | " << cell << " |\n";
+      << run.key_mode << " | " << run.renderer << " | " << run.count << " | " << cell << " |\n";
   }
   return t.str();
 }
@@ -87,24 +100,30 @@ Summary BenchRun::span() const {
 Summary BenchRun::draw() const {
   return summarize_frames(frames, [](const BenchFrame& f) { return f.draw_ms; });
 }
+Summary BenchRun::composite() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.composite_ms; });
+}
+Summary BenchRun::present() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.present_ms; });
+}
 Summary BenchRun::frame() const {
   return summarize_frames(frames, [](const BenchFrame& f) { return f.frame_ms; });
 }
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results) {
   std::ofstream out = open_for_writing(file);
-  out << "run,scene,backend,algorithm,key_mode,count,frame";
+  out << "run,scene,backend,algorithm,key_mode,renderer,count,frame";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
-  out << ",span_ms,draw_ms,frame_ms,sort_path,verified\n";
+  out << ",span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,verified\n";
   for (std::size_t r = 0; r < results.runs.size(); ++r) {
     const BenchRun& run = results.runs[r];
     for (std::size_t i = 0; i < run.frames.size(); ++i) {
       const BenchFrame& f = run.frames[i];
-      out << r << ',' << run.scene << ',' << run.backend << ',' << run.algorithm << ','
-          << run.key_mode << ',' << run.count << ',' << i;
+      out << r << ',' << csv_field(run.scene) << ',' << run.backend << ',' << run.algorithm << ','
+          << run.key_mode << ',' << run.renderer << ',' << run.count << ',' << i;
       for (float v : f.stage_ms) out << ',' << v;
-      out << ',' << f.span_ms << ',' << f.draw_ms << ',' << f.frame_ms << ',' << to_string(f.path)
-          << ',' << (f.verified ? 1 : 0) << '\n';
+      out << ',' << f.span_ms << ',' << f.composite_ms << ',' << f.draw_ms << ',' << f.present_ms
+          << ',' << f.frame_ms << ',' << to_string(f.path) << ',' << (f.verified ? 1 : 0) << '\n';
     }
   }
   if (!out) throw std::runtime_error("failed while writing " + file.string());
@@ -125,6 +144,7 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     j["backend"] = run.backend;
     j["algorithm"] = run.algorithm;
     j["key_mode"] = run.key_mode;
+    j["renderer"] = run.renderer;
     j["count"] = run.count;
     j["fused_stages"] = run.fused_stages;
     j["stage_every"] = run.stage_every;
@@ -138,7 +158,9 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     for (const SpanAgainstRadix& ratio : ratios) {
       if (ratio.run == r) j["span_vs_radix"] = ratio.ratio;
     }
+    j["composite"] = summary_json(run.composite());
     j["draw"] = summary_json(run.draw());
+    j["present"] = summary_json(run.present());
     j["frame"] = summary_json(run.frame());
     std::uint64_t verified = 0;
     nlohmann::json paths = nlohmann::json::object();
@@ -159,10 +181,11 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
 
 std::string bench_table(const BenchResults& results) {
   std::ostringstream t;
-  t << "| scene | backend | algorithm | keys | count |";
+  t << "| scene | backend | algorithm | keys | renderer | count |";
   for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
-  t << " stages total | span | draw | frame | verified |\n|---|---|---|---|---:|";
-  for (int s = 0; s < kStageCount + 5; ++s) t << "---:|";
+  t << " stages total | span | composite | draw | present | frame | verified |\n"
+       "|---|---|---|---|---|---:|";
+  for (int s = 0; s < kStageCount + 7; ++s) t << "---:|";
   t << '\n';
   char cell[64];
   auto both = [&](const Summary& s) {
@@ -172,7 +195,7 @@ std::string bench_table(const BenchResults& results) {
   };
   for (const BenchRun& run : results.runs) {
     t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
-      << run.key_mode << " | " << run.count << " |";
+      << run.key_mode << " | " << run.renderer << " | " << run.count << " |";
     double total = 0.0;
     for (int s = 0; s < kStageCount; ++s) {
       const Summary sum = run.stage(s);
@@ -180,8 +203,8 @@ std::string bench_table(const BenchResults& results) {
       t << ' ' << both(sum) << " |";
     }
     std::snprintf(cell, sizeof cell, "%.3f", total);
-    t << ' ' << cell << " | " << both(run.span()) << " | " << both(run.draw()) << " | "
-      << both(run.frame()) << " | ";
+    t << ' ' << cell << " | " << both(run.span()) << " | " << both(run.composite()) << " | "
+      << both(run.draw()) << " | " << both(run.present()) << " | " << both(run.frame()) << " | ";
     if (!results.verify) {
       t << "off";
     } else if (run.verify_failures == 0) {
@@ -191,9 +214,12 @@ std::string bench_table(const BenchResults& results) {
     }
     t << " |\n";
   }
-  t << "\nCells are median / p99 in milliseconds; stages total is the sum of stage medians, from "
-       "the frames that timed their stages; span is the pipeline's whole time, from the frames "
-       "that timed it alone (on the CUDA backend every stage boundary timed slows the frame).\n";
+  t << "\nCells are median / p99 in milliseconds, n/a where the run has no such time. stages "
+       "total is the sum of stage medians, from the frames that timed their stages; span is the "
+       "pipeline's whole time, from the frames that timed it alone (on the CUDA backend every "
+       "stage boundary timed slows the frame). composite is the tile compositor, draw GL's "
+       "rasterization of the particles, present GL putting the frame's image on screen; frame is "
+       "the CPU wall time of the whole frame.\n";
   const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
   if (!ratios.empty()) t << radix_comparison_table(results, ratios);
   return t.str();

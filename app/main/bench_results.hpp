@@ -13,11 +13,11 @@ namespace particles {
 
 struct BenchFrame {
   std::array<float, kStageCount> stage_ms{};  // -1 where no timing arrived
-  float span_ms = -1.0f;  // the pipeline's span (StageTimes::span_ms); -1 where none
+  float span_ms = -1.0f;       // the pipeline's span (StageTimes::span_ms); -1 where none
   float draw_ms = -1.0f;       // GL rasterization of the particles (raster renderer); -1 if none
   float composite_ms = -1.0f;  // the tile compositor (composite renderer); -1 where none
   float present_ms = -1.0f;    // GL putting the frame's image on screen (the blit); -1 if none
-  float frame_ms = 0.0f;  // CPU wall time of the whole frame (backend + draw submission)
+  float frame_ms = 0.0f;       // CPU wall time of the whole frame (backend + draw submission)
   SortPath path = SortPath::full;
   bool verified = false;  // true only when --verify checked this frame and it passed
 };
@@ -52,9 +52,9 @@ struct BenchResults {
   std::vector<BenchRun> runs;
 };
 
-// A run's span median against that of the radix run with the same scene, backend, keys, count,
-// stage fusion and stage period: the frame pipeline's measure of what an algorithm saves (its
-// target for auto on the coherent galaxy is at most half of radix).
+// A run's span median against that of the radix run with the same scene, backend, keys, renderer,
+// count, stage fusion and stage period: the frame pipeline's measure of what an algorithm saves
+// (its target for auto on the coherent galaxy is at most half of radix).
 struct SpanAgainstRadix {
   std::size_t run = 0;         // index into BenchResults::runs; never a radix run
   std::size_t radix_run = 0;   // the radix run it is measured against
@@ -67,7 +67,8 @@ std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results);
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results);
 void write_bench_json(const std::filesystem::path& file, const BenchResults& results);
-// Stacked bars of per-stage medians, one bar per run, plus the draw time.
+// An SVG chart: per run, stacked bars of the stage medians (or the span), composite, draw and
+// present, and the median whole frame beside them.
 void write_bench_chart(const std::filesystem::path& file, const BenchResults& results);
 // The summary table: median and p99 per stage, per run, as Markdown; then, where the runs
 // include radix, each other run's span against radix's (spans_against_radix).

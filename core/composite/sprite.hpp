@@ -16,8 +16,9 @@
 //    (blend_over_unorm8). Rounding each step matters: a pile of faint sprites converges to a
 //    different 8-bit value than the exact float sum would.
 //
-// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no
-// contraction in ISO C++) and nvcc (the compositor is built with -fmad=false) agree bit for bit.
+// Every function uses plain IEEE float operations in a fixed order (and the blend integer
+// arithmetic), so the host compiler (no contraction in ISO C++) and nvcc (the compositor is built
+// with -fmad=false) agree bit for bit.
 #include <cmath>
 #include <cstdint>
 
@@ -167,16 +168,24 @@ PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
 }
 
 // One fragment of colour rgb (the sprite's straight colour) and alpha a = sprite alpha * weight,
-// premultiplied and blended "over" an RGBA8 pixel (r in the lowest byte), rounded to 8 bits as
-// the framebuffer stores it: dst = src + dst * (1 - a).
+// premultiplied and blended "over" an RGBA8 pixel (r in the lowest byte) in 8-bit fixed point:
+// the fragment's output is stored to 8 bits, then dst = src + dst * (255 - a) / 255, rounded, and
+// saturated. That is how Mesa's llvmpipe blends an RGBA8 target; blending in float and rounding
+// the result once differs by a few 1/255 where hundreds of faint sprites pile up, because 8-bit
+// blending stops moving a pixel once each sprite's change rounds away (docs/performance.md has
+// the measured difference against NVIDIA's GL).
 PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
-  const float keep = 1.0f - a;
+  const std::uint32_t a8 = float_to_unorm8(a);
+  const std::uint32_t keep = 255u - a8;
   std::uint32_t out = 0;
-  for (int c = 0; c < 3; ++c) {
-    const float src = unorm8_to_float(rgba8 >> (8 * c)) * a;
-    out |= float_to_unorm8(src + unorm8_to_float(dst >> (8 * c)) * keep) << (8 * c);
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t src = c < 3 ? float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a) : a8;
+    const std::uint32_t d = (dst >> (8 * c)) & 0xffu;
+    const std::uint32_t t = d * keep + 128u;
+    const std::uint32_t kept = (t + (t >> 8)) >> 8;
+    const std::uint32_t sum = src + kept;
+    out |= (sum > 255u ? 255u : sum) << (8 * c);
   }
-  out |= float_to_unorm8(a + unorm8_to_float(dst >> 24) * keep) << 24;
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Runs the real `particles bench` on the CPU backend with bench/ci.toml and checks the files it
-// writes: their structure, one CSV row per frame, and that every frame passed verification.
+// writes: their structure, one CSV row per frame, and that every frame passed verification; and
+// how a bench file and the flags make a BenchConfig (in-process, no backend needed).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,8 +8,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "app/main/bench_cli.hpp"
+#include "app/main/bench_config.hpp"
 #include "core/frame_types.hpp"
 
 namespace {
@@ -61,6 +66,7 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   ASSERT_EQ(runs.size(), 8u);
   for (const auto& run : runs) {
     EXPECT_EQ(run.at("backend"), "cpu");
+    EXPECT_EQ(run.at("renderer"), "raster");  // the CPU backend's default
     EXPECT_EQ(run.at("count"), 2000);
     EXPECT_EQ(run.at("frames"), 20);
     EXPECT_EQ(run.at("verified_frames"), 20) << run.dump();
@@ -84,29 +90,32 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
       EXPECT_FALSE(run.contains("span_vs_radix")) << run.dump();
     }
   }
-  EXPECT_NE(
-      r.output.find("| scene | backend | algorithm | keys | count | span | radix span | x radix |"),
-      std::string::npos)
+  EXPECT_NE(r.output.find("| scene | backend | algorithm | keys | renderer | count | span | "
+                          "radix span | x radix |"),
+            std::string::npos)
       << r.output;
 
   std::ifstream csv(out / "frames.csv");
   std::string header;
   ASSERT_TRUE(std::getline(csv, header));
   EXPECT_EQ(header,
-            "run,scene,backend,algorithm,key_mode,count,frame,simulate_ms,extents_ms,keys_ms,"
-            "sort_ms,order_ms,span_ms,draw_ms,frame_ms,sort_path,verified");
+            "run,scene,backend,algorithm,key_mode,renderer,count,frame,simulate_ms,extents_ms,"
+            "keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,"
+            "verified");
   int rows = 0;
   for (std::string line; std::getline(csv, line); ++rows) {
     EXPECT_EQ(line.back(), '1') << "frame not verified: " << line;
   }
   EXPECT_EQ(rows, 8 * 20);
 
-  // The chart is a real PNG of plausible size.
-  std::ifstream png(out / "chart.png", std::ios::binary);
-  char signature[8] = {};
-  png.read(signature, 8);
-  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
-  EXPECT_GT(std::filesystem::file_size(out / "chart.png"), 2000u);
+  // The chart is an SVG with a bar per run (bench_results_test checks it is well-formed).
+  std::ifstream svg_file(out / "chart.svg");
+  ASSERT_TRUE(svg_file) << "chart.svg missing";
+  std::ostringstream svg;
+  svg << svg_file.rdbuf();
+  EXPECT_EQ(svg.str().rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.str().find("/ auto / raster"), std::string::npos);
+  EXPECT_TRUE(svg.str().ends_with("</svg>\n"));
 }
 
 TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
@@ -138,6 +147,98 @@ TEST(BenchCommand, UnknownAlgorithmFlagIsAUsageError) {
   const Result r = run(std::string(PARTICLES_BINARY) + " bench --algorithms radix,bogo");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("bogo"), std::string::npos) << r.output;
+}
+
+TEST(BenchCommand, UnknownRendererFlagIsAUsageError) {
+  const Result r = run(std::string(PARTICLES_BINARY) + " bench --renderers raster,splat");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("splat"), std::string::npos) << r.output;
+}
+
+TEST(BenchCommand, BadRendererInFileNamesLineColumnAndName) {
+  const Result r = run_bench_file("renderer", "frames = 10\nrenderers = [\"raster\", \"splat\"]\n");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("renderer.toml:2:24: unknown renderer 'splat' (raster|composite)"),
+            std::string::npos)
+      << r.output;
+}
+
+// --- BenchConfig from a bench file and flags, in-process ---
+
+const std::string kGalaxy = PARTICLES_SOURCE_DIR "/scenes/galaxy.toml";
+
+// Writes `contents` as <name>.toml in a fresh directory; returns its path.
+std::filesystem::path bench_file(const std::string& name, const std::string& contents) {
+  const auto dir = fresh_dir("particles-bench-config-" + name);
+  std::filesystem::create_directories(dir);
+  const auto file = dir / (name + ".toml");
+  std::ofstream(file) << contents;
+  return file;
+}
+
+// The message load_bench_file throws for `contents`, or "" if it accepts them.
+std::string load_error(const std::string& name, const std::string& contents) {
+  particles::BenchConfig config;
+  try {
+    particles::load_bench_file(bench_file(name, contents), config);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BenchConfig, RenderersComeFromTheFileInItsOrder) {
+  particles::BenchConfig config;
+  particles::load_bench_file(bench_file("both", "renderers = [\"composite\", \"raster\"]\n"),
+                             config);
+  EXPECT_EQ(config.renderers,
+            (std::vector{particles::RendererKind::composite, particles::RendererKind::raster}));
+}
+
+TEST(BenchConfig, RenderersDefaultToTheBackendsOwn) {
+  particles::BenchFlags flags;
+  flags.scenes = {kGalaxy};
+  const particles::BenchConfig config = particles::resolve_bench_config(flags);
+  EXPECT_TRUE(config.renderers.empty());  // the runner picks the backend's default
+}
+
+TEST(BenchConfig, BadRenderersInTheFileNameFileLineAndColumn) {
+  const std::string unknown =
+      load_error("unknown", "frames = 10\nrenderers = [\"raster\", \"gl\"]\n");
+  EXPECT_NE(unknown.find("unknown.toml:2:24: unknown renderer 'gl' (raster|composite)"),
+            std::string::npos)
+      << unknown;
+  const std::string number = load_error("number", "renderers = [1]\n");
+  EXPECT_NE(number.find("number.toml:1:14: renderers entries must be strings"), std::string::npos)
+      << number;
+  const std::string scalar = load_error("scalar", "renderers = \"raster\"\n");
+  EXPECT_NE(scalar.find("scalar.toml:1:13: renderers must be an array"), std::string::npos)
+      << scalar;
+}
+
+TEST(BenchConfig, RendererFlagsWinOverTheFile) {
+  particles::BenchFlags flags;
+  flags.file =
+      bench_file("override", "scenes = [\"" + kGalaxy + "\"]\nrenderers = [\"composite\"]\n")
+          .string();
+  EXPECT_EQ(particles::resolve_bench_config(flags).renderers,
+            std::vector{particles::RendererKind::composite});
+  flags.renderers = {"raster", "composite"};
+  EXPECT_EQ(particles::resolve_bench_config(flags).renderers,
+            (std::vector{particles::RendererKind::raster, particles::RendererKind::composite}));
+}
+
+TEST(BenchConfig, UnknownRendererFlagIsAnErrorNamingIt) {
+  particles::BenchFlags flags;
+  flags.scenes = {kGalaxy};
+  flags.renderers = {"raster", "splat"};
+  try {
+    particles::resolve_bench_config(flags);
+    FAIL() << "accepted renderer 'splat'";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown renderer 'splat'"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Every shipped scene, every algorithm and the unsorted order, on each backend present: the
+// frame's image from the composite renderer against GL's rasterization of the same frame (the
+// backend's buffers, drawn after it), and on the CUDA backend the kernels' image against the CPU
+// twin's of the same vertices and order, which must be equal bit for bit.
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/backend.hpp"
+#include "app/main/scene_draw.hpp"
+#include "app/scene/scene_loader.hpp"
+#include "core/camera.hpp"
+#include "core/composite/cpu_compositor.hpp"
+#include "image_compare.hpp"
+
+namespace particles::test {
+namespace {
+
+std::vector<std::filesystem::path> shipped_scenes() {
+  std::vector<std::filesystem::path> scenes;
+  for (const auto& entry : std::filesystem::directory_iterator(PARTICLES_SCENES_DIR)) {
+    if (entry.path().extension() == ".toml") scenes.push_back(entry.path());
+  }
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
+template <class T>
+std::vector<T> read_buffer(GLuint buffer, std::size_t count) {
+  std::vector<T> out(count);
+  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
+  return out;
+}
+
+struct Case {
+  std::string backend;
+  int width, height;
+};
+
+class SceneComposite : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    try {
+      context_ = gl::make_headless_context(64, 64);
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
+    }
+    if (GetParam().backend == "cuda") {
+      std::string why;
+      backend_ = make_cuda_backend(why);
+      if (!backend_) GTEST_SKIP() << why;
+    } else {
+      backend_ = make_cpu_backend();
+    }
+  }
+
+  std::unique_ptr<gl::GlContext> context_;
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
+  const Case c = GetParam();
+  const bool on_cuda = c.backend == "cuda";
+  gl::ParticleBuffers buffers;
+  gl::RenderTarget composite_target({c.width, c.height});
+  gl::RenderTarget raster_target({c.width, c.height});
+  gl::ParticleRenderer renderer;
+  CpuCompositor twin;
+  const std::vector<std::filesystem::path> scenes = shipped_scenes();
+  ASSERT_GE(scenes.size(), 3u);
+  for (const auto& path : scenes) {
+    const SceneDesc scene = load_scene(path);
+    // Enough particles for the scene's look and its piles of faint sprites, few enough for CI.
+    const std::uint32_t count = on_cuda ? std::min<std::uint32_t>(scene.count, 1u << 20) : 40000u;
+    struct Order {
+      Algorithm algorithm;
+      bool sort;
+    };
+    std::vector<Order> orders;
+    for (Algorithm a : kAllAlgorithms) orders.push_back({a, true});
+    orders.push_back({Algorithm::radix, false});
+    for (const Order& order : orders) {
+      backend_->reset(scene.params, count, buffers);
+      CameraPose pose = scene.camera;
+      const float aspect = float(c.width) / float(c.height);
+      bool framed = !scene.camera_auto_frame;
+      const int frames = 12;
+      for (int f = 0; f < frames; ++f) {
+        if (!scene.camera_path.empty()) {
+          pose = camera_on_path(scene.camera, scene.camera_path, float(f) * scene.time_step);
+        }
+        pose.yaw_deg += 0.7f * float(f);  // keep the order moving
+        const CameraMatrices camera = camera_matrices(pose, aspect, 0.05f, 2000.0f);
+        FrameSettings settings;
+        settings.dt = scene.time_step;
+        settings.view = depth_frame(camera);
+        settings.algorithm = order.algorithm;
+        settings.sort = order.sort;
+        const gl::DrawParams draw = scene_draw_params(scene, camera, {c.width, c.height});
+        const CompositeRequest request =
+            composite_request(draw, renderer.point_size_range(), composite_target);
+        const FrameInfo info = backend_->run_frame(settings, &request);
+        if (!framed && !info.extents.empty()) {
+          pose = frame_extents(pose, info.extents);
+          framed = true;
+        }
+        if (f + 1 < frames) continue;
+        renderer.draw(raster_target, buffers, draw);
+        const gl::Image raster = raster_target.read_pixels();
+        const gl::Image composite = composite_target.read_pixels();
+        const ImageDifference d = compare(raster, composite, request.background);
+        const std::string what = scene.name + ", " + std::string(to_string(order.algorithm)) +
+                                 (order.sort ? "" : " unsorted") + ", " + c.backend + " " +
+                                 std::to_string(c.width) + "x" + std::to_string(c.height);
+        std::cout << "  " << what << ": " << d << '\n';
+        EXPECT_TRUE(d.same_image()) << what << ": " << d;
+        EXPECT_GT(d.lit, std::size_t(c.width * c.height / 50)) << what << ": too little drawn";
+        if (on_cuda) {
+          // The kernels against their CPU twin on the very vertices and order they read.
+          const auto vertices = read_buffer<ParticleVertex>(buffers.vertex_buffer(), count);
+          const auto draw_order = read_buffer<std::uint32_t>(buffers.index_buffer(), count);
+          CompositeImage expected;
+          twin.composite(vertices, draw_order, request.camera, request.background, expected);
+          const ImageDifference exact = compare_rgba8(
+              request.background, c.width, c.height,
+              [&](int x, int y) { return gl_pixel(composite, x, y); },
+              [&](int x, int y) { return expected.at(x, y); });
+          EXPECT_EQ(exact.max, 0) << what << ", CUDA against the CPU twin: " << exact;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SceneComposite,
+                         ::testing::Values(Case{"cpu", 320, 180}, Case{"cpu", 1280, 720},
+                                           Case{"cuda", 320, 180}, Case{"cuda", 1280, 720},
+                                           Case{"cuda", 3840, 2160}),
+                         [](const ::testing::TestParamInfo<Case>& p) {
+                           return p.param.backend + "_" + std::to_string(p.param.width) + "x" +
+                                  std::to_string(p.param.height);
+                         });
+
+}  // namespace
+}  // namespace particles::test
