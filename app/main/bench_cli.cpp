@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace particles {
@@ -46,6 +47,14 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
                        std::to_string(kDefaultStageSamplePeriod) +
                        "; 1: every frame, whose stage boundaries then slow it)")
       ->check(CLI::Range(1, 100000));
+  bench->add_option("--size", f.size, "Framebuffer size the frames are drawn at (default 1280x720)")
+      ->type_name("WxH")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return parse_size(s) ? std::string{}
+                                 : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
+          },
+          "", "size"));
   bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
   bench->add_flag("--no-draw", f.no_draw,
                   "Skip the particle draw: time the backend's stages alone");
@@ -88,6 +97,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (f.frames) c.frames = *f.frames;
   if (f.warmup) c.warmup = *f.warmup;
   if (f.stage_every) c.stage_every = *f.stage_every;
+  if (!f.size.empty()) std::tie(c.width, c.height) = *parse_size(f.size);
   if (f.verify) c.verify = true;
   if (f.no_draw) c.draw = false;
   if (f.no_fuse) c.fuse_stages = false;

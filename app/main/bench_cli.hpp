@@ -17,6 +17,7 @@ struct BenchFlags {
   std::vector<std::string> scenes, algorithms, key_modes, renderers;
   std::vector<std::uint32_t> counts;
   std::optional<int> key_bits, frames, warmup, stage_every;
+  std::string size;  // WxH; empty: the file's, else 1280x720
   bool verify = false;
   bool no_draw = false;
   bool no_fuse = false;

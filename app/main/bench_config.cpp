@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "app/scene/paths.hpp"
 
@@ -114,6 +115,11 @@ void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
       config.frames = static_cast<int>(integer(1, 1000000));
     } else if (name == "warmup") {
       config.warmup = static_cast<int>(integer(0, 100000));
+    } else if (name == "size") {
+      const auto text = node.value<std::string>();
+      const auto wh = text ? parse_size(*text) : std::nullopt;
+      if (!wh) fail_at(file, node.source(), "size must be \"WIDTHxHEIGHT\", each in 1..16384");
+      std::tie(config.width, config.height) = *wh;
     } else if (name == "stage_every") {
       config.stage_every = static_cast<int>(integer(1, 100000));
     } else if (name == "verify" || name == "draw" || name == "fuse_stages") {

@@ -10,9 +10,7 @@
 #include "app/scene/paths.hpp"
 
 namespace particles {
-namespace {
 
-// "1280x720" -> {1280, 720}; nullopt when malformed or out of 1..16384.
 std::optional<std::pair<int, int>> parse_size(const std::string& text) {
   const auto x = text.find('x');
   if (x == std::string::npos || x == 0 || x + 1 == text.size()) return std::nullopt;
@@ -25,6 +23,8 @@ std::optional<std::pair<int, int>> parse_size(const std::string& text) {
   if (w <= 0 || h <= 0) return std::nullopt;
   return std::pair{w, h};
 }
+
+namespace {
 
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");

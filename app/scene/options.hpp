@@ -7,7 +7,9 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
@@ -52,6 +54,9 @@ inline constexpr int kDefaultHeadlessFrames = 600;
 constexpr RendererKind default_renderer(std::string_view backend) {
   return backend == "cuda" ? RendererKind::composite : RendererKind::raster;
 }
+
+// "1280x720" -> {1280, 720}; nullopt when malformed or a side is outside 1..16384.
+std::optional<std::pair<int, int>> parse_size(const std::string& text);
 
 // Parses argv; --help goes to `out`, errors to `err` as "error: ...".
 ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

@@ -18,10 +18,6 @@ constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
-// Entries one pass of the binning sorts at most; a frame that needs more (huge sprites over
-// millions of particles) is composited in several passes over consecutive draw positions,
-// each blending over the image the one before left.
-constexpr std::uint64_t kMaxEntriesPerPass = std::uint64_t{1} << 26;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
   return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
@@ -237,13 +233,13 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   // Pass boundaries: draw positions whose entries fit a pass. Nearly every frame has one pass,
   // which needs no offsets on the host.
   std::vector<std::uint32_t> cuts{0u, count};
-  if (total > kMaxEntriesPerPass) {
+  if (total > max_entries_per_pass_) {
     std::vector<std::uint64_t> offsets(std::size_t{count} + 1);
     CUDA_CHECK(cudaMemcpy(offsets.data(), sprite_offsets_.data(),
                           offsets.size() * sizeof(offsets[0]), cudaMemcpyDeviceToHost));
     cuts = {0u};
     while (cuts.back() < count) {
-      const std::uint64_t limit = offsets[cuts.back()] + kMaxEntriesPerPass;
+      const std::uint64_t limit = offsets[cuts.back()] + max_entries_per_pass_;
       auto it = std::upper_bound(offsets.begin() + cuts.back() + 1, offsets.end(), limit);
       std::uint32_t next = static_cast<std::uint32_t>(it - offsets.begin()) - 1;
       if (next == cuts.back()) ++next;  // one sprite over the limit: a pass of its own
@@ -255,6 +251,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     }
   }
   reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)), tile_bits);
+  last_passes_ = cuts.size() - 1;
 
   for (std::size_t p = 1; p < cuts.size(); ++p) {
     const std::uint32_t first = cuts[p - 1], last = cuts[p];

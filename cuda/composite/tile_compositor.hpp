@@ -35,9 +35,15 @@ struct CompositeOutput {
   std::uint32_t* pixels = nullptr;
 };
 
+// Entries one pass of the binning sorts at most (their memory: 16 bytes each); a frame that
+// needs more (huge sprites over millions of particles) is composited in several passes over
+// consecutive draw positions, each blending over the image the one before left.
+inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
+
 class TileCompositor {
  public:
-  TileCompositor() = default;
+  explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass)
+      : max_entries_per_pass_(max_entries_per_pass) {}
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
   // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
@@ -56,6 +62,8 @@ class TileCompositor {
 
   // Entries (tile, sprite) of the last composite: what its binning sorted.
   std::uint64_t last_entries() const { return last_entries_; }
+  // Passes the last composite took (1 unless its entries exceeded max_entries_per_pass).
+  std::size_t last_passes() const { return last_passes_; }
 
  private:
   void reserve_sprites(std::uint32_t count);
@@ -77,7 +85,9 @@ class TileCompositor {
   const std::uint32_t* sorted_sprites_ = nullptr;  // the sorted half of entry_sprites_
   std::size_t sort_workspace_for_ = 0;             // entries the sort workspace was sized for
   int sort_workspace_bits_ = 0;
+  std::uint64_t max_entries_per_pass_;
   std::uint64_t last_entries_ = 0;
+  std::size_t last_passes_ = 0;
 
   // Two timing event pairs in turn: a pair is reused only once its composite was read.
   struct TimingSlot {
