@@ -16,4 +16,8 @@ rm -rf "$dest" && mkdir -p "$dest"
 b=/tmp/particles-h200-build
 cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench "$dest"/
 git -C "$root" rev-parse "$rev" > "$dest/REVISION"
-du -sh "$dest"
+# What travels to the device is capped at 64 MiB: the binaries go compressed (the device scripts
+# unpack .devrun/app.tar.xz when .devrun/app is absent).
+rm -f "$root/.devrun/app.tar.xz"
+tar -cJf "$root/.devrun/app.tar.xz" -C "$root/.devrun" app && rm -rf "$dest"
+du -sh "$root/.devrun/app.tar.xz"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs on the lent H200 (see scripts/h200-check.sh for the setting): the compositor's GPU tests,
+# compute-sanitizer on its kernel tests, its benchmark against the raster renderer at the issue's
+# sizes, and an ncu profile of its kernels. Prints the tables last; logs go to $OUT.
+set -u
+out=${OUT:-/tmp/out}
+mkdir -p "$out/logs"
+log=$out/logs
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[[ -f $vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+bin=$PWD/.devrun/app
+# scripts/h200-stage.sh's binaries, xz-compressed when they outgrow the 64 MiB that travels.
+[[ -f .devrun/app.tar.xz && ! -d $bin ]] &&
+  python3 -c 'import tarfile; tarfile.open(".devrun/app.tar.xz").extractall(".devrun")'
+[[ -e /tmp/particles-h200-worktree ]] || ln -sfn "$PWD" /tmp/particles-h200-worktree
+mkdir -p /tmp/particles-h200-build/app/main build/app/main
+for d in /tmp/particles-h200-build/app/main build/app/main; do
+  cp "$bin/particles" "$d/" && cp -r shaders scenes "$d/"
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+date -u +"%Y-%m-%dT%H:%M:%SZ"
+p=build/app/main/particles
+
+run_test() {  # name [gtest args...]
+  local name=$1; shift
+  "$bin/$name" "$@" > "$log/$name.log" 2>&1
+  echo "$name rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log/$name.log" | tr '\n' ' ')"
+}
+[[ -z ${BENCH_ONLY:-} ]] && {
+  run_test composite_gpu_tests
+  run_test composite_tests
+  grep -E "Failure|FAILED" -A3 "$log"/composite*_tests.log | head -30
+  grep -E "^  .*(cuda|cpu) " "$log/composite_tests.log" | sort | awk '!seen[$0]++' | head -60
+  for tool in memcheck racecheck synccheck initcheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 "$bin/composite_gpu_tests" \
+      > "$log/$tool.log" 2>&1
+    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$log/$tool.log" | tr '\n' ' ')"
+  done
+}
+b() {  # name args...: one bench run, its table kept
+  local name=$1; shift
+  $p bench "$@" --out "$log/$name" > "$log/$name.log" 2>&1
+  echo "== $name rc=$?"; grep -E '^\|' "$log/$name.log" | cut -c1-400
+}
+b bc_1m --scenes scenes/galaxy.toml,scenes/fountain.toml --algorithms radix,auto \
+  --counts 1048576 --renderers raster,composite --frames 600 --warmup 60
+b bc_4k --scenes scenes/galaxy.toml --algorithms auto --counts 1048576 \
+  --renderers raster,composite --size 3840x2160 --frames 300 --warmup 30
+b bc_16m --scenes scenes/galaxy_dense.toml --algorithms radix,auto --renderers composite \
+  --frames 300 --warmup 30
+b bc_16m_raster --scenes scenes/galaxy_dense.toml --algorithms auto --renderers raster \
+  --frames 60 --warmup 10
+[[ -n ${NCU:-} ]] && ncu --clock-control none --launch-skip 300 --launch-count 12 \
+  -k regex:'project|emit|tile_range|blend|Onesweep|Histogram|Scan' \
+  --section SpeedOfLight --section LaunchStats --section Occupancy \
+  $p --headless --frames 100 --algorithm auto > "$log/ncu.log" 2>&1
+[[ -n ${NCU:-} ]] && grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|Compute \(SM\)|Registers Per|Achieved Occupancy|Block Size|Grid Size" "$log/ncu.log" | head -120
+cp "$log/bc_1m/chart.svg" "$out/chart_composite_1m.svg" 2>/dev/null
+tar -czf "$out/results.tar.gz" -C "$out" logs && rm -rf "$log"
