@@ -16,6 +16,13 @@ out vec4 v_color;  // straight alpha
 void main() {
   vec4 view_pos = u_view * vec4(a_position, 1.0);
   gl_Position = u_projection * view_pos;
+  // A point whose centre is outside the clip volume is dropped whole. GL implementations differ
+  // here (Mesa drops it; NVIDIA draws the part of a wide point that reaches into the viewport),
+  // so the shader decides: the position moves beyond the far plane, which every one clips.
+  // core/composite/sprite.hpp drops the same points.
+  if (any(greaterThan(abs(gl_Position.xyz), vec3(gl_Position.w)))) {
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+  }
 
   // A perspective projection maps a length L at view depth d to L * P[1][1] / d in NDC, and NDC
   // spans the viewport height in two units.

@@ -8,7 +8,8 @@
 //    the view depth, clamped to the implementation's point-size range) and the coverage dimming
 //    of sprites smaller than the smallest point (project_sprite);
 //  - clipping: a point whose vertex lies outside the clip volume is discarded whole, even when
-//    its sprite would reach into the viewport (project_sprite: visible);
+//    its sprite would reach into the viewport (project_sprite: visible); particle.vert enforces
+//    this itself, since GL implementations differ on it;
 //  - point rasterization: one fragment per pixel whose centre lies in the square of the point
 //    size around the window position, gl_PointCoord across it (sprite_pixel_bounds, sprite_weight);
 //  - the fragment shader: a soft disc, discarded outside radius 1 (sprite_weight);

@@ -18,6 +18,8 @@ constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
+// Entries of a long tile list blended first, from its end (blend_kernel).
+constexpr std::uint32_t kFirstWindow = 1024;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
   return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
@@ -119,9 +121,48 @@ struct LinearWriter {
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// One block per tile, one thread per pixel: the tile's list, in draw order, through shared
-// memory a block-sized batch at a time. start_from_image: a later pass blends over what the
-// image holds; the first starts from the background.
+// Blends entries [begin, end) of a tile's list into two chains of one pixel at once: `low` and
+// `high`, which started from different values. Every sprite's blend is a non-decreasing map of
+// each 8-bit channel, so a chain started from 0 and one started from 255 bound every chain in
+// between; once they meet, the pixel no longer depends on what lay under the window.
+template <bool kTwoChains>
+__device__ void blend_window(std::uint32_t begin, std::uint32_t end, int px, int py,
+                             const std::uint32_t* __restrict__ sprites,
+                             const float4* __restrict__ geometry,
+                             const std::uint32_t* __restrict__ colors, float4* batch_geometry,
+                             std::uint32_t* batch_colors, std::uint32_t& low,
+                             std::uint32_t& high) {
+  for (std::uint32_t base = begin; base < end; base += kBlendThreads) {
+    const std::uint32_t e = base + threadIdx.x;
+    if (e < end) {
+      const std::uint32_t s = sprites[e];
+      batch_geometry[threadIdx.x] = geometry[s];
+      batch_colors[threadIdx.x] = colors[s];
+    }
+    __syncthreads();
+    const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBlendThreads}));
+    for (int k = 0; k < in_batch; ++k) {
+      const float4 g = batch_geometry[k];
+      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+      if (w >= 0.0f) {
+        const float a = g.w * w;
+        const bool apart = kTwoChains && high != low;  // chains that met stay together
+        low = blend_over_unorm8(low, batch_colors[k], a);
+        if (apart) high = blend_over_unorm8(high, batch_colors[k], a);
+        if (kTwoChains && !apart) high = low;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// One block per tile, one thread per pixel: the tile's list in draw order, through shared memory
+// a block-sized batch at a time. A long list is blended from its end first: the last
+// kFirstWindow entries from the bounds 0 and 255 (blend_window); where every pixel's bounds
+// meet, that is the exact 8-bit result and the rest of the list is never read. Otherwise the
+// window grows fourfold, until it holds the whole list and starts from the true value under it
+// (the background, or the image a pass before left). Dense regions, whose pixels saturate after
+// a few dozen sprites, cost the tile a window instead of its whole list.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
@@ -134,24 +175,26 @@ __global__ void __launch_bounds__(kBlendThreads)
   const int px = (tile % grid.columns) * kTileSize + static_cast<int>(threadIdx.x) % kTileSize;
   const int py = (tile / grid.columns) * kTileSize + static_cast<int>(threadIdx.x) / kTileSize;
   const bool inside = px < grid.width && py < grid.height;
-  std::uint32_t pixel = background;
-  if (start_from_image && inside) pixel = out.read(px, py);
+  std::uint32_t under = background;
+  if (start_from_image && inside) under = out.read(px, py);
   const uint2 range = ranges[tile];
-  for (std::uint32_t base = range.x; base < range.y; base += kBlendThreads) {
-    const std::uint32_t e = base + threadIdx.x;
-    if (e < range.y) {
-      const std::uint32_t s = sprites[e];
-      batch_geometry[threadIdx.x] = geometry[s];
-      batch_colors[threadIdx.x] = colors[s];
+  std::uint32_t window = kFirstWindow;
+  std::uint32_t pixel = under;
+  while (range.y - range.x > window) {
+    std::uint32_t low = 0u, high = 0xffffffffu;
+    blend_window<true>(range.y - window, range.y, px, py, sprites, geometry, colors,
+                       batch_geometry, batch_colors, low, high);
+    if (__syncthreads_and(!inside || low == high)) {
+      pixel = low;
+      window = 0;  // done
+      break;
     }
-    __syncthreads();
-    const int in_batch = static_cast<int>(min(range.y - base, std::uint32_t{kBlendThreads}));
-    for (int k = 0; k < in_batch; ++k) {
-      const float4 g = batch_geometry[k];
-      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
-      if (w >= 0.0f) pixel = blend_over_unorm8(pixel, batch_colors[k], g.w * w);
-    }
-    __syncthreads();
+    window *= 4;
+  }
+  if (window != 0) {
+    std::uint32_t unused = 0;
+    blend_window<false>(range.x, range.y, px, py, sprites, geometry, colors, batch_geometry,
+                        batch_colors, pixel, unused);
   }
   if (inside) out.write(px, py, pixel);
 }

@@ -175,11 +175,13 @@ TEST_F(CompositeKernels, FramesSplitIntoPassesEqualOnePass) {
 }
 
 TEST_F(CompositeKernels, SpritesLargerThanTheScreen) {
-  // A few particles just in front of the eye: each sprite covers every tile of a 4K image.
+  // A few particles just in front of the eye, on its line of sight to the origin: each sprite
+  // covers every tile of a 4K image.
   TileCompositor compositor;
   std::vector<ParticleVertex> v;
   for (int i = 0; i < 6; ++i) {
-    v.push_back({0.05f * float(i), 0.0f, 5.8f - 0.01f * float(i),
+    const float t = 0.97f - 0.002f * float(i);  // from the origin (0) to the eye (1)
+    v.push_back({0.3f * t + 0.001f * float(i), 0.2f * t, 6.0f * t,
                  pack_rgba8({1.0f, 0.2f * float(i), 0.1f, 0.3f})});
   }
   std::vector<std::uint32_t> order(v.size());
