@@ -1,6 +1,5 @@
 #include "cuda/composite/tile_compositor.hpp"
 
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -50,51 +49,69 @@ __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
   tile_counts[i] = tiles.count();
 }
 
-// Entries [offsets[first], offsets[last]) of one pass, written from entry 0 of the arrays. A block
-// takes kEmitThreads consecutive sprites and shares out their entries evenly, so a sprite over
-// thousands of tiles does not hold up one thread.
+// One sprite's entries k in [k0, count) of its range, k striding by `step`.
+__device__ void emit_entries(const TileRange& r, std::uint64_t at, std::uint32_t sprite, int k0,
+                             int count, int step, int columns, std::uint32_t* __restrict__ tiles,
+                             std::uint32_t* __restrict__ sprites) {
+  const int across = r.tx1 - r.tx0;
+  for (int k = k0; k < count; k += step) {
+    const int tx = r.tx0 + k % across;
+    const int ty = r.ty0 + k / across;
+    tiles[at + k] = static_cast<std::uint32_t>(ty * columns + tx);
+    sprites[at + k] = sprite;
+  }
+}
+
+// Entries [offsets[first], offsets[last]) of one pass, written from entry 0 of the arrays. Each
+// thread writes its own sprite's few entries; a sprite over more than kSmallSprite tiles is left
+// to the whole block, so one sprite over thousands of tiles does not hold up one thread.
 __global__ void emit_kernel(const float4* __restrict__ geometry,
                             const std::uint64_t* __restrict__ offsets, std::uint32_t first,
                             std::uint32_t last, TileGrid grid, std::uint32_t* __restrict__ tiles,
                             std::uint32_t* __restrict__ sprites) {
-  __shared__ std::uint64_t block_offsets[kEmitThreads + 1];
-  __shared__ TileRange ranges[kEmitThreads];
-  const std::uint32_t block_first = first + blockIdx.x * kEmitThreads;
-  const std::uint32_t block_count = min(kEmitThreads, static_cast<int>(last - block_first));
-  const std::uint64_t pass_base = offsets[first];
-  for (std::uint32_t t = threadIdx.x; t <= block_count; t += blockDim.x) {
-    block_offsets[t] = offsets[block_first + t];
-  }
-  if (threadIdx.x < block_count) {
-    const float4 g = geometry[block_first + threadIdx.x];
-    ProjectedSprite s;
-    s.x = g.x;
-    s.y = g.y;
-    s.inv_half = g.z;
-    s.visible = g.z > 0.0f;
-    ranges[threadIdx.x] = tiles_of(sprite_pixel_bounds(s, grid.width, grid.height));
-  }
+  constexpr int kSmallSprite = 8;
+  __shared__ std::uint32_t large[kEmitThreads];
+  __shared__ int large_count;
+  if (threadIdx.x == 0) large_count = 0;
   __syncthreads();
-  const std::uint64_t begin = block_offsets[0];
-  const std::uint64_t end = block_offsets[block_count];
-  for (std::uint64_t e = begin + threadIdx.x; e < end; e += blockDim.x) {
-    // The sprite whose entries hold e: the last offset at or below it.
-    int lo = 0, hi = static_cast<int>(block_count) - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (block_offsets[mid] <= e) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
+  const std::uint64_t pass_base = offsets[first];
+  const std::uint32_t sprite = first + blockIdx.x * kEmitThreads + threadIdx.x;
+  TileRange range;
+  std::uint64_t at = 0;
+  int count = 0;
+  if (sprite < last) {
+    at = offsets[sprite] - pass_base;
+    count = static_cast<int>(offsets[sprite + 1] - offsets[sprite]);
+    if (count > 0) {
+      const float4 g = geometry[sprite];
+      ProjectedSprite s;
+      s.x = g.x;
+      s.y = g.y;
+      s.inv_half = g.z;
+      s.visible = true;
+      range = tiles_of(sprite_pixel_bounds(s, grid.width, grid.height));
     }
-    const TileRange r = ranges[lo];
-    const int k = static_cast<int>(e - block_offsets[lo]);
-    const int across = r.tx1 - r.tx0;
-    const int tx = r.tx0 + k % across;
-    const int ty = r.ty0 + k / across;
-    tiles[e - pass_base] = static_cast<std::uint32_t>(ty * grid.columns + tx);
-    sprites[e - pass_base] = block_first + static_cast<std::uint32_t>(lo);
+  }
+  if (count > kSmallSprite) {
+    large[atomicAdd(&large_count, 1)] = threadIdx.x;
+  } else {
+    emit_entries(range, at, sprite, 0, count, 1, grid.columns, tiles, sprites);
+  }
+  __shared__ TileRange shared_range;
+  __shared__ std::uint64_t shared_at;
+  __shared__ int shared_count;
+  __syncthreads();
+  for (int i = 0; i < large_count; ++i) {
+    if (threadIdx.x == large[i]) {
+      shared_range = range;
+      shared_at = at;
+      shared_count = count;
+    }
+    __syncthreads();
+    emit_entries(shared_range, shared_at, first + blockIdx.x * kEmitThreads + large[i],
+                 static_cast<int>(threadIdx.x), shared_count, kEmitThreads, grid.columns, tiles,
+                 sprites);
+    __syncthreads();
   }
 }
 
@@ -130,8 +147,7 @@ __device__ void blend_window(std::uint32_t begin, std::uint32_t end, int px, int
                              const std::uint32_t* __restrict__ sprites,
                              const float4* __restrict__ geometry,
                              const std::uint32_t* __restrict__ colors, float4* batch_geometry,
-                             std::uint32_t* batch_colors, std::uint32_t& low,
-                             std::uint32_t& high) {
+                             std::uint32_t* batch_colors, std::uint32_t& low, std::uint32_t& high) {
   for (std::uint32_t base = begin; base < end; base += kBlendThreads) {
     const std::uint32_t e = base + threadIdx.x;
     if (e < end) {
@@ -182,8 +198,8 @@ __global__ void __launch_bounds__(kBlendThreads)
   std::uint32_t pixel = under;
   while (range.y - range.x > window) {
     std::uint32_t low = 0u, high = 0xffffffffu;
-    blend_window<true>(range.y - window, range.y, px, py, sprites, geometry, colors,
-                       batch_geometry, batch_colors, low, high);
+    blend_window<true>(range.y - window, range.y, px, py, sprites, geometry, colors, batch_geometry,
+                       batch_colors, low, high);
     if (__syncthreads_and(!inside || low == high)) {
       pixel = low;
       window = 0;  // done
@@ -213,26 +229,16 @@ void TileCompositor::reserve_sprites(std::uint32_t count) {
   scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
 }
 
-void TileCompositor::reserve_entries(std::size_t entries, int tile_bits) {
-  if (entries_capacity() < entries) {
-    // Headroom so that a frame that needs a few more entries than the last allocates nothing.
-    const std::size_t capacity = entries + entries / 4 + 4096;
-    for (int b = 0; b < 2; ++b) {
-      entry_tiles_[b] = DeviceBuffer<std::uint32_t>();
-      entry_sprites_[b] = DeviceBuffer<std::uint32_t>();
-      entry_tiles_[b].resize(capacity);
-      entry_sprites_[b].resize(capacity);
-    }
-  }
-  if (sort_workspace_for_ < entries_capacity() || sort_workspace_bits_ != tile_bits) {
-    std::size_t bytes = 0;
-    cub::DoubleBuffer<std::uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, bytes, k, v, static_cast<std::int64_t>(entries_capacity()), 0, tile_bits));
-    sort_workspace_.resize(std::max<std::size_t>(bytes, 1));
-    sort_workspace_for_ = entries_capacity();
-    sort_workspace_bits_ = tile_bits;
-  }
+void TileCompositor::reserve_entries(std::size_t entries) {
+  if (entries_capacity() >= entries && sorter_) return;
+  // Headroom so that a frame that needs a few more entries than the last allocates nothing.
+  const std::size_t capacity = entries + entries / 4 + 4096;
+  sorter_.reset();
+  entry_tiles_ = DeviceBuffer<std::uint32_t>();
+  entry_sprites_ = DeviceBuffer<std::uint32_t>();
+  entry_tiles_.resize(capacity);
+  entry_sprites_.resize(capacity);
+  sorter_ = make_sorter(binning_, capacity);
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
@@ -293,7 +299,10 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
       total = std::max(total, offsets[cuts[p]] - offsets[cuts[p - 1]]);
     }
   }
-  reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)), tile_bits);
+  if (std::max<std::uint64_t>(total, 1) > entries_capacity()) {
+    CUDA_CHECK(cudaStreamSynchronize(stream));  // no sort still uses the old buffers
+  }
+  reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)));
   last_passes_ = cuts.size() - 1;
 
   for (std::size_t p = 1; p < cuts.size(); ++p) {
@@ -312,31 +321,24 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
                                static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
     if (entries > 0) {
       emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
-          sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid,
-          entry_tiles_[0].data(), entry_sprites_[0].data());
+          sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid, entry_tiles_.data(),
+          entry_sprites_.data());
       PARTICLES_CHECK_LAUNCH("emit_kernel", stream);
-      cub::DoubleBuffer<std::uint32_t> keys(entry_tiles_[0].data(), entry_tiles_[1].data());
-      cub::DoubleBuffer<std::uint32_t> values(entry_sprites_[0].data(), entry_sprites_[1].data());
-      std::size_t sort_bytes = sort_workspace_.size();
-      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_workspace_.data(), sort_bytes, keys, values,
-                                                 static_cast<std::int64_t>(entries), 0, tile_bits,
-                                                 stream));
+      sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), static_cast<std::size_t>(entries),
+                    0, tile_bits, stream);
       tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
-          keys.Current(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
+          entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
       PARTICLES_CHECK_LAUNCH("tile_range_kernel", stream);
-      sorted_sprites_ = values.Current();
-    } else {
-      sorted_sprites_ = entry_sprites_[0].data();
     }
     const bool over_image = p > 1;
     const unsigned tiles = static_cast<unsigned>(grid.count());
     if (output.surface != 0) {
       blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), sorted_sprites_, sprite_geometry_.data(),
+          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
           sprite_colors_.data(), background, over_image, SurfaceWriter{output.surface});
     } else {
       blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), sorted_sprites_, sprite_geometry_.data(),
+          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
           sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
     }
     PARTICLES_CHECK_LAUNCH("blend_kernel", stream);

@@ -19,12 +19,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "core/composite/sprite.hpp"
 #include "core/particle.hpp"
 #include "cuda/detail/cuda_handles.hpp"
 #include "cuda/detail/device_buffer.hpp"
+#include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda {
 
@@ -39,11 +41,15 @@ struct CompositeOutput {
 // needs more (huge sprites over millions of particles) is composited in several passes over
 // consecutive draw positions, each blending over the image the one before left.
 inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
+// The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
+inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
 
 class TileCompositor {
  public:
-  explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass)
-      : max_entries_per_pass_(max_entries_per_pass) {}
+  // binning: the stable sort of the entries by tile (step 4), any of the sort library's.
+  explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass,
+                          SortAlgorithm binning = kDefaultBinning)
+      : max_entries_per_pass_(max_entries_per_pass), binning_(binning) {}
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
   // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
@@ -67,24 +73,22 @@ class TileCompositor {
 
  private:
   void reserve_sprites(std::uint32_t count);
-  void reserve_entries(std::size_t entries, int tile_bits);
+  void reserve_entries(std::size_t entries);
   void reserve_tiles(std::size_t tiles);
-  std::size_t entries_capacity() const { return entry_tiles_[0].size(); }
+  std::size_t entries_capacity() const { return entry_tiles_.size(); }
 
   // By draw position: the projected sprite's window position, 2 / size and alpha; its colour;
   // how many tiles it touches, then (scanned in place) its first entry.
   DeviceBuffer<float4> sprite_geometry_;
   DeviceBuffer<std::uint32_t> sprite_colors_;
   DeviceBuffer<std::uint64_t> sprite_offsets_;  // count + 1: the last is the total
-  // Entries, double-buffered for the sort.
-  DeviceBuffer<std::uint32_t> entry_tiles_[2];
-  DeviceBuffer<std::uint32_t> entry_sprites_[2];
+  // Entries: tile (the sort key) and draw position; the sorter sorts them in place.
+  DeviceBuffer<std::uint32_t> entry_tiles_;
+  DeviceBuffer<std::uint32_t> entry_sprites_;
+  std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
   DeviceBuffer<unsigned char> scan_workspace_;
-  DeviceBuffer<unsigned char> sort_workspace_;
-  const std::uint32_t* sorted_sprites_ = nullptr;  // the sorted half of entry_sprites_
-  std::size_t sort_workspace_for_ = 0;             // entries the sort workspace was sized for
-  int sort_workspace_bits_ = 0;
+  SortAlgorithm binning_;
   std::uint64_t max_entries_per_pass_;
   std::uint64_t last_entries_ = 0;
   std::size_t last_passes_ = 0;
