@@ -88,8 +88,8 @@ class TileCompositor {
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
   DeviceBuffer<unsigned char> scan_workspace_;
-  SortAlgorithm binning_;
   std::uint64_t max_entries_per_pass_;
+  SortAlgorithm binning_;
   std::uint64_t last_entries_ = 0;
   std::size_t last_passes_ = 0;
 
