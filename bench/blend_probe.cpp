@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <iterator>
 #include "app/gl/gl_context.hpp"
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/particle_renderer.hpp"
@@ -100,6 +102,74 @@ std::vector<std::uint32_t> composite(const BlendModel& model, const std::vector<
   return image;
 }
 
+// How GL places and sizes a point: single opaque white sprites over black, where every pixel is
+// round(weight * 255) whatever the blending, against the sprite math with its position snapped
+// to a sub-pixel grid and its size rounded, to find what the rasterizer quantizes.
+void probe_sprites(gl::ParticleRenderer& renderer) {
+  struct Variant {
+    const char* name;
+    float position_step;  // 0: exact
+    float size_step;
+  };
+  const Variant variants[] = {{"exact", 0, 0},
+                              {"position 1/256 px", 1.0f / 256, 0},
+                              {"position 1/16 px", 1.0f / 16, 0},
+                              {"size 1/16 px", 0, 1.0f / 16},
+                              {"size 1/8 px", 0, 1.0f / 8},
+                              {"size 1/4 px", 0, 1.0f / 4},
+                              {"size whole px", 0, 1.0f}};
+  const int w = 64, h = 64;
+  gl::RenderTarget target({w, h});
+  gl::ParticleBuffers buffers;
+  std::printf("\n| sprite model | pixels differing | max |\n|---|---:|---:|\n");
+  std::vector<std::size_t> differing(std::size(variants), 0);
+  std::vector<int> worst(std::size(variants), 0);
+  for (float pixels : {1.3f, 1.83f, 2.6f, 3.37f, 4.9f, 7.21f, 12.7f, 23.3f}) {
+    for (auto [ox, oy] : {std::pair{0.13f, 0.71f}, {0.37f, 0.29f}, {0.5f, 0.5f}, {0.02f, 0.9f}}) {
+      CameraMatrices cam;
+      cam.projection = glm::perspective(glm::radians(60.0f), 1.0f, 0.1f, 100.0f);
+      const float depth = 5.0f;
+      const float size = pixels * depth / (cam.projection[1][1] * 0.5f * float(h));
+      const float x = (ox * 2.0f / float(w)) * depth / cam.projection[0][0];
+      const float y = (oy * 2.0f / float(h)) * depth / cam.projection[1][1];
+      const std::vector<ParticleVertex> v = {{x, y, -depth, pack_rgba8({1, 1, 1, 1})}};
+      const std::vector<std::uint32_t> order = {0};
+      buffers.upload(v, order);
+      gl::DrawParams draw;
+      draw.camera = cam;
+      draw.viewport = {w, h};
+      draw.sprite_size = size;
+      draw.background = {0, 0, 0, 1};
+      renderer.draw(target, buffers, draw);
+      const gl::Image image = target.read_pixels();
+      const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
+      const ProjectedSprite exact = project_sprite(request.camera, v[0]);
+      for (std::size_t m = 0; m < std::size(variants); ++m) {
+        ProjectedSprite s = exact;
+        auto snap = [](float value, float step) {
+          return step > 0 ? std::nearbyint(value / step) * step : value;
+        };
+        s.x = snap(s.x, variants[m].position_step);
+        s.y = snap(s.y, variants[m].position_step);
+        s.size = std::max(1.0f, snap(s.size, variants[m].size_step));
+        s.inv_half = 2.0f / s.size;
+        for (int py = 0; py < h; ++py) {
+          for (int px = 0; px < w; ++px) {
+            const float weight = sprite_weight(s, px, py);
+            const int want = weight < 0.0f ? 0 : int(float_to_unorm8(weight));
+            const int got = image.pixel(px, h - 1 - py)[0];
+            differing[m] += want != got;
+            worst[m] = std::max(worst[m], std::abs(want - got));
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t m = 0; m < std::size(variants); ++m) {
+    std::printf("| %s | %zu | %d |\n", variants[m].name, differing[m], worst[m]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,6 +240,7 @@ int main(int argc, char** argv) {
                     lit, lit ? 100.0 * double(within3) / double(lit) : 100.0, above8, above16, max);
       }
     }
+    probe_sprites(renderer);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "blend_probe: %s\n", e.what());

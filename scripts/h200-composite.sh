@@ -39,6 +39,10 @@ run_test() {  # name [gtest args...]
     echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$log/$tool.log" | tr '\n' ' ')"
   done
 }
+"$bin/blend_probe" 1048576 1280x720 > "$log/blend_probe.log" 2>&1
+echo "blend_probe rc=$?"; cat "$log/blend_probe.log"
+"$bin/composite_bench" --reps 100 > "$log/composite_bench.log" 2>&1
+echo "composite_bench rc=$?"; cat "$log/composite_bench.log"
 b() {  # name args...: one bench run, its table kept
   local name=$1; shift
   $p bench "$@" --out "$log/$name" > "$log/$name.log" 2>&1

@@ -14,7 +14,7 @@ cmake --build /tmp/particles-h200-build -j "$(nproc)"
 dest=$root/.devrun/app
 rm -rf "$dest" && mkdir -p "$dest"
 b=/tmp/particles-h200-build
-cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench "$dest"/
+cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench $b/bench/blend_probe "$dest"/
 git -C "$root" rev-parse "$rev" > "$dest/REVISION"
 # What travels to the device is capped at 64 MiB: the binaries go compressed (the device scripts
 # unpack .devrun/app.tar.xz when .devrun/app is absent).

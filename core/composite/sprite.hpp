@@ -175,19 +175,29 @@ PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
 // the result once differs by a few 1/255 where hundreds of faint sprites pile up, because 8-bit
 // blending stops moving a pixel once each sprite's change rounds away (docs/performance.md has
 // the measured difference against NVIDIA's GL).
-PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
-  const std::uint32_t a8 = float_to_unorm8(a);
-  const std::uint32_t keep = 255u - a8;
+PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a) {
+  std::uint32_t out = float_to_unorm8(a) << 24;
+  for (int c = 0; c < 3; ++c) {
+    out |= float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a) << (8 * c);
+  }
+  return out;
+}
+
+// The blend itself on a stored fragment (premultiplied_fragment_unorm8): integer arithmetic,
+// d * (255 - a) / 255 rounded exactly.
+PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src) {
+  const std::uint32_t keep = 255u - (src >> 24);
   std::uint32_t out = 0;
   for (int c = 0; c < 4; ++c) {
-    const std::uint32_t src = c < 3 ? float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a) : a8;
-    const std::uint32_t d = (dst >> (8 * c)) & 0xffu;
-    const std::uint32_t t = d * keep + 128u;
-    const std::uint32_t kept = (t + (t >> 8)) >> 8;
-    const std::uint32_t sum = src + kept;
+    const std::uint32_t t = ((dst >> (8 * c)) & 0xffu) * keep + 128u;
+    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + ((t + (t >> 8)) >> 8);
     out |= (sum > 255u ? 255u : sum) << (8 * c);
   }
   return out;
+}
+
+PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
+  return blend_premultiplied_unorm8(dst, premultiplied_fragment_unorm8(rgba8, a));
 }
 
 // The framebuffer's clear value for a straight-alpha background: premultiplied, 8 bits.

@@ -17,7 +17,7 @@ constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
-// Entries of a long tile list blended first, from its end (blend_kernel).
+// Fewest entries of a long tile list blended first, from its end (blend_kernel).
 constexpr std::uint32_t kFirstWindow = 1024;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
@@ -138,79 +138,98 @@ struct LinearWriter {
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// Blends entries [begin, end) of a tile's list into two chains of one pixel at once: `low` and
-// `high`, which started from different values. Every sprite's blend is a non-decreasing map of
-// each 8-bit channel, so a chain started from 0 and one started from 255 bound every chain in
-// between; once they meet, the pixel no longer depends on what lay under the window.
+// Tile-list entries a block reads into shared memory at a time: one bit each in a pixel's mask.
+constexpr int kBatch = 32;
+
+struct BlendBatch {
+  float4 geometry[kBatch];
+  std::uint32_t colors[kBatch];
+  std::uint32_t fragments[kBatch][kBlendThreads];  // premultiplied, by entry and pixel
+};
+
+// Blends entries [begin, end) of a tile's list into the pixel's chains, a batch at a time. Each
+// thread first tests its pixel against every sprite of the batch (cheap, independent work) and
+// stores the fragments of those that cover it; only then does it run the dependent 8-bit blends,
+// and only over those, so a warp's serial part is its busiest pixel's, not every sprite that
+// reaches any of its pixels.
+//
+// Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
+// is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
+// every chain in between; once they meet, the pixel no longer depends on what lay under the
+// entries blended.
 template <bool kTwoChains>
-__device__ void blend_window(std::uint32_t begin, std::uint32_t end, int px, int py,
-                             const std::uint32_t* __restrict__ sprites,
-                             const float4* __restrict__ geometry,
-                             const std::uint32_t* __restrict__ colors, float4* batch_geometry,
-                             std::uint32_t* batch_colors, std::uint32_t& low, std::uint32_t& high) {
-  for (std::uint32_t base = begin; base < end; base += kBlendThreads) {
+__device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, int py,
+                              const std::uint32_t* __restrict__ sprites,
+                              const float4* __restrict__ geometry,
+                              const std::uint32_t* __restrict__ colors, BlendBatch& batch,
+                              std::uint32_t& low, std::uint32_t& high) {
+  for (std::uint32_t base = begin; base < end; base += kBatch) {
     const std::uint32_t e = base + threadIdx.x;
-    if (e < end) {
+    if (threadIdx.x < kBatch && e < end) {
       const std::uint32_t s = sprites[e];
-      batch_geometry[threadIdx.x] = geometry[s];
-      batch_colors[threadIdx.x] = colors[s];
+      batch.geometry[threadIdx.x] = geometry[s];
+      batch.colors[threadIdx.x] = colors[s];
     }
     __syncthreads();
-    const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBlendThreads}));
+    const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
+    std::uint32_t covering = 0;
     for (int k = 0; k < in_batch; ++k) {
-      const float4 g = batch_geometry[k];
+      const float4 g = batch.geometry[k];
       const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
       if (w >= 0.0f) {
-        const float a = g.w * w;
-        const bool apart = kTwoChains && high != low;  // chains that met stay together
-        low = blend_over_unorm8(low, batch_colors[k], a);
-        if (apart) high = blend_over_unorm8(high, batch_colors[k], a);
-        if (kTwoChains && !apart) high = low;
+        covering |= 1u << k;
+        batch.fragments[k][threadIdx.x] = premultiplied_fragment_unorm8(batch.colors[k], g.w * w);
       }
+    }
+    while (covering != 0) {
+      const int k = __ffs(covering) - 1;
+      covering &= covering - 1;
+      const std::uint32_t fragment = batch.fragments[k][threadIdx.x];
+      const bool apart = kTwoChains && high != low;  // chains that met stay together
+      low = blend_premultiplied_unorm8(low, fragment);
+      high = apart ? blend_premultiplied_unorm8(high, fragment) : low;
     }
     __syncthreads();
   }
 }
 
-// One block per tile, one thread per pixel: the tile's list in draw order, through shared memory
-// a block-sized batch at a time. A long list is blended from its end first: the last
-// kFirstWindow entries from the bounds 0 and 255 (blend_window); where every pixel's bounds
-// meet, that is the exact 8-bit result and the rest of the list is never read. Otherwise the
-// window grows fourfold, until it holds the whole list and starts from the true value under it
-// (the background, or the image a pass before left). Dense regions, whose pixels saturate after
-// a few dozen sprites, cost the tile a window instead of its whole list.
+// One block per tile, one thread per pixel: the tile's list in draw order. A long list is blended
+// from its end first: its last quarter (at least kFirstWindow entries) from the bounds 0 and 255
+// (blend_entries); where every pixel's bounds meet, that is the exact 8-bit result and the rest
+// of the list is never read. Otherwise the whole list is blended from the true value under it
+// (the background, or the image a pass before left). Over an opaque background every chain's
+// alpha stays 255 (each blend maps 255 to 255), so the bounds start there. Dense regions, whose
+// pixels saturate after some hundreds of sprites, cost the tile a quarter of its list.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, std::uint32_t background,
                  bool start_from_image, Writer out) {
-  __shared__ float4 batch_geometry[kBlendThreads];
-  __shared__ std::uint32_t batch_colors[kBlendThreads];
+  __shared__ BlendBatch batch;
   const int tile = static_cast<int>(blockIdx.x);
   const int px = (tile % grid.columns) * kTileSize + static_cast<int>(threadIdx.x) % kTileSize;
   const int py = (tile / grid.columns) * kTileSize + static_cast<int>(threadIdx.x) / kTileSize;
   const bool inside = px < grid.width && py < grid.height;
   std::uint32_t under = background;
   if (start_from_image && inside) under = out.read(px, py);
+  const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
   const uint2 range = ranges[tile];
-  std::uint32_t window = kFirstWindow;
   std::uint32_t pixel = under;
-  while (range.y - range.x > window) {
-    std::uint32_t low = 0u, high = 0xffffffffu;
-    blend_window<true>(range.y - window, range.y, px, py, sprites, geometry, colors, batch_geometry,
-                       batch_colors, low, high);
+  bool done = false;
+  const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
+  if (range.y - range.x > window) {
+    std::uint32_t low = opaque_alpha, high = 0xffffffffu;
+    blend_entries<true>(range.y - window, range.y, px, py, sprites, geometry, colors, batch, low,
+                        high);
     if (__syncthreads_and(!inside || low == high)) {
       pixel = low;
-      window = 0;  // done
-      break;
+      done = true;
     }
-    window *= 4;
   }
-  if (window != 0) {
+  if (!done) {
     std::uint32_t unused = 0;
-    blend_window<false>(range.x, range.y, px, py, sprites, geometry, colors, batch_geometry,
-                        batch_colors, pixel, unused);
+    blend_entries<false>(range.x, range.y, px, py, sprites, geometry, colors, batch, pixel, unused);
   }
   if (inside) out.write(px, py, pixel);
 }
