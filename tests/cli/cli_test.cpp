@@ -35,9 +35,9 @@ Result run(const std::string& args) {
 TEST(Cli, HelpExitsZeroAndListsTheFlags) {
   const Result r = run("--help");
   EXPECT_EQ(r.status, 0) << r.output;
-  for (const char* flag :
-       {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
-        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync"}) {
+  for (const char* flag : {"--scene", "--count", "--algorithm", "--backend", "--headless",
+                           "--frames", "--screenshot", "--report", "--key-mode", "--key-bits",
+                           "--size", "--unsorted", "--no-vsync", "--renderer"}) {
     EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " missing from:\n" << r.output;
   }
 }
@@ -53,6 +53,37 @@ TEST(Cli, BadFlagValueIsRejected) {
   const Result r = run("--algorithm bubble");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("bubble"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadRendererIsRejected) {
+  const Result r = run("--renderer splat");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("splat"), std::string::npos) << r.output;
+}
+
+TEST(Cli, EitherRendererRunsHeadlessAndWritesItsScreenshot) {
+  // The CPU backend everywhere: GL rasterization, then the CPU compositor into the same target.
+  for (const char* renderer : {"raster", "composite"}) {
+    const std::string shot = ::testing::TempDir() + "cli_" + renderer + ".png";
+    std::remove(shot.c_str());
+    const Result r =
+        run(std::string("--headless --backend cpu --count 5000 --frames 12 --size 200x120 "
+                        "--renderer ") +
+            renderer + " --screenshot " + shot + " --report " + ::testing::TempDir() + "cli_" +
+            renderer + ".csv");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(std::string(renderer) + " renderer"), std::string::npos) << r.output;
+    FILE* png = std::fopen(shot.c_str(), "rb");
+    ASSERT_NE(png, nullptr) << shot << " not written:\n" << r.output;
+    std::fclose(png);
+    if (std::string(renderer) == "composite") {
+      // The composite times reach the summary: its line counts frames.
+      const auto at = r.output.find("composite  median");
+      ASSERT_NE(at, std::string::npos) << r.output;
+      const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+      EXPECT_EQ(line.find("(0 frames)"), std::string::npos) << line;
+    }
+  }
 }
 
 TEST(Cli, MissingSceneFile) {
