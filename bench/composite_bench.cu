@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
                           {"scenes/galaxy_dense.toml", 1280, 720}};
     std::printf("# composite_bench: median of %d composites per row, after 10 warm-up\n\n", reps);
     std::printf(
-        "| scene | particles | image | binning | entries | composite (GPU) | host wall | floor "
-        "| x floor |\n|---|---:|---|---|---:|---:|---:|---:|---:|\n");
+        "| scene | particles | image | binning | entries | longest tile list | composite (GPU) | "
+        "host wall | floor | x floor |\n|---|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
       const SceneDesc scene = load_scene(find_resource(c.scene));
       cuda::DevicePipeline pipeline;
@@ -112,11 +112,12 @@ int main(int argc, char** argv) {
           }
         }
         const double g = bench::median(gpu);
-        std::printf("| %s | %u | %dx%d | %s | %llu | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
+        std::printf("| %s | %u | %dx%d | %s | %llu | %u | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
                     scene.name.c_str(), scene.count, c.width, c.height,
                     std::string(cuda::to_string(binning)).c_str(),
-                    static_cast<unsigned long long>(compositor.last_entries()), g,
-                    bench::median(host), floor_ms, g / floor_ms);
+                    static_cast<unsigned long long>(compositor.last_entries()),
+                    compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
+                    g / floor_ms);
       }
     }
     return 0;

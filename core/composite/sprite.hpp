@@ -143,9 +143,11 @@ PARTICLES_HD PixelBounds sprite_pixel_bounds(const ProjectedSprite& s, int width
   return b;
 }
 
-// GLSL's smoothstep.
-PARTICLES_HD float smoothstep_glsl(float edge0, float edge1, float x) {
-  float t = (x - edge0) / (edge1 - edge0);
+// GLSL's smoothstep with the reciprocal of its edges' span given: a multiply where GLSL divides
+// (the result differs from the division by an ulp or so, far below what GL's own arithmetic
+// leaves; both of the compositor's backends multiply, so they agree bit for bit).
+PARTICLES_HD float smoothstep_glsl(float edge0, float inv_span, float x) {
+  float t = (x - edge0) * inv_span;
   t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
   return t * t * (3.0f - 2.0f * t);
 }
@@ -159,7 +161,7 @@ PARTICLES_HD float sprite_weight_at(float x, float y, float inv_half, int px, in
   const float r2 = dx * dx + dy * dy;
   if (r2 > 1.0f) return -1.0f;
   const float r = sqrtf(r2);
-  const float core = 1.0f - smoothstep_glsl(0.2f, 0.55f, r);
+  const float core = 1.0f - smoothstep_glsl(0.2f, 1.0f / (0.55f - 0.2f), r);
   const float halo = (1.0f - r2) * (1.0f - r2);
   return core + (1.0f - core) * 0.45f * halo;
 }

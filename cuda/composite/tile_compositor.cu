@@ -16,7 +16,10 @@ namespace {
 constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
-constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
+constexpr int kTilePixels = kTileSize * kTileSize;
+// Threads of the blend that test and shade for one pixel (blend_entries).
+constexpr int kLanesPerPixel = 4;
+constexpr int kBlendThreads = kTilePixels * kLanesPerPixel;
 // Fewest entries of a long tile list blended first, from its end (blend_kernel).
 constexpr std::uint32_t kFirstWindow = 1024;
 
@@ -138,68 +141,87 @@ struct LinearWriter {
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// Tile-list entries a block reads into shared memory at a time: one bit each in a pixel's mask.
-constexpr int kBatch = 32;
+// Tile-list entries a block reads into shared memory at a time. Each of kLanesPerPixel threads of
+// a pixel tests and shades a 32-entry quarter of them, one bit each in its mask.
+constexpr int kBatch = 32 * kLanesPerPixel;
 
 struct BlendBatch {
   float4 geometry[kBatch];
   std::uint32_t colors[kBatch];
-  std::uint32_t fragments[kBatch][kBlendThreads];  // premultiplied, by entry and pixel
+  std::uint32_t fragments[kBatch][kTilePixels];  // premultiplied, by entry and pixel
+  std::uint32_t covering[kLanesPerPixel][kTilePixels];
 };
 
-// Blends entries [begin, end) of a tile's list into the pixel's chains, a batch at a time. Each
-// thread first tests its pixel against every sprite of the batch (cheap, independent work) and
-// stores the fragments of those that cover it; only then does it run the dependent 8-bit blends,
-// and only over those, so a warp's serial part is its busiest pixel's, not every sprite that
-// reaches any of its pixels.
+// Blends entries [begin, end) of a tile's list into each pixel's chains, a batch at a time, in
+// two phases. First every thread of the block works: the kLanesPerPixel threads of a pixel each
+// test a quarter of the batch against the pixel's centre and shade the fragments of the sprites
+// that cover it (the costly float work, independent of the pixel's value). Then one thread per
+// pixel runs the dependent 8-bit blends over those fragments alone, in draw order: integer
+// arithmetic, a dozen instructions each. The next batch's sprite indices are read during a batch.
 //
 // Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
 // is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
 // every chain in between; once they meet, the pixel no longer depends on what lay under the
-// entries blended.
+// entries blended. Only the first kTilePixels threads' chains mean anything.
 template <bool kTwoChains>
 __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, int py,
                               const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
                               const std::uint32_t* __restrict__ colors, BlendBatch& batch,
                               std::uint32_t& low, std::uint32_t& high) {
+  const int pixel = static_cast<int>(threadIdx.x) % kTilePixels;
+  const int quarter = static_cast<int>(threadIdx.x) / kTilePixels;
+  const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
+  std::uint32_t next = 0;
+  if (threadIdx.x < kBatch && begin + threadIdx.x < end) next = sprites[begin + threadIdx.x];
   for (std::uint32_t base = begin; base < end; base += kBatch) {
-    const std::uint32_t e = base + threadIdx.x;
-    if (threadIdx.x < kBatch && e < end) {
-      const std::uint32_t s = sprites[e];
-      batch.geometry[threadIdx.x] = geometry[s];
-      batch.colors[threadIdx.x] = colors[s];
+    if (threadIdx.x < kBatch && base + threadIdx.x < end) {
+      batch.geometry[threadIdx.x] = geometry[next];
+      batch.colors[threadIdx.x] = colors[next];
+      const std::uint32_t ahead = base + kBatch + threadIdx.x;
+      if (ahead < end) next = sprites[ahead];
     }
     __syncthreads();
     const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
     std::uint32_t covering = 0;
-    for (int k = 0; k < in_batch; ++k) {
+    for (int i = 0; i < 32; ++i) {
+      const int k = quarter * 32 + i;
+      if (k >= in_batch) break;
       const float4 g = batch.geometry[k];
-      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
-      if (w >= 0.0f) {
-        covering |= 1u << k;
-        batch.fragments[k][threadIdx.x] = premultiplied_fragment_unorm8(batch.colors[k], g.w * w);
+      const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
+      if (dx * dx + dy * dy <= 1.0f) {
+        covering |= 1u << i;
+        const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+        batch.fragments[k][pixel] = premultiplied_fragment_unorm8(batch.colors[k], g.w * w);
       }
     }
-    while (covering != 0) {
-      const int k = __ffs(covering) - 1;
-      covering &= covering - 1;
-      const std::uint32_t fragment = batch.fragments[k][threadIdx.x];
-      const bool apart = kTwoChains && high != low;  // chains that met stay together
-      low = blend_premultiplied_unorm8(low, fragment);
-      high = apart ? blend_premultiplied_unorm8(high, fragment) : low;
+    batch.covering[quarter][pixel] = covering;
+    __syncthreads();
+    if (quarter == 0) {
+      for (int q = 0; q < kLanesPerPixel; ++q) {
+        std::uint32_t bits = batch.covering[q][pixel];
+        while (bits != 0) {
+          const int k = q * 32 + __ffs(bits) - 1;
+          bits &= bits - 1;
+          const std::uint32_t fragment = batch.fragments[k][pixel];
+          const bool apart = kTwoChains && high != low;  // chains that met stay together
+          low = blend_premultiplied_unorm8(low, fragment);
+          high = apart ? blend_premultiplied_unorm8(high, fragment) : low;
+        }
+      }
     }
     __syncthreads();
   }
 }
 
-// One block per tile, one thread per pixel: the tile's list in draw order. A long list is blended
-// from its end first: its last quarter (at least kFirstWindow entries) from the bounds 0 and 255
-// (blend_entries); where every pixel's bounds meet, that is the exact 8-bit result and the rest
-// of the list is never read. Otherwise the whole list is blended from the true value under it
-// (the background, or the image a pass before left). Over an opaque background every chain's
-// alpha stays 255 (each blend maps 255 to 255), so the bounds start there. Dense regions, whose
-// pixels saturate after some hundreds of sprites, cost the tile a quarter of its list.
+// One block per tile, kLanesPerPixel threads per pixel: the tile's list in draw order. A long
+// list is blended from its end first: its last quarter (at least kFirstWindow entries) from the
+// bounds 0 and 255 (blend_entries); where every pixel's bounds meet, that is the exact 8-bit
+// result and the rest of the list is never read. Otherwise the whole list is blended from the
+// true value under it (the background, or the image a pass before left). Over an opaque
+// background every chain's alpha stays 255 (each blend maps 255 to 255), so the bounds start
+// there. Dense regions, whose pixels saturate after some hundreds of sprites, cost the tile a
+// quarter of its list.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
@@ -208,30 +230,31 @@ __global__ void __launch_bounds__(kBlendThreads)
                  bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
   const int tile = static_cast<int>(blockIdx.x);
-  const int px = (tile % grid.columns) * kTileSize + static_cast<int>(threadIdx.x) % kTileSize;
-  const int py = (tile / grid.columns) * kTileSize + static_cast<int>(threadIdx.x) / kTileSize;
-  const bool inside = px < grid.width && py < grid.height;
+  const int pixel = static_cast<int>(threadIdx.x) % kTilePixels;
+  const int px = (tile % grid.columns) * kTileSize + pixel % kTileSize;
+  const int py = (tile / grid.columns) * kTileSize + pixel / kTileSize;
+  const bool writes = px < grid.width && py < grid.height && threadIdx.x < kTilePixels;
   std::uint32_t under = background;
-  if (start_from_image && inside) under = out.read(px, py);
+  if (start_from_image && writes) under = out.read(px, py);
   const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
   const uint2 range = ranges[tile];
-  std::uint32_t pixel = under;
+  std::uint32_t value = under;
   bool done = false;
   const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
   if (range.y - range.x > window) {
     std::uint32_t low = opaque_alpha, high = 0xffffffffu;
     blend_entries<true>(range.y - window, range.y, px, py, sprites, geometry, colors, batch, low,
                         high);
-    if (__syncthreads_and(!inside || low == high)) {
-      pixel = low;
+    if (__syncthreads_and(!writes || low == high)) {
+      value = low;
       done = true;
     }
   }
   if (!done) {
     std::uint32_t unused = 0;
-    blend_entries<false>(range.x, range.y, px, py, sprites, geometry, colors, batch, pixel, unused);
+    blend_entries<false>(range.x, range.y, px, py, sprites, geometry, colors, batch, value, unused);
   }
-  if (inside) out.write(px, py, pixel);
+  if (writes) out.write(px, py, value);
 }
 
 }  // namespace
@@ -369,6 +392,16 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     timing.pending = true;
     next_timing_ ^= 1;
   }
+}
+
+std::uint32_t TileCompositor::longest_tile_list(cudaStream_t stream) const {
+  std::vector<uint2> ranges(tile_ranges_.size());
+  CUDA_CHECK(cudaMemcpyAsync(ranges.data(), tile_ranges_.data(), tile_ranges_.size_bytes(),
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::uint32_t longest = 0;
+  for (const uint2& r : ranges) longest = std::max(longest, r.y - r.x);
+  return longest;
 }
 
 std::optional<TileCompositor::Timing> TileCompositor::poll_timing() {

@@ -68,6 +68,9 @@ class TileCompositor {
 
   // Entries (tile, sprite) of the last composite: what its binning sorted.
   std::uint64_t last_entries() const { return last_entries_; }
+  // The longest tile list of the last composite's last pass (waits for the stream): what bounds
+  // its blend, one block walking that list.
+  std::uint32_t longest_tile_list(cudaStream_t stream) const;
   // Passes the last composite took (1 unless its entries exceeded max_entries_per_pass).
   std::size_t last_passes() const { return last_passes_; }
 
