@@ -29,6 +29,11 @@ run_test() {  # name [gtest args...]
   echo "$name rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log/$name.log" | tr '\n' ' ')"
 }
 [[ -z ${BENCH_ONLY:-} ]] && {
+  # The suites the compositor's changes reach (the interop frame, the shader, the app and bench).
+  for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \
+           render_identity_tests; do
+    run_test $t
+  done
   run_test composite_gpu_tests
   run_test composite_tests
   grep -E "Failure|FAILED" -A3 "$log"/composite*_tests.log | head -30

@@ -162,13 +162,14 @@ struct BlendBatch {
 // Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
 // is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
 // every chain in between; once they meet, the pixel no longer depends on what lay under the
-// entries blended. Only the first kTilePixels threads' chains mean anything.
+// entries blended. Only the first kTilePixels threads' chains mean anything. `active`: whether
+// this thread's pixel takes part (the same for the kLanesPerPixel threads of a pixel).
 template <bool kTwoChains>
 __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, int py,
                               const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
-                              const std::uint32_t* __restrict__ colors, BlendBatch& batch,
-                              std::uint32_t& low, std::uint32_t& high) {
+                              const std::uint32_t* __restrict__ colors, bool active,
+                              BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
   const int pixel = static_cast<int>(threadIdx.x) % kTilePixels;
   const int quarter = static_cast<int>(threadIdx.x) / kTilePixels;
   const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
@@ -184,7 +185,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
     __syncthreads();
     const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
     std::uint32_t covering = 0;
-    for (int i = 0; i < 32; ++i) {
+    for (int i = 0; active && i < 32; ++i) {
       const int k = quarter * 32 + i;
       if (k >= in_batch) break;
       const float4 g = batch.geometry[k];
@@ -216,12 +217,13 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
 
 // One block per tile, kLanesPerPixel threads per pixel: the tile's list in draw order. A long
 // list is blended from its end first: its last quarter (at least kFirstWindow entries) from the
-// bounds 0 and 255 (blend_entries); where every pixel's bounds meet, that is the exact 8-bit
-// result and the rest of the list is never read. Otherwise the whole list is blended from the
-// true value under it (the background, or the image a pass before left). Over an opaque
-// background every chain's alpha stays 255 (each blend maps 255 to 255), so the bounds start
-// there. Dense regions, whose pixels saturate after some hundreds of sprites, cost the tile a
-// quarter of its list.
+// bounds 0 and 255 (blend_entries). A pixel whose bounds meet has its exact 8-bit result and
+// needs nothing of the rest of the list; the pixels whose bounds did not meet (sparse ones,
+// whose few sprites leave the bounds apart) are blended over the whole list from the true value
+// under them (the background, or the image a pass before left), and only they test and blend in
+// that pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to
+// 255), so the bounds start there. Dense regions, whose pixels saturate after some hundreds of
+// sprites, cost the tile's dependent blends a quarter of its list.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
@@ -229,30 +231,36 @@ __global__ void __launch_bounds__(kBlendThreads)
                  const std::uint32_t* __restrict__ colors, std::uint32_t background,
                  bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
+  __shared__ bool resolved[kTilePixels];
   const int tile = static_cast<int>(blockIdx.x);
   const int pixel = static_cast<int>(threadIdx.x) % kTilePixels;
   const int px = (tile % grid.columns) * kTileSize + pixel % kTileSize;
   const int py = (tile / grid.columns) * kTileSize + pixel / kTileSize;
-  const bool writes = px < grid.width && py < grid.height && threadIdx.x < kTilePixels;
+  const bool in_image = px < grid.width && py < grid.height;
+  const bool writes = in_image && threadIdx.x < kTilePixels;
   std::uint32_t under = background;
   if (start_from_image && writes) under = out.read(px, py);
   const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
   const uint2 range = ranges[tile];
   std::uint32_t value = under;
-  bool done = false;
+  bool active = in_image;  // still to be blended over the whole list
   const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
   if (range.y - range.x > window) {
     std::uint32_t low = opaque_alpha, high = 0xffffffffu;
-    blend_entries<true>(range.y - window, range.y, px, py, sprites, geometry, colors, batch, low,
-                        high);
-    if (__syncthreads_and(!writes || low == high)) {
-      value = low;
-      done = true;
+    blend_entries<true>(range.y - window, range.y, px, py, sprites, geometry, colors, in_image,
+                        batch, low, high);
+    if (threadIdx.x < kTilePixels) {
+      resolved[pixel] = !in_image || low == high;
+      if (low == high) value = low;
     }
+    __syncthreads();
+    active = in_image && !resolved[pixel];
   }
-  if (!done) {
-    std::uint32_t unused = 0;
-    blend_entries<false>(range.x, range.y, px, py, sprites, geometry, colors, batch, value, unused);
+  if (__syncthreads_or(active)) {
+    std::uint32_t whole = under, unused = 0;
+    blend_entries<false>(range.x, range.y, px, py, sprites, geometry, colors, active, batch, whole,
+                         unused);
+    if (active) value = whole;
   }
   if (writes) out.write(px, py, value);
 }

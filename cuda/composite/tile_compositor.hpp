@@ -64,6 +64,10 @@ class TileCompositor {
     float ms = 0.0f;
   };
   std::optional<Timing> poll_timing();
+  // Drops the timings not yet read (a reset: their frame numbers belong to the frames before it).
+  void forget_timings() {
+    for (TimingSlot& slot : timing_) slot.pending = false;
+  }
   void set_frame(std::int64_t frame) { frame_ = frame; }
 
   // Entries (tile, sprite) of the last composite: what its binning sorted.

@@ -13,6 +13,7 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   order_ = InteropBuffer();
   vertices_ = InteropBuffer(vertex_buffer, InteropAccess::write_discard);
   order_ = InteropBuffer(index_buffer, InteropAccess::write_discard);
+  compositor_.forget_timings();
   frame_ = 0;
 }
 
