@@ -54,6 +54,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
     } catch (const std::exception& e) {
       GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
     }
+    bar_ = agreement_bar(context_->renderer_description());
     if (GetParam().backend == "cuda") {
       std::string why;
       backend_ = make_cuda_backend(why);
@@ -65,6 +66,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
 
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
+  AgreementBar bar_;
 };
 
 TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
@@ -122,7 +124,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
                                  (order.sort ? "" : " unsorted") + ", " + c.backend + " " +
                                  std::to_string(c.width) + "x" + std::to_string(c.height);
         std::cout << "  " << what << ": " << d << '\n';
-        EXPECT_TRUE(d.same_image()) << what << ": " << d;
+        EXPECT_TRUE(meets(d, bar_)) << what << ": " << d;
         EXPECT_GT(d.lit, std::size_t(c.width * c.height / 50)) << what << ": too little drawn";
         if (on_cuda) {
           // The kernels against their CPU twin on the very vertices and order they read.
