@@ -207,11 +207,8 @@ int main(int argc, char** argv) {
       const gl::DrawParams draw = scene_draw_params(scene, camera, {w, h});
       renderer.draw(target, buffers, draw);
       const gl::Image raster = target.read_pixels();
-      std::vector<ParticleVertex> v(count);
-      std::vector<std::uint32_t> order(count);
-      glGetNamedBufferSubData(buffers.vertex_buffer(), 0,
-                              GLsizeiptr(count * sizeof(ParticleVertex)), v.data());
-      glGetNamedBufferSubData(buffers.index_buffer(), 0, GLsizeiptr(count * 4), order.data());
+      const std::vector<ParticleVertex> v = buffers.read_vertices();
+      const std::vector<std::uint32_t> order = buffers.read_order();
       const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
       for (const BlendModel& model : kModels) {
         const auto image = composite(model, v, order, request.camera, request.background);

@@ -6,33 +6,11 @@
 # QUICK=1 skips the sort library's own tests, sanitizers and benchmark (run them when cuda/sort
 # changed) and the 16M demo.
 set -u
-out=${OUT:-/tmp/out}
-mkdir -p "$out/logs"
-log=$out/logs
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[[ -f $vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
-bin=$PWD/.devrun/app
-[[ -f .devrun/app.tar.xz && ! -d $bin ]] &&
-  python3 -c 'import tarfile; tarfile.open(".devrun/app.tar.xz").extractall(".devrun")'
-# The tests name the binary and data by their build-machine paths (scripts/h200-stage.sh);
-# recreate them here.
-[[ -e /tmp/particles-h200-worktree ]] || ln -sfn "$PWD" /tmp/particles-h200-worktree
-mkdir -p /tmp/particles-h200-build/app/main build/app/main
-for d in /tmp/particles-h200-build/app/main build/app/main; do
-  cp "$bin/particles" "$d/" && cp -r shaders scenes "$d/"
-done
+source "$(dirname "$0")/h200-env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$log/gpu.txt"
 date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$log/date.txt"
 
 step() { echo "== $*"; }
-run_test() {  # name [gtest args...]
-  local name=$1; shift
-  "$bin/$name" "$@" > "$log/$name.log" 2>&1
-  local rc=$?
-  echo "$name rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log/$name.log" | tr '\n' ' ')"
-}
 
 step tests
 for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \

@@ -3,31 +3,11 @@
 # compute-sanitizer on its kernel tests, its benchmark against the raster renderer at the issue's
 # sizes, and an ncu profile of its kernels. Prints the tables last; logs go to $OUT.
 set -u
-out=${OUT:-/tmp/out}
-mkdir -p "$out/logs"
-log=$out/logs
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[[ -f $vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
-bin=$PWD/.devrun/app
-# scripts/h200-stage.sh's binaries, xz-compressed when they outgrow the 64 MiB that travels.
-[[ -f .devrun/app.tar.xz && ! -d $bin ]] &&
-  python3 -c 'import tarfile; tarfile.open(".devrun/app.tar.xz").extractall(".devrun")'
-[[ -e /tmp/particles-h200-worktree ]] || ln -sfn "$PWD" /tmp/particles-h200-worktree
-mkdir -p /tmp/particles-h200-build/app/main build/app/main
-for d in /tmp/particles-h200-build/app/main build/app/main; do
-  cp "$bin/particles" "$d/" && cp -r shaders scenes "$d/"
-done
+source "$(dirname "$0")/h200-env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 date -u +"%Y-%m-%dT%H:%M:%SZ"
 p=build/app/main/particles
 
-run_test() {  # name [gtest args...]
-  local name=$1; shift
-  "$bin/$name" "$@" > "$log/$name.log" 2>&1
-  echo "$name rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log/$name.log" | tr '\n' ' ')"
-}
 [[ -z ${BENCH_ONLY:-} ]] && {
   # The suites the compositor's changes reach (the interop frame, the shader, the app and bench).
   for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \

@@ -65,4 +65,19 @@ void ParticleBuffers::upload(std::span<const ParticleVertex> vertices,
   glNamedBufferSubData(order_.get(), 0, static_cast<GLsizeiptr>(order.size_bytes()), order.data());
 }
 
+std::vector<ParticleVertex> ParticleBuffers::read_vertices() const {
+  std::vector<ParticleVertex> out(count_);
+  GL_CHECK(glGetNamedBufferSubData(vertices_.get(), 0,
+                                   static_cast<GLsizeiptr>(out.size() * sizeof(ParticleVertex)),
+                                   out.data()));
+  return out;
+}
+
+std::vector<std::uint32_t> ParticleBuffers::read_order() const {
+  std::vector<std::uint32_t> out(count_);
+  GL_CHECK(glGetNamedBufferSubData(
+      order_.get(), 0, static_cast<GLsizeiptr>(out.size() * sizeof(std::uint32_t)), out.data()));
+  return out;
+}
+
 }  // namespace particles::gl

@@ -6,6 +6,7 @@
 // changes (resize() replaces the buffer objects).
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "app/gl/gl_handle.hpp"
 #include "core/particle.hpp"
@@ -25,6 +26,11 @@ class ParticleBuffers {
   // differs from count(). Throws std::invalid_argument when the sizes differ from each other or
   // an order entry is out of range (GL does not promise to catch a bad index).
   void upload(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order);
+
+  // The buffers' contents read back (the first count() of each). Stalls until GL is done with
+  // them: for verification and tests, not per frame.
+  std::vector<ParticleVertex> read_vertices() const;
+  std::vector<std::uint32_t> read_order() const;
 
   Name vertex_buffer() const { return vertices_.get(); }
   Name index_buffer() const { return order_.get(); }

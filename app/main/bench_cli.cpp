@@ -49,12 +49,7 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->check(CLI::Range(1, 100000));
   bench->add_option("--size", f.size, "Framebuffer size the frames are drawn at (default 1280x720)")
       ->type_name("WxH")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return parse_size(s) ? std::string{}
-                                 : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
-          },
-          "", "size"));
+      ->check(size_validator());
   bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
   bench->add_flag("--no-draw", f.no_draw,
                   "Skip the particle draw: time the backend's stages alone");

@@ -55,13 +55,6 @@ class Progress {
   bool enabled_;
 };
 
-template <typename T>
-std::vector<T> read_buffer(GLuint buffer, std::size_t count) {
-  std::vector<T> out(count);
-  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
-  return out;
-}
-
 struct RunSpec {
   SceneDesc scene;
   std::uint32_t count;
@@ -174,8 +167,8 @@ class BenchSession {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
         if (config_.verify) {
-          const auto vertices = read_buffer<ParticleVertex>(buffers_->vertex_buffer(), spec.count);
-          const auto order = read_buffer<std::uint32_t>(buffers_->index_buffer(), spec.count);
+          const auto vertices = buffers_->read_vertices();
+          const auto order = buffers_->read_order();
           const OrderCheck check =
               check_draw_order(vertices, order, settings.view, spec.key_mode, config_.key_bits);
           f.verified = check.ok;

@@ -11,6 +11,15 @@
 
 namespace particles {
 
+CLI::Validator size_validator() {
+  return CLI::Validator(
+      [](std::string& s) {
+        return parse_size(s) ? std::string{}
+                             : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
+      },
+      "", "size");
+}
+
 std::optional<std::pair<int, int>> parse_size(const std::string& text) {
   const auto x = text.find('x');
   if (x == std::string::npos || x == 0 || x + 1 == text.size()) return std::nullopt;
@@ -102,12 +111,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          },
          "Window / framebuffer size (default 1280x720)")
       ->type_name("WxH")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return parse_size(s) ? std::string{}
-                                 : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
-          },
-          "", "size"));
+      ->check(size_validator());
   app->add_flag("--unsorted", o.unsorted, "Draw in index order (to see what sorting fixes)");
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");

@@ -16,8 +16,9 @@
 #include "core/renderer_kind.hpp"
 
 namespace CLI {
-class App;  // include <CLI/CLI.hpp> to use make_cli
-}
+class App;        // include <CLI/CLI.hpp> to use make_cli
+class Validator;  // and size_validator
+}  // namespace CLI
 
 namespace particles {
 
@@ -57,6 +58,8 @@ constexpr RendererKind default_renderer(std::string_view backend) {
 
 // "1280x720" -> {1280, 720}; nullopt when malformed or a side is outside 1..16384.
 std::optional<std::pair<int, int>> parse_size(const std::string& text);
+// The check of a --size flag, naming what it expected and got.
+CLI::Validator size_validator();
 
 // Parses argv; --help goes to `out`, errors to `err` as "error: ...".
 ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

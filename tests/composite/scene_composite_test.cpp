@@ -2,7 +2,6 @@
 // frame's image from the composite renderer against GL's rasterization of the same frame (the
 // backend's buffers, drawn after it), and on the CUDA backend the kernels' image against the CPU
 // twin's of the same vertices and order, which must be equal bit for bit.
-#include <glad/gl.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -32,13 +31,6 @@ std::vector<std::filesystem::path> shipped_scenes() {
   }
   std::sort(scenes.begin(), scenes.end());
   return scenes;
-}
-
-template <class T>
-std::vector<T> read_buffer(GLuint buffer, std::size_t count) {
-  std::vector<T> out(count);
-  glGetNamedBufferSubData(buffer, 0, static_cast<GLsizeiptr>(count * sizeof(T)), out.data());
-  return out;
 }
 
 struct Case {
@@ -128,8 +120,8 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
         EXPECT_GT(d.lit, std::size_t(c.width * c.height / 50)) << what << ": too little drawn";
         if (on_cuda) {
           // The kernels against their CPU twin on the very vertices and order they read.
-          const auto vertices = read_buffer<ParticleVertex>(buffers.vertex_buffer(), count);
-          const auto draw_order = read_buffer<std::uint32_t>(buffers.index_buffer(), count);
+          const auto vertices = buffers.read_vertices();
+          const auto draw_order = buffers.read_order();
           CompositeImage expected;
           twin.composite(vertices, draw_order, request.camera, request.background, expected);
           const ImageDifference exact = compare_rgba8(
