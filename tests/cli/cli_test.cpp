@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -83,6 +85,38 @@ TEST(Cli, EitherRendererRunsHeadlessAndWritesItsScreenshot) {
       const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
       EXPECT_EQ(line.find("(0 frames)"), std::string::npos) << line;
     }
+  }
+}
+
+TEST(Cli, EitherRendererRunsInAWindowWithItsTimes) {
+  // Under a display (scripts/test.sh starts Xvfb): the window loop, the HUD and the present.
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no display";
+  for (const char* renderer : {"raster", "composite"}) {
+    const std::string report = ::testing::TempDir() + "window_" + renderer + ".csv";
+    std::remove(report.c_str());
+    const Result r = run(std::string("--backend cpu --count 5000 --frames 30 --size 320x200 "
+                                     "--no-vsync --renderer ") +
+                         renderer + " --report " + report);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("running headless"), std::string::npos) << r.output;
+    std::FILE* csv = std::fopen(report.c_str(), "r");
+    ASSERT_NE(csv, nullptr) << report << " not written:\n" << r.output;
+    // Columns: ... renderer, composite_ms, present_ms last. Some frame's present (and, for the
+    // compositor, composite) time arrived.
+    char line[1024];
+    bool present = false, composite = false;
+    while (std::fgets(line, sizeof line, csv) != nullptr) {
+      const std::string row(line);
+      const auto last = row.rfind(',');
+      const auto before = row.rfind(',', last - 1);
+      if (last == std::string::npos || before == std::string::npos) continue;
+      present |= row.compare(last + 1, 2, "-1") != 0 && std::isdigit(row[last + 1]);
+      composite |= row.compare(before + 1, 2, "-1") != 0 && std::isdigit(row[before + 1]);
+    }
+    std::fclose(csv);
+    EXPECT_TRUE(present) << renderer << ": no present time in " << report;
+    EXPECT_EQ(composite, std::string(renderer) == "composite") << renderer << ", " << report;
   }
 }
 
