@@ -3,8 +3,10 @@
 #include "core/auto_policy.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <numeric>
+#include <utility>
 
 namespace particles {
 
@@ -39,17 +41,39 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
 
 void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
                     SortScratch& scratch) {
-  // Packing (key, position in the incoming order) into one 64-bit word makes a plain sort
-  // stable and fast: equal keys compare by where they stood.
-  scratch.packed.resize(order.size());
-  scratch.incoming.assign(order.begin(), order.end());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    scratch.packed[i] = (std::uint64_t{keys[order[i]]} << 32) | static_cast<std::uint32_t>(i);
+  // LSD radix sort of (key, draw index) pairs, a byte of the key a pass: each pass is a stable
+  // counting sort, so ties keep the incoming order. A pass whose byte every key shares moves
+  // nothing and is skipped (16-bit quantized keys take two passes, not four).
+  const std::size_t n = order.size();
+  scratch.keys[0].resize(n);
+  scratch.keys[1].resize(n);
+  scratch.values[0].resize(n);
+  scratch.values[1].resize(n);
+  std::uint32_t* key_in = scratch.keys[0].data();
+  std::uint32_t* value_in = scratch.values[0].data();
+  std::uint32_t* key_out = scratch.keys[1].data();
+  std::uint32_t* value_out = scratch.values[1].data();
+  std::array<std::array<std::size_t, 256>, 4> counts{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t k = keys[order[i]];
+    key_in[i] = k;
+    value_in[i] = order[i];
+    for (int d = 0; d < 4; ++d) ++counts[d][(k >> (8 * d)) & 0xffu];
   }
-  std::sort(scratch.packed.begin(), scratch.packed.end());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = scratch.incoming[static_cast<std::uint32_t>(scratch.packed[i])];
+  for (int d = 0; d < 4; ++d) {
+    std::array<std::size_t, 256>& count = counts[d];
+    if (std::find(count.begin(), count.end(), n) != count.end()) continue;  // one bucket
+    std::size_t at = 0;
+    for (std::size_t& c : count) at += std::exchange(c, at);  // exclusive prefix sums
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = count[(key_in[i] >> (8 * d)) & 0xffu]++;
+      key_out[to] = key_in[i];
+      value_out[to] = value_in[i];
+    }
+    std::swap(key_in, key_out);
+    std::swap(value_in, value_out);
   }
+  std::copy(value_in, value_in + n, order.begin());
 }
 
 std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,

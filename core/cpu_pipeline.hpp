@@ -2,6 +2,7 @@
 // The CPU backend's frame: the same five steps as the CUDA pipeline (simulate, extents, keys,
 // sort, order), in plain C++ over the shared scene math. It is what CI renders with and the
 // oracle the GPU stages are tested against.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,8 +15,8 @@ namespace particles {
 
 // Working memory of cpu_sort_order, kept by the caller so a frame allocates nothing.
 struct SortScratch {
-  std::vector<std::uint64_t> packed;    // (key << 32 | position in the incoming order)
-  std::vector<std::uint32_t> incoming;  // the order before sorting
+  std::array<std::vector<std::uint32_t>, 2> keys;    // the radix sort's ping-pong buffers
+  std::array<std::vector<std::uint32_t>, 2> values;  // (draw indices)
 };
 
 class CpuPipeline {

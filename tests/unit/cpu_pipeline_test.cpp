@@ -49,6 +49,28 @@ TEST(CpuSortOrder, MatchesStdStableSortOnRandomKeys) {
   EXPECT_EQ(order, expected);
 }
 
+TEST(CpuSortOrder, MatchesStdStableSortOnFullWidthKeysFromAnyOrder) {
+  // Keys over all four bytes (every radix pass runs), a shuffled incoming order, and the edge
+  // sizes: the radix sort is stable, so it must equal std::stable_sort exactly.
+  std::mt19937 rng(11);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{70000}}) {
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = rng() % 3 == 0 ? 0xdeadbeefu : static_cast<std::uint32_t>(rng());
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::uint32_t> expected = order;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    SortScratch scratch;
+    cpu_sort_order(keys, order, scratch);
+    EXPECT_EQ(order, expected) << n << " keys";
+    // The scratch is reused across frames of other sizes.
+    cpu_sort_order(keys, order, scratch);
+    EXPECT_EQ(order, expected) << n << " keys, sorted again";
+  }
+}
+
 TEST(CpuCountDescents, CountsAdjacentInversions) {
   const std::vector<std::uint32_t> keys = {1, 2, 3, 4};
   EXPECT_EQ(cpu_count_descents(keys, std::vector<std::uint32_t>{0, 1, 2, 3}), 0u);
