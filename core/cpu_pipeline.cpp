@@ -1,6 +1,7 @@
 #include "core/cpu_pipeline.hpp"
 
 #include "core/auto_policy.hpp"
+#include "core/parallel_for.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,33 +11,55 @@
 
 namespace particles {
 
+// Every stage but the sort runs over all cores: each particle's work is its own, and the
+// extents' chunks fold in index order with min and max, which are exact, so every result equals
+// the serial loop's bit for bit.
+
 void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, float dt) {
   if (dt == 0.0f) return;
-  for (ParticleState& s : state) model_step(params, s, dt);
+  parallel_for_chunks(state.size(), parallel_threads(),
+                      [&](std::size_t, std::size_t begin, std::size_t end) {
+                        for (std::size_t i = begin; i < end; ++i) model_step(params, state[i], dt);
+                      });
 }
 
 void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
                         std::span<ParticleVertex> out) {
-  for (std::size_t i = 0; i < state.size(); ++i) out[i] = model_vertex(params, state[i]);
+  parallel_for_chunks(state.size(), parallel_threads(),
+                      [&](std::size_t, std::size_t begin, std::size_t end) {
+                        for (std::size_t i = begin; i < end; ++i) {
+                          out[i] = model_vertex(params, state[i]);
+                        }
+                      });
 }
 
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view) {
+  const unsigned chunks = parallel_threads();
+  std::vector<Extents> partial(chunks);
+  parallel_for_chunks(state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+    Extents e;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec3 p = position_of(state[i]);
+      extents_add(e, p, view_depth(view, p), speed_of(state[i]));
+    }
+    partial[c] = e;
+  });
   Extents e;
-  for (const ParticleState& s : state) {
-    const Vec3 p = position_of(s);
-    extents_add(e, p, view_depth(view, p), speed_of(s));
-  }
+  for (const Extents& p : partial) e = extents_merge(e, p);
   return e;
 }
 
 void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
                     int bits, const Extents& extents, std::span<std::uint32_t> keys) {
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    const float depth = view_depth(view, position_of(state[i]));
-    keys[i] = mode == KeyMode::exact
-                  ? exact_depth_key(depth)
-                  : quantized_depth_key(depth, extents.depth_min, extents.depth_max, bits);
-  }
+  parallel_for_chunks(
+      state.size(), parallel_threads(), [&](std::size_t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const float depth = view_depth(view, position_of(state[i]));
+          keys[i] = mode == KeyMode::exact
+                        ? exact_depth_key(depth)
+                        : quantized_depth_key(depth, extents.depth_min, extents.depth_max, bits);
+        }
+      });
 }
 
 void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,

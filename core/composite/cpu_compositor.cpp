@@ -1,12 +1,11 @@
 #include "core/composite/cpu_compositor.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "core/composite/tile_grid.hpp"
+#include "core/parallel_for.hpp"
 
 namespace particles {
 namespace {
@@ -14,28 +13,10 @@ namespace {
 // Rows per band: a band is the unit of parallel blending (one tile row).
 constexpr int kBandRows = kTileSize;
 
-// Runs work(i) for i in [0, count) on up to `threads` threads, taking indices in turn.
-template <class Work>
-void parallel_for(unsigned threads, std::size_t count, const Work& work) {
-  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(threads, 1u), count));
-  if (n <= 1) {
-    for (std::size_t i = 0; i < count; ++i) work(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  auto loop = [&] {
-    for (std::size_t i = next++; i < count; i = next++) work(i);
-  };
-  std::vector<std::jthread> pool;
-  pool.reserve(n - 1);
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(loop);
-  loop();
-}
-
 }  // namespace
 
 CpuCompositor::CpuCompositor(unsigned threads)
-    : threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+    : threads_(threads != 0 ? threads : parallel_threads()) {}
 
 void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
                               std::span<const std::uint32_t> order, const SpriteCamera& camera,
@@ -61,7 +42,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   const std::size_t chunk_size = (n + chunks - 1) / chunks;
   sprites_.resize(n);
   band_lists_.resize(chunks);
-  parallel_for(threads_, chunks, [&](std::size_t c) {
+  parallel_for_each_index(threads_, chunks, [&](std::size_t c) {
     auto& lists = band_lists_[c];
     lists.resize(static_cast<std::size_t>(bands));
     for (auto& list : lists) list.clear();
@@ -76,7 +57,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
       }
     }
   });
-  parallel_for(threads_, static_cast<std::size_t>(bands), [&](std::size_t band) {
+  parallel_for_each_index(threads_, static_cast<std::size_t>(bands), [&](std::size_t band) {
     const int band_y0 = static_cast<int>(band) * kBandRows;
     const int band_y1 = std::min(out.height, band_y0 + kBandRows);
     for (std::size_t c = 0; c < chunks; ++c) {
