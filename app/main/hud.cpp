@@ -4,6 +4,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <array>
 #include <cstdio>
 #include <string>
 
@@ -12,6 +13,20 @@
 
 namespace particles {
 namespace {
+
+// A combo box over every value of a choice (algorithm, renderer), named by to_string.
+template <class Choice, std::size_t N>
+void choice_combo(const char* label, Choice& value, const std::array<Choice, N>& all) {
+  const char* names[N];
+  int current = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    names[i] = to_string(all[i]).data();
+    if (all[i] == value) current = static_cast<int>(i);
+  }
+  if (ImGui::Combo(label, &current, names, static_cast<int>(N))) {
+    value = all[static_cast<std::size_t>(current)];
+  }
+}
 
 void plot_series(const char* label, const RollingSeries& series) {
   const auto values = series.ordered();
@@ -106,24 +121,9 @@ void Hud::draw(AppState& state) {
   ImGui::TextWrapped("GL %s", state.gl_renderer.c_str());
   ImGui::Separator();
 
-  int algorithm = static_cast<int>(state.algorithm);
-  const char* names[kAllAlgorithms.size()];
-  for (std::size_t i = 0; i < kAllAlgorithms.size(); ++i) {
-    names[i] = to_string(kAllAlgorithms[i]).data();
-  }
-  if (ImGui::Combo("algorithm", &algorithm, names, static_cast<int>(kAllAlgorithms.size()))) {
-    state.algorithm = kAllAlgorithms[static_cast<std::size_t>(algorithm)];
-  }
+  choice_combo("algorithm", state.algorithm, kAllAlgorithms);
   ImGui::Text("sort path: %s", to_string(state.last_info.path));
-  int renderer = static_cast<int>(state.renderer);
-  const char* renderer_names[kAllRenderers.size()];
-  for (std::size_t i = 0; i < kAllRenderers.size(); ++i) {
-    renderer_names[i] = to_string(kAllRenderers[i]).data();
-  }
-  if (ImGui::Combo("renderer (R)", &renderer, renderer_names,
-                   static_cast<int>(kAllRenderers.size()))) {
-    state.renderer = kAllRenderers[static_cast<std::size_t>(renderer)];
-  }
+  choice_combo("renderer (R)", state.renderer, kAllRenderers);
   bool quantized = state.key_mode == KeyMode::quantized;
   if (ImGui::Checkbox("quantized keys", &quantized)) {
     state.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;

@@ -155,6 +155,14 @@ TEST(BenchCommand, UnknownRendererFlagIsAUsageError) {
   EXPECT_NE(r.output.find("splat"), std::string::npos) << r.output;
 }
 
+TEST(BenchCommand, BadSizeFlagIsAUsageErrorNamingIt) {
+  for (const char* size : {"640", "0x480", "640x", "20000x100"}) {
+    const Result r = run(std::string(PARTICLES_BINARY) + " bench --size " + size);
+    EXPECT_EQ(r.status, 2) << size << ": " << r.output;
+    EXPECT_NE(r.output.find(std::string("got '") + size + "'"), std::string::npos) << r.output;
+  }
+}
+
 TEST(BenchCommand, BadRendererInFileNamesLineColumnAndName) {
   const Result r = run_bench_file("renderer", "frames = 10\nrenderers = [\"raster\", \"splat\"]\n");
   EXPECT_NE(r.status, 0);
@@ -185,6 +193,18 @@ std::string load_error(const std::string& name, const std::string& contents) {
     return e.what();
   }
   return "";
+}
+
+TEST(BenchConfig, SizeComesFromTheFileAndABadOneNamesFileLineAndColumn) {
+  particles::BenchConfig config;
+  particles::load_bench_file(bench_file("size", "size = \"3840x2160\"\n"), config);
+  EXPECT_EQ(config.width, 3840);
+  EXPECT_EQ(config.height, 2160);
+  for (const char* bad : {"size = \"3840\"\n", "size = \"0x10\"\n", "size = 1280\n"}) {
+    const std::string error = load_error("badsize", bad);
+    EXPECT_NE(error.find("badsize.toml:1:8: size must be \"WIDTHxHEIGHT\""), std::string::npos)
+        << bad << " -> " << error;
+  }
 }
 
 TEST(BenchConfig, RenderersComeFromTheFileInItsOrder) {

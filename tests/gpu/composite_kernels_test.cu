@@ -18,19 +18,15 @@
 #include "core/composite/cpu_compositor.hpp"
 #include "cuda/composite/tile_compositor.hpp"
 #include "cuda/detail/cuda_handles.hpp"
+#include "tests/gpu/device_copies.hpp"
+#include "tests/gpu/pipeline_test_util.hpp"
 
 namespace particles::cuda {
 namespace {
 
 class CompositeKernels : public ::testing::Test {
  protected:
-  void SetUp() override {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      cudaGetLastError();
-      GTEST_SKIP() << "no CUDA device";
-    }
-  }
+  void SetUp() override { REQUIRE_CUDA_DEVICE(); }
 
   static SpriteCamera camera(int width, int height, float sprite_size,
                              float point_size_max = 2047.0f) {
@@ -91,18 +87,15 @@ class CompositeKernels : public ::testing::Test {
     DeviceBuffer<ParticleVertex> d_vertices(std::max<std::size_t>(vertices.size(), 1));
     DeviceBuffer<std::uint32_t> d_order(std::max<std::size_t>(order.size(), 1));
     DeviceBuffer<std::uint32_t> d_pixels(static_cast<std::size_t>(cam.width) * cam.height);
-    CUDA_CHECK(cudaMemcpy(d_vertices.data(), vertices.data(),
-                          vertices.size() * sizeof(ParticleVertex), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_order.data(), order.data(), order.size() * 4, cudaMemcpyHostToDevice));
+    test::upload(d_vertices.data(), vertices);
+    test::upload(d_order.data(), order);
     CUDA_CHECK(cudaMemset(d_pixels.data(), 0xab, d_pixels.size_bytes()));  // no stale zeros
     Stream stream = Stream::create();
     compositor.composite(stream.get(), d_vertices.data(), d_order.data(),
                          static_cast<std::uint32_t>(order.size()), cam, background,
                          CompositeOutput{0, d_pixels.data()});
     CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    std::vector<std::uint32_t> got(d_pixels.size());
-    CUDA_CHECK(
-        cudaMemcpy(got.data(), d_pixels.data(), d_pixels.size_bytes(), cudaMemcpyDeviceToHost));
+    const std::vector<std::uint32_t> got = test::to_host(d_pixels.data(), d_pixels.size());
     CpuCompositor twin;
     CompositeImage want;
     twin.composite(vertices, order, cam, background, want);

@@ -17,6 +17,7 @@
 #include "app/gl/gpu_timer.hpp"
 #include "app/gl/image.hpp"
 #include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
 #include "gl_test_fixture.hpp"
 #include "shaders/layout.h"
 
@@ -58,6 +59,25 @@ TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
   glGetNamedBufferSubData(buffers.index_buffer(), 0, sizeof back, back);
   EXPECT_EQ(back[0], 2u);
   EXPECT_EQ(back[2], 0u);
+}
+
+TEST_F(ResourceTest, TargetUploadRejectsAnImageOfAnotherSizeAndKeepsARightOne) {
+  // The CPU backend's composite goes into the render target this way.
+  RenderTarget target({4, 2});
+  const std::vector<std::uint32_t> wrong(4 * 3, 0xffffffffu);
+  EXPECT_THROW(target.upload(4, 3, wrong), std::invalid_argument);
+  EXPECT_THROW(target.upload(4, 2, std::vector<std::uint32_t>(7)), std::invalid_argument);
+  std::vector<std::uint32_t> rows(8, 0xff000000u);
+  rows[0] = 0xff0000ffu;  // bottom-left red (rows bottom first, as GL stores them)
+  target.upload(4, 2, rows);
+  const Image image = target.read_pixels();  // rows top first
+  EXPECT_EQ(image.pixel(0, 1)[0], 255);
+  EXPECT_EQ(image.pixel(0, 0)[0], 0);
+  const std::uint64_t before = target.generation();
+  target.resize({4, 2});
+  EXPECT_EQ(target.generation(), before) << "same size: the texture stays";
+  target.resize({5, 2});
+  EXPECT_EQ(target.generation(), before + 1) << "a new texture, which CUDA must register again";
 }
 
 TEST_F(ResourceTest, ShaderDirHasTheSharedLayoutHeader) {
