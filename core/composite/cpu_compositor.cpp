@@ -41,6 +41,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(threads_ * 4, n));
   const std::size_t chunk_size = (n + chunks - 1) / chunks;
   sprites_.resize(n);
+  bounds_.resize(n);
   band_lists_.resize(chunks);
   parallel_for_each_index(threads_, chunks, [&](std::size_t c) {
     auto& lists = band_lists_[c];
@@ -50,7 +51,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
     for (std::size_t i = c * chunk_size; i < end; ++i) {
       const ProjectedSprite s = project_sprite(camera, vertices[order[i]]);
       sprites_[i] = s;
-      const PixelBounds b = sprite_pixel_bounds(s, out.width, out.height);
+      const PixelBounds b = bounds_[i] = sprite_pixel_bounds(s, out.width, out.height);
       if (b.empty()) continue;
       for (int band = b.y0 / kBandRows; band <= (b.y1 - 1) / kBandRows; ++band) {
         lists[static_cast<std::size_t>(band)].push_back(static_cast<std::uint32_t>(i));
@@ -63,7 +64,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
     for (std::size_t c = 0; c < chunks; ++c) {
       for (std::uint32_t i : band_lists_[c][band]) {
         const ProjectedSprite& s = sprites_[i];
-        const PixelBounds b = sprite_pixel_bounds(s, out.width, out.height);
+        const PixelBounds& b = bounds_[i];
         for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
           std::uint32_t* row = out.rgba8.data() + static_cast<std::size_t>(y) * out.width;
           for (int x = b.x0; x < b.x1; ++x) {

@@ -36,6 +36,7 @@ class CpuCompositor {
  private:
   unsigned threads_;
   std::vector<ProjectedSprite> sprites_;  // by draw position
+  std::vector<PixelBounds> bounds_;       // the pixels each may touch, by draw position
   // Per chunk of draw positions, per band of rows: the draw positions that reach the band, in
   // order. Chunks are projected and binned in parallel; bands are blended in parallel, each
   // walking the chunks in order, so every pixel sees its sprites in draw order.
