@@ -102,6 +102,40 @@ std::vector<std::uint32_t> composite(const BlendModel& model, const std::vector<
   return image;
 }
 
+// Float throughout, front to back ("under"), stopping once the transmittance left is below
+// `stop`; rounded to 8 bits once at the end.
+std::vector<std::uint32_t> composite_float(const std::vector<ParticleVertex>& v,
+                                           const std::vector<std::uint32_t>& order,
+                                           const SpriteCamera& cam, std::uint32_t background,
+                                           float stop) {
+  const std::size_t n = std::size_t(cam.width) * cam.height;
+  std::vector<float> rgb(n * 3, 0.0f), t(n, 1.0f);
+  for (std::size_t k = order.size(); k-- > 0;) {
+    const ProjectedSprite s = project_sprite(cam, v[order[k]]);
+    const PixelBounds b = sprite_pixel_bounds(s, cam.width, cam.height);
+    for (int y = b.y0; y < b.y1; ++y) {
+      for (int x = b.x0; x < b.x1; ++x) {
+        const std::size_t p = std::size_t(y) * cam.width + x;
+        if (t[p] < stop) continue;
+        const float w = sprite_weight(s, x, y);
+        if (w < 0.0f) continue;
+        const float a = s.alpha * w;
+        for (int c = 0; c < 3; ++c) rgb[p * 3 + c] += t[p] * a * unorm8_to_float(s.rgba8 >> (8 * c));
+        t[p] *= 1.0f - a;
+      }
+    }
+  }
+  std::vector<std::uint32_t> image(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    std::uint32_t out = background & 0xff000000u;
+    for (int c = 0; c < 3; ++c) {
+      out |= float_to_unorm8(rgb[p * 3 + c] + t[p] * unorm8_to_float(background >> (8 * c))) << (8 * c);
+    }
+    image[p] = out;
+  }
+  return image;
+}
+
 // How GL places and sizes a point: single opaque white sprites over black, where every pixel is
 // round(weight * 255) whatever the blending, against the sprite math with its position snapped
 // to a sub-pixel grid and its size rounded, to find what the rasterizer quantizes.
@@ -210,8 +244,14 @@ int main(int argc, char** argv) {
       const std::vector<ParticleVertex> v = buffers.read_vertices();
       const std::vector<std::uint32_t> order = buffers.read_order();
       const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
+      struct Named { const char* name; std::vector<std::uint32_t> image; };
+      std::vector<Named> images;
       for (const BlendModel& model : kModels) {
-        const auto image = composite(model, v, order, request.camera, request.background);
+        images.push_back({model.name, composite(model, v, order, request.camera, request.background)});
+      }
+      images.push_back({"float front to back", composite_float(v, order, request.camera, request.background, 0.0f)});
+      images.push_back({"float front to back, stop 1/255", composite_float(v, order, request.camera, request.background, 1.0f / 255)});
+      for (const auto& [model_name, image] : images) {
         std::size_t lit = 0, within3 = 0, above8 = 0, above16 = 0;
         int max = 0;
         for (int y = 0; y < h; ++y) {
@@ -233,7 +273,7 @@ int main(int argc, char** argv) {
             max = std::max(max, worst);
           }
         }
-        std::printf("| %s | %s | %zu | %.3f%% | %zu | %zu | %d |\n", scene.name.c_str(), model.name,
+        std::printf("| %s | %s | %zu | %.3f%% | %zu | %zu | %d |\n", scene.name.c_str(), model_name,
                     lit, lit ? 100.0 * double(within3) / double(lit) : 100.0, above8, above16, max);
       }
     }

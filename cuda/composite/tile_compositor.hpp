@@ -12,8 +12,9 @@
 //  3. emit one (tile, draw position) entry per touched tile, in draw order;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. blend: one block per tile, one thread per pixel, walking the tile's list in order through
-//     shared memory, "over" with 8-bit rounding after every sprite, as the framebuffer does.
+//  5. blend: one block per tile, one thread per pixel, walking the tile's list from its nearest
+//     sprite through shared memory, front to back (PixelBlend), each pixel until it is opaque
+//     and the block until all of its pixels are.
 // Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
 #include <cuda_runtime.h>
 
@@ -39,7 +40,7 @@ struct CompositeOutput {
 
 // Entries one pass of the binning sorts at most (their memory: 16 bytes each); a frame that
 // needs more (huge sprites over millions of particles) is composited in several passes over
-// consecutive draw positions, each blending over the image the one before left.
+// consecutive draw positions, the nearest first, each blending behind what the ones before took.
 inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
@@ -94,6 +95,7 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> entry_sprites_;
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
+  DeviceBuffer<float4> carried_;     // each pixel's PixelBlend between passes (several only)
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
   SortAlgorithm binning_;
