@@ -10,15 +10,16 @@ p=build/app/main/particles
 
 [[ -z ${BENCH_ONLY:-} ]] && {
   # The suites the compositor's changes reach (the interop frame, the shader, the app and bench).
-  for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \
-           render_identity_tests; do
+  # SUITES="..." names others (empty: the compositor's own alone).
+  for t in ${SUITES-core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \
+           render_identity_tests}; do
     run_test $t
   done
   run_test composite_gpu_tests
   run_test composite_tests
   grep -E "Failure|FAILED" -A3 "$log"/composite*_tests.log | head -30
   grep -E "^  .*(cuda|cpu) " "$log/composite_tests.log" | sort | awk '!seen[$0]++' | head -60
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
     compute-sanitizer --tool $tool --error-exitcode 9 "$bin/composite_gpu_tests" \
       > "$log/$tool.log" 2>&1
     echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$log/$tool.log" | tr '\n' ' ')"
@@ -39,7 +40,7 @@ b bc_4k --scenes scenes/galaxy.toml --algorithms auto --counts 1048576 \
   --renderers raster,composite --size 3840x2160 --frames 300 --warmup 30
 b bc_16m --scenes scenes/galaxy_dense.toml --algorithms radix,auto --renderers composite \
   --frames 300 --warmup 30
-b bc_16m_raster --scenes scenes/galaxy_dense.toml --algorithms auto --renderers raster \
+[[ -z ${SKIP_16M_RASTER:-} ]] && b bc_16m_raster --scenes scenes/galaxy_dense.toml --algorithms auto --renderers raster \
   --frames 60 --warmup 10
 [[ -n ${NCU:-} ]] && ncu --clock-control none --launch-skip 300 --launch-count 12 \
   -k regex:'project|emit|tile_range|blend|Onesweep|Histogram|Scan' \
