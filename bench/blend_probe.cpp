@@ -120,7 +120,8 @@ std::vector<std::uint32_t> composite_float(const std::vector<ParticleVertex>& v,
         const float w = sprite_weight(s, x, y);
         if (w < 0.0f) continue;
         const float a = s.alpha * w;
-        for (int c = 0; c < 3; ++c) rgb[p * 3 + c] += t[p] * a * unorm8_to_float(s.rgba8 >> (8 * c));
+        for (int c = 0; c < 3; ++c)
+          rgb[p * 3 + c] += t[p] * a * unorm8_to_float(s.rgba8 >> (8 * c));
         t[p] *= 1.0f - a;
       }
     }
@@ -129,7 +130,8 @@ std::vector<std::uint32_t> composite_float(const std::vector<ParticleVertex>& v,
   for (std::size_t p = 0; p < n; ++p) {
     std::uint32_t out = background & 0xff000000u;
     for (int c = 0; c < 3; ++c) {
-      out |= float_to_unorm8(rgb[p * 3 + c] + t[p] * unorm8_to_float(background >> (8 * c))) << (8 * c);
+      out |= float_to_unorm8(rgb[p * 3 + c] + t[p] * unorm8_to_float(background >> (8 * c)))
+             << (8 * c);
     }
     image[p] = out;
   }
@@ -244,13 +246,19 @@ int main(int argc, char** argv) {
       const std::vector<ParticleVertex> v = buffers.read_vertices();
       const std::vector<std::uint32_t> order = buffers.read_order();
       const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
-      struct Named { const char* name; std::vector<std::uint32_t> image; };
+      struct Named {
+        const char* name;
+        std::vector<std::uint32_t> image;
+      };
       std::vector<Named> images;
       for (const BlendModel& model : kModels) {
-        images.push_back({model.name, composite(model, v, order, request.camera, request.background)});
+        images.push_back(
+            {model.name, composite(model, v, order, request.camera, request.background)});
       }
-      images.push_back({"float front to back", composite_float(v, order, request.camera, request.background, 0.0f)});
-      images.push_back({"float front to back, stop 1/255", composite_float(v, order, request.camera, request.background, 1.0f / 255)});
+      images.push_back({"float front to back",
+                        composite_float(v, order, request.camera, request.background, 0.0f)});
+      images.push_back({"float front to back, stop 1/255",
+                        composite_float(v, order, request.camera, request.background, 1.0f / 255)});
       for (const auto& [model_name, image] : images) {
         std::size_t lit = 0, within3 = 0, above8 = 0, above16 = 0;
         int max = 0;

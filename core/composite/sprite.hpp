@@ -16,8 +16,8 @@
 //  - blending: premultiplied "over" into the framebuffer, evaluated front to back in float
 //    (PixelBlend): the same sum as GL's, without GL's 8-bit rounding after every sprite.
 //
-// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no contraction in ISO C++) and nvcc (the compositor is built
-// with -fmad=false) agree bit for bit.
+// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no
+// contraction in ISO C++) and nvcc (the compositor is built with -fmad=false) agree bit for bit.
 #include <cmath>
 #include <cstdint>
 

@@ -1,7 +1,8 @@
 // Every shipped scene, every algorithm and the unsorted order, on each backend present: the
 // frame's image from the composite renderer against GL's rasterization of the same frame (the
 // backend's buffers, drawn after it), and on the CUDA backend the kernels' image against the CPU
-// twin's of the same vertices and order, which must be equal bit for bit.
+// twin's of the same vertices and order, which must agree within 1/255 (TileCompositor says
+// where and why they may differ at all).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -128,7 +129,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
               request.background, c.width, c.height,
               [&](int x, int y) { return gl_pixel(composite, x, y); },
               [&](int x, int y) { return expected.at(x, y); });
-          EXPECT_EQ(exact.max, 0) << what << ", CUDA against the CPU twin: " << exact;
+          EXPECT_LE(exact.max, 1) << what << ", CUDA against the CPU twin: " << exact;
         }
       }
     }
