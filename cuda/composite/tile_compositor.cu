@@ -168,19 +168,41 @@ __global__ void unit_tile_kernel(const std::uint32_t* __restrict__ unit_starts, 
   for (std::uint32_t u = unit_starts[tile]; u < unit_starts[tile + 1]; ++u) unit_tiles[u] = tile;
 }
 
+// The pixels of the tile at (tile_x, tile_y) (pixels) that a sprite's pixel bounds hold, as bits
+// y * kTileSize + x: a cheap test every pixel makes before the exact disc test.
+__device__ std::uint64_t tile_pixel_mask(const float4& g, int tile_x, int tile_y) {
+  ProjectedSprite s;
+  s.x = g.x;
+  s.y = g.y;
+  s.inv_half = g.z;
+  s.visible = true;
+  const PixelBounds b =
+      sprite_pixel_bounds(s, tile_x + kTileSize, tile_y + kTileSize);  // clamped past the tile
+  const int x0 = max(b.x0 - tile_x, 0), x1 = min(b.x1 - tile_x, kTileSize);
+  const int y0 = max(b.y0 - tile_y, 0), y1 = min(b.y1 - tile_y, kTileSize);
+  if (x0 >= x1 || y0 >= y1) return 0;
+  const std::uint64_t row = ((1ull << (x1 - x0)) - 1) << x0;
+  const std::uint64_t rows = (y1 - y0 == kTileSize ? ~0ull : (1ull << (kTileSize * (y1 - y0))) - 1)
+                             << (kTileSize * y0);
+  return (row * 0x0101010101010101ull) & rows;
+}
+
 // Blends entries [first, end) of a tile's list into one pixel's blend, from the nearest (end)
 // back, in batches of one entry per thread staged in shared memory, until the pixel is opaque;
-// the block stops when all of its pixels are. The next batch's sprites are read while a batch
-// is blended, and the one after's indices, so that a long list of sparse pixels does not wait on
-// memory every batch.
-__device__ void blend_segment(std::uint32_t first, std::uint32_t end, int px, int py,
+// the block stops when all of its pixels are. Each entry is staged with the tile pixels its
+// bounds hold, so that a pixel outside them costs a bit test. The next batch's sprites are read
+// while a batch is blended, and the one after's indices, so that a long list of sparse pixels
+// does not wait on memory every batch.
+__device__ void blend_segment(std::uint32_t first, std::uint32_t end, int tile_x, int tile_y,
                               const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
                               const std::uint32_t* __restrict__ colors, bool open,
                               PixelBlend& blend) {
   __shared__ float4 batch_geometry[kBlendThreads];
   __shared__ std::uint32_t batch_colors[kBlendThreads];
+  __shared__ std::uint64_t batch_masks[kBlendThreads];
   const int slot = static_cast<int>(threadIdx.x);
+  const int px = tile_x + slot % kTileSize, py = tile_y + slot / kTileSize;
   const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
   std::uint32_t begin = batch_begin(end, first);
   float4 sprite_geometry = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -198,6 +220,7 @@ __device__ void blend_segment(std::uint32_t first, std::uint32_t end, int px, in
     if (slot < size) {
       batch_geometry[slot] = sprite_geometry;
       batch_colors[slot] = sprite_color;
+      batch_masks[slot] = tile_pixel_mask(sprite_geometry, tile_x, tile_y);
     }
     if (next_begin + slot < begin) {
       sprite_geometry = geometry[next_index];
@@ -207,6 +230,7 @@ __device__ void blend_segment(std::uint32_t first, std::uint32_t end, int px, in
     if (after + slot < next_begin) next_index = sprites[after + slot];
     __syncthreads();
     for (int k = size - 1; open && k >= 0; --k) {
+      if (((batch_masks[k] >> slot) & 1u) == 0) continue;
       const float4 g = batch_geometry[k];
       const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
       if (dx * dx + dy * dy > 1.0f) continue;
@@ -257,8 +281,8 @@ __global__ void __launch_bounds__(kBlendThreads)
   const std::uint32_t begin = end - min(end - range.x, segment_entries);
 
   PixelBlend blend = segments == 1 ? front : PixelBlend{};
-  blend_segment(begin, end, px, py, sprites, geometry, colors, in_image && !blend_opaque(blend),
-                blend);
+  blend_segment(begin, end, px - slot % kTileSize, py - slot / kTileSize, sprites, geometry, colors,
+                in_image && !blend_opaque(blend), blend);
   if (segments > 1) {
     partials[static_cast<std::size_t>(unit) * kBlendThreads + slot] =
         make_float4(blend.r, blend.g, blend.b, blend.transmittance);

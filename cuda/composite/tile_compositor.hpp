@@ -49,7 +49,7 @@ inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 2
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
 // Entries of a tile's list one blend block takes at most (bench/composite_bench compares others):
 // a longer list is cut into segments blended side by side and composed.
-inline constexpr std::uint32_t kDefaultSegmentEntries = 1024;
+inline constexpr std::uint32_t kDefaultSegmentEntries = 512;
 
 class TileCompositor {
  public:
