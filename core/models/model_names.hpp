@@ -1,0 +1,45 @@
+#pragma once
+// The models' names in scene files (model.type and the [model.<name>] tables), tests and
+// messages: one list.
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "core/models/model_params.hpp"
+
+namespace particles {
+
+inline constexpr std::array<Model, 8> kAllModels = {
+    Model::galaxy,    Model::fountain,  Model::smoke,  Model::vortex_ring,
+    Model::fireworks, Model::attractor, Model::shells, Model::snow};
+
+constexpr std::string_view to_string(Model m) {
+  switch (m) {
+    case Model::galaxy:
+      return "galaxy";
+    case Model::fountain:
+      return "fountain";
+    case Model::smoke:
+      return "smoke";
+    case Model::vortex_ring:
+      return "vortex_ring";
+    case Model::fireworks:
+      return "fireworks";
+    case Model::attractor:
+      return "attractor";
+    case Model::shells:
+      return "shells";
+    case Model::snow:
+      return "snow";
+  }
+  return "?";
+}
+
+constexpr std::optional<Model> model_from_string(std::string_view name) {
+  for (Model m : kAllModels) {
+    if (to_string(m) == name) return m;
+  }
+  return std::nullopt;
+}
+
+}  // namespace particles
