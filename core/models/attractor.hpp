@@ -85,7 +85,7 @@ PARTICLES_HD Color attractor_color(const ModelParams& m, const ParticleState& s)
   const float x = (s.px - p.centre.x) / p.scale;
   const float t = 0.5f + 0.5f * x / (abs_f(x) + 3.0f);  // 0 deep in the x < 0 wing, 1 in the other
   Color c = mix(m.color_inner, m.color_outer, t);
-  const float shade = 0.7f + 0.3f * unit_float(hash_u32(s.seed ^ 0x7f4a7c15u));
+  const float shade = 0.5f + 0.5f * unit_float(hash_u32(s.seed ^ 0x7f4a7c15u));
   c.r *= shade;
   c.g *= shade;
   c.b *= shade;

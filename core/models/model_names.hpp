@@ -35,6 +35,12 @@ constexpr std::string_view to_string(Model m) {
   return "?";
 }
 
+// The models written in exact arithmetic only (core/models/exact_math.hpp), which both backends
+// step bit for bit; the galaxy and the fountain use the C library's sinf and friends.
+constexpr bool model_is_exact(Model m) {
+  return m != Model::galaxy && m != Model::fountain;
+}
+
 constexpr std::optional<Model> model_from_string(std::string_view name) {
   for (Model m : kAllModels) {
     if (to_string(m) == name) return m;

@@ -82,7 +82,7 @@ PARTICLES_HD Color snow_color(const ModelParams& m, const ParticleState& s) {
   const Vec3 d = Vec3{s.px, s.py, s.pz} - p.lantern;
   const float t = clamp01(length(d) / p.lantern_radius);
   Color c = mix(m.color_inner, m.color_outer, t * t * (3.0f - 2.0f * t));
-  const float shade = 0.75f + 0.25f * unit_float(hash_u32(s.seed ^ 0x165667b1u));
+  const float shade = 0.55f + 0.45f * unit_float(hash_u32(s.seed ^ 0x165667b1u));
   c.r *= shade;
   c.g *= shade;
   c.b *= shade;

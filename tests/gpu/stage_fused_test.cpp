@@ -140,11 +140,17 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
                                            FusedCase{Model::galaxy, 257, 1.0f / 60.0f},
                                            FusedCase{Model::fountain, 65537, 1.0f / 60.0f},
                                            FusedCase{Model::galaxy, 1000003, 1.0f / 60.0f},
-                                           FusedCase{Model::fountain, 70001, 0.0f}),
+                                           FusedCase{Model::fountain, 70001, 0.0f},
+                                           FusedCase{Model::smoke, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::vortex_ring, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::fireworks, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::attractor, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::shells, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::snow, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::snow, 4097, 0.0f}),
                          [](const auto& p) {
-                           return std::string(p.param.model == Model::galaxy ? "galaxy"
-                                                                             : "fountain") +
-                                  "_n" + std::to_string(p.param.count) +
+                           return std::string(to_string(p.param.model)) + "_n" +
+                                  std::to_string(p.param.count) +
                                   (p.param.dt == 0.0f ? "_paused" : "");
                          });
 
