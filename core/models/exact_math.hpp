@@ -26,8 +26,8 @@ PARTICLES_HD float abs_f(float v) {
   return v < 0.0f ? -v : v;
 }
 
-// sin(x) for any finite x, within about 1e-6: reduced to [-pi/2, pi/2] by exact steps, then
-// Taylor to x^9.
+// sin(x) for any finite x, within about 1e-6 + 1e-7 |x| (the rounding of x / 2 pi): reduced to
+// [-pi/2, pi/2], then Taylor to x^11.
 PARTICLES_HD float exact_sin(float x) {
   float t = x * (1.0f / kTwoPi);
   t -= floorf(t + 0.5f);  // turns, in [-0.5, 0.5]
@@ -35,7 +35,10 @@ PARTICLES_HD float exact_sin(float x) {
   if (t < -0.25f) t = -0.5f - t;  // sin(pi - y) = sin(y)
   const float y = t * kTwoPi;
   const float y2 = y * y;
-  return y * (1.0f - y2 / 6.0f * (1.0f - y2 / 20.0f * (1.0f - y2 / 42.0f * (1.0f - y2 / 72.0f))));
+  return y *
+         (1.0f - y2 / 6.0f *
+                     (1.0f - y2 / 20.0f *
+                                 (1.0f - y2 / 42.0f * (1.0f - y2 / 72.0f * (1.0f - y2 / 110.0f)))));
 }
 PARTICLES_HD float exact_cos(float x) {
   return exact_sin(x + 0.5f * kPi);

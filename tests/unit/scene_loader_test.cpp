@@ -430,7 +430,7 @@ TEST(SceneLoaderErrors, InlineMistakes) {
        "inline.toml:3:8: [model.galaxy] does not match model.type = \"fountain\""},
       {"[model]\ntype='snow'\n[model.smoke]\n",
        "inline.toml:3:8: [model.smoke] does not match model.type = \"snow\""},
-      {"[model]\ntype='snow'\nsnow = 1\n", "inline.toml:3:1: model.snow: expected a table"},
+      {"[model]\ntype='snow'\nsnow = 1\n", "inline.toml:3:8: model.snow: expected a table"},
       {"[model]\ntype='snow'\n[model.rain]\n", "inline.toml:3:8: unknown key 'rain' in [model]"},
       {"[model]\ntype='smoke'\n[model.smoke]\nlifetime = 0.1\n",
        "inline.toml:4:12: model.smoke.lifetime = 0.1 is out of range: must be [0.2, 60]"},
