@@ -3,6 +3,8 @@
 #define TOML_HEADER_ONLY 1
 #include "app/scene/scene_loader.hpp"
 
+#include "core/models/model_names.hpp"
+
 #include <toml++/toml.h>
 
 #include <cmath>
@@ -11,6 +13,7 @@
 #include <initializer_list>
 #include <iomanip>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace particles {
@@ -130,8 +133,17 @@ class SceneReader {
 
   void read_particles(const toml::table& t, SceneDesc& d) const;
   void read_model(const toml::table& root, const toml::table* t, ModelParams& m) const;
+  void read_model_table(Model model, const toml::table& t, ModelParams& m) const;
   void read_galaxy(const toml::table& t, GalaxyParams& g) const;
   void read_fountain(const toml::table& t, FountainParams& f) const;
+  void read_smoke(const toml::table& t, SmokeParams& p) const;
+  void read_vortex_ring(const toml::table& t, VortexRingParams& p) const;
+  void read_fireworks(const toml::table& t, FireworksParams& p) const;
+  void read_attractor(const toml::table& t, AttractorParams& p) const;
+  void read_shells(const toml::table& t, ShellsParams& p) const;
+  void read_snow(const toml::table& t, SnowParams& p) const;
+  void get_vec3(const toml::table& t, std::string_view section, std::string_view key, Range range,
+                Vec3& out) const;
   void read_colors(const toml::table& t, SceneDesc& d) const;
   void read_camera(const toml::table& t, SceneDesc& d) const;
   void read_camera_path(const toml::node& n, SceneDesc& d) const;
@@ -261,24 +273,75 @@ void SceneReader::read_particles(const toml::table& t, SceneDesc& d) const {
 }
 
 void SceneReader::read_model(const toml::table& root, const toml::table* t, ModelParams& m) const {
-  const std::string_view choices = "\"galaxy\" or \"fountain\"";
-  if (!t) fail(root.source(), "missing [model] table: set model.type to " + std::string(choices));
-  check_keys(*t, "model", {"type", "galaxy", "fountain"});
-  const toml::node* type = t->get("type");
-  if (!type) fail(t->source(), "missing key model.type: expected " + std::string(choices));
-  if (!type->is_string()) wrong_type(*type, "model.type", choices);
-  const std::string& name = type->as_string()->get();
-  if (name == "galaxy") {
-    m.model = Model::galaxy;
-  } else if (name == "fountain") {
-    m.model = Model::fountain;
-  } else {
-    fail(type->source(),
-         "model.type = \"" + name + "\" is not a model: expected " + std::string(choices));
+  std::string choices;
+  for (Model model : kAllModels) {
+    choices += (choices.empty() ? "\"" : ", \"") + std::string(to_string(model)) + "\"";
   }
-  // The section of the model not selected is still validated: a typo there is still a typo.
-  if (const toml::table* g = table(*t, "model", "galaxy")) read_galaxy(*g, m.galaxy);
-  if (const toml::table* f = table(*t, "model", "fountain")) read_fountain(*f, m.fountain);
+  if (!t) fail(root.source(), "missing [model] table: set model.type to one of " + choices);
+  const toml::node* type = t->get("type");
+  if (!type) fail(t->source(), "missing key model.type: expected one of " + choices);
+  if (!type->is_string()) wrong_type(*type, "model.type", "a string, one of " + choices);
+  const std::string& name = type->as_string()->get();
+  const std::optional<Model> chosen = model_from_string(name);
+  if (!chosen) {
+    fail(type->source(),
+         "model.type = \"" + name + "\" is not a model: expected one of " + choices);
+  }
+  m.model = *chosen;
+  for (auto&& [key, value] : *t) {
+    if (key.str() == "type") continue;
+    const std::optional<Model> table_model = model_from_string(key.str());
+    if (!table_model) {
+      fail(key.source(), "unknown key '" + std::string(key.str()) +
+                             "' in [model] (expected type or the table of the model, [model." +
+                             name + "])");
+    }
+    // Parameters for a model that does not run are a mistake (a copied file, a changed type),
+    // never silently ignored.
+    if (*table_model != m.model) {
+      fail(key.source(), "[model." + std::string(key.str()) + "] does not match model.type = \"" +
+                             name + "\": a scene takes the parameters of its own model only");
+    }
+    if (!value.is_table()) wrong_type(value, "model." + std::string(key.str()), "a table");
+    read_model_table(m.model, *value.as_table(), m);
+  }
+}
+
+void SceneReader::read_model_table(Model model, const toml::table& t, ModelParams& m) const {
+  switch (model) {
+    case Model::galaxy:
+      return read_galaxy(t, m.galaxy);
+    case Model::fountain:
+      return read_fountain(t, m.fountain);
+    case Model::smoke:
+      return read_smoke(t, m.smoke);
+    case Model::vortex_ring:
+      return read_vortex_ring(t, m.vortex_ring);
+    case Model::fireworks:
+      return read_fireworks(t, m.fireworks);
+    case Model::attractor:
+      return read_attractor(t, m.attractor);
+    case Model::shells:
+      return read_shells(t, m.shells);
+    case Model::snow:
+      return read_snow(t, m.snow);
+  }
+}
+
+void SceneReader::get_vec3(const toml::table& t, std::string_view section, std::string_view key,
+                           Range range, Vec3& out) const {
+  const toml::node* n = t.get(key);
+  if (!n) return;
+  const std::string name = join(section, key);
+  const Vec3 v = vec3(*n, name);
+  const float c[3] = {v.x, v.y, v.z};
+  for (int i = 0; i < 3; ++i) {
+    if (!range.contains(c[i])) {
+      fail(n->source(), name + "[" + std::to_string(i) + "] = " + format_number(c[i]) +
+                            " is out of range: must be " + range.describe());
+    }
+  }
+  out = v;
 }
 
 void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
@@ -298,11 +361,117 @@ void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
 void SceneReader::read_fountain(const toml::table& t, FountainParams& f) const {
   constexpr std::string_view s = "model.fountain";
   check_keys(t, s, {"nozzle", "speed", "cone_angle", "gravity", "lifetime"});
-  if (const toml::node* n = t.get("nozzle")) f.nozzle = vec3(*n, "model.fountain.nozzle");
+  get_vec3(t, s, "nozzle", kAny, f.nozzle);
   get(t, s, "speed", kNonNegative, f.speed);
   get(t, s, "cone_angle", closed(0.0, 1.5707963267948966), f.cone_angle);
   get(t, s, "gravity", kAny, f.gravity);
   get(t, s, "lifetime", kPositive, f.lifetime);
+}
+
+// Ranges: what the model's math stays sound for (a lifetime or period longer than the largest
+// time step, so a particle starts at most one new life a step; no division by zero), with
+// bounds far beyond any good-looking scene.
+void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
+  constexpr std::string_view s = "model.smoke";
+  check_keys(t, s,
+             {"source", "source_radius", "rise_speed", "lifetime", "turbulence", "noise_scale",
+              "spread", "wind", "dark_fraction"});
+  get_vec3(t, s, "source", kAny, p.source);
+  get(t, s, "source_radius", Range{0.0, 100.0, true, false}, p.source_radius);
+  get(t, s, "rise_speed", closed(0, 50), p.rise_speed);
+  get(t, s, "lifetime", closed(0.2, 60), p.lifetime);
+  get(t, s, "turbulence", closed(0, 50), p.turbulence);
+  get(t, s, "noise_scale", Range{0.0, 10.0, true, false}, p.noise_scale);
+  get(t, s, "spread", closed(0, 5), p.spread);
+  get(t, s, "wind", closed(-20, 20), p.wind);
+  get(t, s, "dark_fraction", kUnit, p.dark_fraction);
+}
+
+void SceneReader::read_vortex_ring(const toml::table& t, VortexRingParams& p) const {
+  constexpr std::string_view s = "model.vortex_ring";
+  check_keys(t, s,
+             {"origin", "ring_radius", "core_radius", "tube_radius", "core_speed", "rise_speed",
+              "travel", "twirl"});
+  get_vec3(t, s, "origin", kAny, p.origin);
+  get(t, s, "ring_radius", Range{0.0, 1000.0, true, false}, p.ring_radius);
+  get(t, s, "core_radius", Range{0.0, 1000.0, true, false}, p.core_radius);
+  get(t, s, "tube_radius", Range{0.0, 1000.0, true, false}, p.tube_radius);
+  get(t, s, "core_speed", closed(-100, 100), p.core_speed);
+  get(t, s, "rise_speed", Range{0.0, 100.0, true, false}, p.rise_speed);
+  get(t, s, "travel", Range{0.0, 10000.0, true, false}, p.travel);
+  get(t, s, "twirl", closed(-3, 3), p.twirl);
+  // A tube reaching the axis would fold particles through it.
+  if (!(p.tube_radius < p.ring_radius)) {
+    fail(t.source(), std::string(s) + ".tube_radius (" + format_number(p.tube_radius) +
+                         ") must be less than ring_radius (" + format_number(p.ring_radius) + ")");
+  }
+  if (!(p.travel / p.rise_speed >= 0.2f)) {
+    fail(t.source(), std::string(s) + ": travel / rise_speed (the ring's period, " +
+                         format_number(p.travel / p.rise_speed) + " s) must be at least 0.2 s");
+  }
+}
+
+void SceneReader::read_fireworks(const toml::table& t, FireworksParams& p) const {
+  constexpr std::string_view s = "model.fireworks";
+  check_keys(
+      t, s, {"centre", "spread", "bursts", "period", "speed", "drag", "gravity", "stars", "trail"});
+  get_vec3(t, s, "centre", kAny, p.centre);
+  get_vec3(t, s, "spread", closed(0, 1000), p.spread);
+  get(t, s, "bursts", closed(1, 64), p.bursts);
+  get(t, s, "period", closed(0.2, 60), p.period);
+  get(t, s, "speed", closed(0, 100), p.speed);
+  get(t, s, "drag", Range{0.0, 20.0, true, false}, p.drag);
+  get(t, s, "gravity", closed(-50, 50), p.gravity);
+  get(t, s, "stars", closed(1, 100000), p.stars);
+  get(t, s, "trail", closed(0, 5), p.trail);
+  if (!(p.trail < p.period)) {
+    fail(t.source(), std::string(s) + ".trail (" + format_number(p.trail) +
+                         ") must be less than period (" + format_number(p.period) + ")");
+  }
+}
+
+void SceneReader::read_attractor(const toml::table& t, AttractorParams& p) const {
+  constexpr std::string_view s = "model.attractor";
+  check_keys(t, s, {"sigma", "rho", "beta", "speed", "scale", "centre"});
+  get(t, s, "sigma", Range{0.0, 100.0, true, false}, p.sigma);
+  get(t, s, "rho", Range{0.0, 200.0, true, false}, p.rho);
+  get(t, s, "beta", Range{0.0, 20.0, true, false}, p.beta);
+  get(t, s, "speed", closed(-5, 5), p.speed);
+  get(t, s, "scale", Range{0.0, 100.0, true, false}, p.scale);
+  get_vec3(t, s, "centre", kAny, p.centre);
+}
+
+void SceneReader::read_shells(const toml::table& t, ShellsParams& p) const {
+  constexpr std::string_view s = "model.shells";
+  check_keys(t, s, {"shells", "inner_radius", "outer_radius", "spin", "tilt", "stripes"});
+  get(t, s, "shells", closed(1, 32), p.shells);
+  get(t, s, "inner_radius", Range{0.0, 1000.0, true, false}, p.inner_radius);
+  get(t, s, "outer_radius", Range{0.0, 1000.0, true, false}, p.outer_radius);
+  get(t, s, "spin", closed(-10, 10), p.spin);
+  get(t, s, "tilt", closed(-1.5707963267948966, 1.5707963267948966), p.tilt);
+  get(t, s, "stripes", closed(0, 64), p.stripes);
+  if (p.outer_radius < p.inner_radius) {
+    fail(t.source(), std::string(s) + ".outer_radius (" + format_number(p.outer_radius) +
+                         ") must be at least inner_radius (" + format_number(p.inner_radius) + ")");
+  }
+}
+
+void SceneReader::read_snow(const toml::table& t, SnowParams& p) const {
+  constexpr std::string_view s = "model.snow";
+  check_keys(t, s,
+             {"box_min", "box_max", "fall_speed", "sway", "sway_period", "wind", "lantern",
+              "lantern_radius"});
+  get_vec3(t, s, "box_min", kAny, p.box_min);
+  get_vec3(t, s, "box_max", kAny, p.box_max);
+  get(t, s, "fall_speed", closed(0, 50), p.fall_speed);
+  get(t, s, "sway", closed(0, 10), p.sway);
+  get(t, s, "sway_period", closed(0.2, 600), p.sway_period);
+  get_vec3(t, s, "wind", closed(-50, 50), p.wind);
+  get_vec3(t, s, "lantern", kAny, p.lantern);
+  get(t, s, "lantern_radius", Range{0.0, 10000.0, true, false}, p.lantern_radius);
+  if (!(p.box_min.x < p.box_max.x && p.box_min.y < p.box_max.y && p.box_min.z < p.box_max.z)) {
+    fail(t.source(), std::string(s) + ": box_max must exceed box_min in x, y and z");
+  }
 }
 
 void SceneReader::read_colors(const toml::table& t, SceneDesc& d) const {

@@ -137,7 +137,8 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   for (auto& state : states_) state.resize(count);
   keys_.resize(count);
   order_.resize(count);
-  extents_partials_.resize(std::size_t{fused_step_blocks(count)} * detail::kCombineWords);
+  extents_partials_.resize(std::size_t{fused_step_blocks(params.model, count)} *
+                           detail::kCombineWords);
   order_is_last_frames_ = true;  // the identity, below
   auto_stint_ = {};
   last_requested_.reset();
@@ -374,8 +375,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     if (fold_beside) {
       CUDA_CHECK(cudaEventRecord(fork_.get(), s));
       CUDA_CHECK(cudaStreamWaitEvent(branch_.get(), fork_.get(), 0));
-      launch_extents_fold(extents_partials_.data(), fused_step_blocks(count_), &report->extents,
-                          branch_.get());
+      launch_extents_fold(extents_partials_.data(), fused_step_blocks(params_.model, count_),
+                          &report->extents, branch_.get());
       CUDA_CHECK(cudaEventRecord(joined_.get(), branch_.get()));
       extents_on_branch = true;
     }

@@ -19,6 +19,8 @@ __global__ void init_kernel(ModelParams params, ParticleState* state, std::uint3
   }
 }
 
+// One instantiation per model (core/scene_models.hpp, with_model).
+template <Model M>
 __global__ void step_kernel(ModelParams params, const ParticleState* state_in,
                             ParticleState* state_out, std::uint32_t count, const float* dt_in,
                             ParticleVertex* const* vertices_in) {
@@ -28,9 +30,9 @@ __global__ void step_kernel(ModelParams params, const ParticleState* state_in,
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
     ParticleState s = state_in[i];
-    if (dt != 0.0f) model_step(params, s, dt);
+    if (dt != 0.0f) model_step_as<M>(params, s, dt);
     if (dt != 0.0f || !in_place) state_out[i] = s;
-    vertices[i] = model_vertex(params, s);
+    vertices[i] = model_vertex_as<M>(params, s);
   }
 }
 
@@ -48,8 +50,11 @@ void launch_step(const ModelParams& params, const ParticleState* state_in, Parti
                  std::uint32_t count, const float* dt, ParticleVertex* const* vertices,
                  cudaStream_t stream) {
   if (count == 0) return;
-  step_kernel<<<detail::grid_stride_blocks(count, kThreads, 8), kThreads, 0, stream>>>(
-      params, state_in, state_out, count, dt, vertices);
+  const unsigned blocks = detail::grid_stride_blocks(count, kThreads, 8);
+  with_model(params.model, [&](auto tag) {
+    step_kernel<decltype(tag)::model>
+        <<<blocks, kThreads, 0, stream>>>(params, state_in, state_out, count, dt, vertices);
+  });
   PARTICLES_CHECK_LAUNCH("step_kernel", stream);
 }
 

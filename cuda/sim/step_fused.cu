@@ -20,6 +20,8 @@ constexpr int kThreads = 256;
 
 // Same arithmetic, in the same order, as step_kernel, extents_kernel and depth_keys_kernel (and
 // the same --fmad=false), so every output is bit-identical to the three stages run apart.
+// One instantiation per model (core/scene_models.hpp, with_model).
+template <Model M>
 __global__ void __launch_bounds__(kThreads)
     step_fused_kernel(FusedStepArgs a, detail::ExtentsWorkspace ws) {
   const float dt = *a.dt;
@@ -55,9 +57,9 @@ __global__ void __launch_bounds__(kThreads)
     if (appends && held) appender.append(held_first, held_valid, held_key);
     std::uint32_t key = 0;
     if (valid) {
-      if (dt != 0.0f) model_step(a.params, s, dt);
+      if (dt != 0.0f) model_step_as<M>(a.params, s, dt);
       if (dt != 0.0f || !in_place) a.state_out[i] = s;
-      vertices[i] = model_vertex(a.params, s);
+      vertices[i] = model_vertex_as<M>(a.params, s);
       const Vec3 p = position_of(s);
       const float depth = view_depth(view, p);
       extents_add(e, p, depth, speed_of(s));
@@ -88,9 +90,11 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-std::uint32_t fused_step_blocks(std::uint32_t count) {
+std::uint32_t fused_step_blocks(Model model, std::uint32_t count) {
   // Even with no particles one block runs, so the extents are always written (empty).
-  return detail::resident_grid_blocks(step_fused_kernel, count, kThreads);
+  return with_model(model, [&](auto tag) {
+    return detail::resident_grid_blocks(step_fused_kernel<decltype(tag)::model>, count, kThreads);
+  });
 }
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
@@ -102,8 +106,11 @@ void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
     throw std::invalid_argument(
         "launch_step_fused: the key floor needs the extents' combine, not partials");
   }
-  step_fused_kernel<<<fused_step_blocks(args.count), kThreads, 0, stream>>>(
-      args, detail::split_extents_workspace(args.extents_workspace));
+  const unsigned blocks = fused_step_blocks(args.params.model, args.count);
+  with_model(args.params.model, [&](auto tag) {
+    step_fused_kernel<decltype(tag)::model><<<blocks, kThreads, 0, stream>>>(
+        args, detail::split_extents_workspace(args.extents_workspace));
+  });
   PARTICLES_CHECK_LAUNCH("step_fused_kernel", stream);
 }
 

@@ -34,8 +34,8 @@ struct FusedStepArgs {
   Extents* extents = nullptr;                 // device memory, written once per launch
   void* extents_workspace = nullptr;          // see extents_workspace_bytes()
   // Optional: instead of combining the extents (extents, extents_workspace unused), each block
-  // stores its combine words here (store_block_extents), fused_step_blocks(count) * 10 words,
-  // for launch_extents_fold to combine in a launch of its own. Not with key_floor.
+  // stores its combine words here (store_block_extents), fused_step_blocks(model, count) * 10
+  // words, for launch_extents_fold to combine in a launch of its own. Not with key_floor.
   std::uint32_t* extents_partials = nullptr;
   std::uint32_t* keys = nullptr;    // nullptr: no keys; else exact keys by index
   std::uint32_t* values = nullptr;  // with keys, optional: values[i] = i
@@ -51,7 +51,8 @@ struct FusedStepArgs {
 
 void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream);
 
-// The blocks launch_step_fused runs for `count` particles (FusedStepArgs::extents_partials).
-std::uint32_t fused_step_blocks(std::uint32_t count);
+// The blocks launch_step_fused runs for `count` particles of `model` (FusedStepArgs::
+// extents_partials); each model has its own kernel, so its own occupancy.
+std::uint32_t fused_step_blocks(Model model, std::uint32_t count);
 
 }  // namespace particles::cuda

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/models/model_names.hpp"
 #include "core/scene_desc.hpp"
 #include "core/view_depth.hpp"
 #include "cuda/check.hpp"

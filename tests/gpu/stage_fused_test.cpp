@@ -140,11 +140,17 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
                                            FusedCase{Model::galaxy, 257, 1.0f / 60.0f},
                                            FusedCase{Model::fountain, 65537, 1.0f / 60.0f},
                                            FusedCase{Model::galaxy, 1000003, 1.0f / 60.0f},
-                                           FusedCase{Model::fountain, 70001, 0.0f}),
+                                           FusedCase{Model::fountain, 70001, 0.0f},
+                                           FusedCase{Model::smoke, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::vortex_ring, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::fireworks, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::attractor, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::shells, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::snow, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::snow, 4097, 0.0f}),
                          [](const auto& p) {
-                           return std::string(p.param.model == Model::galaxy ? "galaxy"
-                                                                             : "fountain") +
-                                  "_n" + std::to_string(p.param.count) +
+                           return std::string(to_string(p.param.model)) + "_n" +
+                                  std::to_string(p.param.count) +
                                   (p.param.dt == 0.0f ? "_paused" : "");
                          });
 
@@ -158,7 +164,8 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
   StepRun combined_run(params, n), folded_run(params, n);
   auto& [state_combined, vertices_combined, vertices_combined_at] = combined_run;
   auto& [state_folded, vertices_folded, vertices_folded_at] = folded_run;
-  cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(n)} * 10);
+  cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(params.model, n)} *
+                                             10);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
   for (int frame = 0; frame < 3; ++frame) {  // later frames: the partials are overwritten
@@ -174,8 +181,8 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
     folded.extents = nullptr;
     folded.extents_partials = partials.data();
     cuda::launch_step_fused(folded, nullptr);
-    cuda::launch_extents_fold(partials.data(), cuda::fused_step_blocks(n), extents.data() + 1,
-                              nullptr);
+    cuda::launch_extents_fold(partials.data(), cuda::fused_step_blocks(params.model, n),
+                              extents.data() + 1, nullptr);
 
     const auto e = test::to_host(extents.data(), 2);
     ASSERT_EQ(0, std::memcmp(&e[0], &e[1], sizeof(Extents))) << frame;

@@ -85,7 +85,7 @@ class StageKeys : public ::testing::TestWithParam<KeyCase> {};
 
 TEST_P(StageKeys, SimulatedScenesMatchCpu) {
   REQUIRE_CUDA_DEVICE();
-  for (Model model : {Model::galaxy, Model::fountain}) {
+  for (Model model : kAllModels) {
     constexpr std::uint32_t n = 20000;
     cuda::DeviceBuffer<ParticleState> state(n);
     cuda::launch_init(test::scene(model), state.data(), n, nullptr);

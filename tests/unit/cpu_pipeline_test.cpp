@@ -10,6 +10,7 @@
 
 #include "core/auto_policy.hpp"
 #include "core/camera.hpp"
+#include "core/models/model_names.hpp"
 
 namespace particles {
 namespace {
@@ -75,7 +76,7 @@ TEST(CpuSortOrder, MatchesStdStableSortOnFullWidthKeysFromAnyOrder) {
 TEST(CpuStages, OverAllCoresEqualTheSerialLoopBitForBit) {
   // The CPU backend is the GPU tests' oracle, so its threaded stages must compute exactly what a
   // plain loop over the same scene math does.
-  for (Model model : {Model::galaxy, Model::fountain}) {
+  for (Model model : kAllModels) {
     ModelParams params;
     params.model = model;
     const std::size_t n = 200003;  // not a multiple of any thread count
@@ -264,7 +265,7 @@ TEST_P(CpuPipelineTest, EveryFrameIsOrderedFarToNear) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, CpuPipelineTest,
-                         ::testing::Combine(::testing::Values(Model::galaxy, Model::fountain),
+                         ::testing::Combine(::testing::ValuesIn(kAllModels),
                                             ::testing::Values(Algorithm::radix,
                                                               Algorithm::automatic),
                                             ::testing::Values(KeyMode::exact, KeyMode::quantized)));

@@ -76,14 +76,6 @@ TEST(SceneLoader, EveryDocumentedKeyIsHonoured) {
   EXPECT_EQ(d.params.seed, 42u);
   EXPECT_FLOAT_EQ(d.time_step, 0.0125f);
   EXPECT_EQ(d.params.model, Model::fountain);
-  const GalaxyParams& g = d.params.galaxy;  // validated and kept although not selected
-  EXPECT_EQ(g.arms, 3);
-  EXPECT_FLOAT_EQ(g.radius, 12.0f);
-  EXPECT_FLOAT_EQ(g.thickness, 0.75f);
-  EXPECT_FLOAT_EQ(g.twist, 4.5f);
-  EXPECT_FLOAT_EQ(g.arm_spread, 0.25f);
-  EXPECT_FLOAT_EQ(g.core_fraction, 0.5f);
-  EXPECT_FLOAT_EQ(g.rotation_speed, -0.5f);
   const FountainParams& f = d.params.fountain;
   EXPECT_FLOAT_EQ(f.nozzle.x, 1.0f);
   EXPECT_FLOAT_EQ(f.nozzle.y, -2.0f);
@@ -116,6 +108,204 @@ TEST(SceneLoader, EveryDocumentedKeyIsHonoured) {
   EXPECT_FLOAT_EQ(d.camera_path[1].time, 2.5f);
   EXPECT_FLOAT_EQ(d.camera_path[1].yaw_deg, -45.0f);  // from [camera]
   EXPECT_FLOAT_EQ(d.camera_path[1].distance, 12.5f);
+}
+
+TEST(SceneLoader, EveryShippedModelHasAScene) {
+  // Each model has at least one scene, and each scene's file name says its model.
+  const std::pair<const char*, Model> shipped[] = {{"galaxy.toml", Model::galaxy},
+                                                   {"fountain.toml", Model::fountain},
+                                                   {"smoke.toml", Model::smoke},
+                                                   {"vortex_ring.toml", Model::vortex_ring},
+                                                   {"fireworks.toml", Model::fireworks},
+                                                   {"lorenz.toml", Model::attractor},
+                                                   {"shells.toml", Model::shells},
+                                                   {"shells_inside.toml", Model::shells},
+                                                   {"snow.toml", Model::snow}};
+  for (const auto& [file, model] : shipped) {
+    EXPECT_EQ(load_scene(kScenes / file).params.model, model) << file;
+  }
+}
+
+// Every key of every model's table, each with a value unlike its default.
+TEST(SceneLoader, EveryModelKeyIsHonoured) {
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "galaxy"
+[model.galaxy]
+arms = 3
+radius = 12       # an integer where a float is expected
+thickness = 0.75
+twist = 4.5
+arm_spread = 0.25
+core_fraction = 0.5
+rotation_speed = -0.5
+)",
+                                      "galaxy.toml")
+                              .params;
+    const GalaxyParams& g = m.galaxy;
+    EXPECT_EQ(g.arms, 3);
+    EXPECT_FLOAT_EQ(g.radius, 12.0f);
+    EXPECT_FLOAT_EQ(g.thickness, 0.75f);
+    EXPECT_FLOAT_EQ(g.twist, 4.5f);
+    EXPECT_FLOAT_EQ(g.arm_spread, 0.25f);
+    EXPECT_FLOAT_EQ(g.core_fraction, 0.5f);
+    EXPECT_FLOAT_EQ(g.rotation_speed, -0.5f);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "smoke"
+[model.smoke]
+source = [1, 2, 3]
+source_radius = 0.25
+rise_speed = 2.5
+lifetime = 4
+turbulence = 0.5
+noise_scale = 0.75
+spread = 0.2
+wind = -0.5
+dark_fraction = 0.25
+)",
+                                      "smoke.toml")
+                              .params;
+    const SmokeParams& p = m.smoke;
+    EXPECT_EQ(m.model, Model::smoke);
+    EXPECT_FLOAT_EQ(p.source.y, 2.0f);
+    EXPECT_FLOAT_EQ(p.source.z, 3.0f);
+    EXPECT_FLOAT_EQ(p.source_radius, 0.25f);
+    EXPECT_FLOAT_EQ(p.rise_speed, 2.5f);
+    EXPECT_FLOAT_EQ(p.lifetime, 4.0f);
+    EXPECT_FLOAT_EQ(p.turbulence, 0.5f);
+    EXPECT_FLOAT_EQ(p.noise_scale, 0.75f);
+    EXPECT_FLOAT_EQ(p.spread, 0.2f);
+    EXPECT_FLOAT_EQ(p.wind, -0.5f);
+    EXPECT_FLOAT_EQ(p.dark_fraction, 0.25f);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "vortex_ring"
+[model.vortex_ring]
+origin = [0, -1, 2]
+ring_radius = 4
+core_radius = 0.5
+tube_radius = 1.5
+core_speed = -3
+rise_speed = 1.5
+travel = 9
+twirl = -0.25
+)",
+                                      "vortex.toml")
+                              .params;
+    const VortexRingParams& p = m.vortex_ring;
+    EXPECT_EQ(m.model, Model::vortex_ring);
+    EXPECT_FLOAT_EQ(p.origin.y, -1.0f);
+    EXPECT_FLOAT_EQ(p.origin.z, 2.0f);
+    EXPECT_FLOAT_EQ(p.ring_radius, 4.0f);
+    EXPECT_FLOAT_EQ(p.core_radius, 0.5f);
+    EXPECT_FLOAT_EQ(p.tube_radius, 1.5f);
+    EXPECT_FLOAT_EQ(p.core_speed, -3.0f);
+    EXPECT_FLOAT_EQ(p.rise_speed, 1.5f);
+    EXPECT_FLOAT_EQ(p.travel, 9.0f);
+    EXPECT_FLOAT_EQ(p.twirl, -0.25f);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "fireworks"
+[model.fireworks]
+centre = [1, 8, -1]
+spread = [2, 0, 3]
+bursts = 3
+period = 3.5
+speed = 4
+drag = 0.5
+gravity = -1
+stars = 50
+trail = 0.5
+)",
+                                      "fireworks.toml")
+                              .params;
+    const FireworksParams& p = m.fireworks;
+    EXPECT_EQ(m.model, Model::fireworks);
+    EXPECT_FLOAT_EQ(p.centre.y, 8.0f);
+    EXPECT_FLOAT_EQ(p.spread.y, 0.0f);
+    EXPECT_FLOAT_EQ(p.spread.z, 3.0f);
+    EXPECT_EQ(p.bursts, 3);
+    EXPECT_FLOAT_EQ(p.period, 3.5f);
+    EXPECT_FLOAT_EQ(p.speed, 4.0f);
+    EXPECT_FLOAT_EQ(p.drag, 0.5f);
+    EXPECT_FLOAT_EQ(p.gravity, -1.0f);
+    EXPECT_EQ(p.stars, 50);
+    EXPECT_FLOAT_EQ(p.trail, 0.5f);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "attractor"
+[model.attractor]
+sigma = 12
+rho = 30
+beta = 2.5
+speed = -0.5
+scale = 0.5
+centre = [1, 2, 3]
+)",
+                                      "attractor.toml")
+                              .params;
+    const AttractorParams& p = m.attractor;
+    EXPECT_EQ(m.model, Model::attractor);
+    EXPECT_FLOAT_EQ(p.sigma, 12.0f);
+    EXPECT_FLOAT_EQ(p.rho, 30.0f);
+    EXPECT_FLOAT_EQ(p.beta, 2.5f);
+    EXPECT_FLOAT_EQ(p.speed, -0.5f);
+    EXPECT_FLOAT_EQ(p.scale, 0.5f);
+    EXPECT_FLOAT_EQ(p.centre.x, 1.0f);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "shells"
+[model.shells]
+shells = 3
+inner_radius = 1
+outer_radius = 1   # equal radii are allowed
+spin = -1
+tilt = -0.5
+stripes = 0
+)",
+                                      "shells.toml")
+                              .params;
+    const ShellsParams& p = m.shells;
+    EXPECT_EQ(m.model, Model::shells);
+    EXPECT_EQ(p.shells, 3);
+    EXPECT_FLOAT_EQ(p.inner_radius, 1.0f);
+    EXPECT_FLOAT_EQ(p.outer_radius, 1.0f);
+    EXPECT_FLOAT_EQ(p.spin, -1.0f);
+    EXPECT_FLOAT_EQ(p.tilt, -0.5f);
+    EXPECT_EQ(p.stripes, 0);
+  }
+  {
+    const ModelParams m = parse_scene(R"([model]
+type = "snow"
+[model.snow]
+box_min = [-1, -2, -3]
+box_max = [1, 2, 3]
+fall_speed = 2
+sway = 0
+sway_period = 5
+wind = [0, -1, 0.5]
+lantern = [0.5, 0.5, 0.5]
+lantern_radius = 2
+)",
+                                      "snow.toml")
+                              .params;
+    const SnowParams& p = m.snow;
+    EXPECT_EQ(m.model, Model::snow);
+    EXPECT_FLOAT_EQ(p.box_min.z, -3.0f);
+    EXPECT_FLOAT_EQ(p.box_max.y, 2.0f);
+    EXPECT_FLOAT_EQ(p.fall_speed, 2.0f);
+    EXPECT_FLOAT_EQ(p.sway, 0.0f);
+    EXPECT_FLOAT_EQ(p.sway_period, 5.0f);
+    EXPECT_FLOAT_EQ(p.wind.y, -1.0f);
+    EXPECT_FLOAT_EQ(p.lantern.x, 0.5f);
+    EXPECT_FLOAT_EQ(p.lantern_radius, 2.0f);
+  }
 }
 
 TEST(SceneLoader, MinimalSceneGetsTheStructDefaults) {
@@ -212,12 +402,12 @@ TEST(SceneLoaderErrors, InlineMistakes) {
   const std::pair<std::string, std::string> cases[] = {
       {"name = 'x'\n", "inline.toml:1:1: missing [model] table"},
       {"[model]\ntype = 'nebula'\n", "inline.toml:2:8: model.type = \"nebula\" is not a model"},
-      {"[model]\ntype = 3\n", "inline.toml:2:8: model.type: expected \"galaxy\" or \"fountain\""},
+      {"[model]\ntype = 3\n", "inline.toml:2:8: model.type: expected a string, one of \"galaxy\""},
       {"[model]\ntype='galaxy'\n[particles]\ncount = 1.5\n",
        "inline.toml:4:9: particles.count: expected an integer, got a float"},
-      {"[model]\ntype='galaxy'\n[model.fountain]\nlifetime = 0\n",
+      {"[model]\ntype='fountain'\n[model.fountain]\nlifetime = 0\n",
        "inline.toml:4:12: model.fountain.lifetime = 0 is out of range: must be > 0"},
-      {"[model]\ntype='galaxy'\n[model.fountain]\nnozzle = [1, 2]\n",
+      {"[model]\ntype='fountain'\n[model.fountain]\nnozzle = [1, 2]\n",
        "inline.toml:4:10: model.fountain.nozzle: expected 3 components"},
       {"[model]\ntype='galaxy'\n[colors]\ninner = [1, 2, 0]\n",
        "inline.toml:4:13: colors.inner[1] = 2 is out of range: must be [0, 1]"},
@@ -235,6 +425,45 @@ TEST(SceneLoaderErrors, InlineMistakes) {
        "inline.toml:1:13: particles: expected a table, got an integer"},
       {"[model]\ntype='galaxy'\n[model.galaxy]\narms = 17\n",
        "inline.toml:4:8: model.galaxy.arms = 17 is out of range: must be [1, 16]"},
+      // A model's table must be the model's: parameters of another are a mistake.
+      {"[model]\ntype='fountain'\n[model.galaxy]\narms = 3\n",
+       "inline.toml:3:8: [model.galaxy] does not match model.type = \"fountain\""},
+      {"[model]\ntype='snow'\n[model.smoke]\n",
+       "inline.toml:3:8: [model.smoke] does not match model.type = \"snow\""},
+      {"[model]\ntype='snow'\nsnow = 1\n", "inline.toml:3:8: model.snow: expected a table"},
+      {"[model]\ntype='snow'\n[model.rain]\n", "inline.toml:3:8: unknown key 'rain' in [model]"},
+      {"[model]\ntype='smoke'\n[model.smoke]\nlifetime = 0.1\n",
+       "inline.toml:4:12: model.smoke.lifetime = 0.1 is out of range: must be [0.2, 60]"},
+      {"[model]\ntype='smoke'\n[model.smoke]\nturbulence = inf\n",
+       "inline.toml:4:14: model.smoke.turbulence must be a finite number"},
+      {"[model]\ntype='smoke'\n[model.smoke]\nsource = [0, nan, 0]\n",
+       "inline.toml:4:14: model.smoke.source[1] must be a finite number"},
+      {"[model]\ntype='vortex_ring'\n[model.vortex_ring]\ntube_radius = 3\n",
+       "inline.toml:3:1: model.vortex_ring.tube_radius (3) must be less than ring_radius (3)"},
+      {"[model]\ntype='vortex_ring'\n[model.vortex_ring]\nrise_speed = 0\n",
+       "inline.toml:4:14: model.vortex_ring.rise_speed = 0 is out of range: must be (0, 100]"},
+      {"[model]\ntype='vortex_ring'\n[model.vortex_ring]\ntravel = 0.1\n",
+       "inline.toml:3:1: model.vortex_ring: travel / rise_speed"},
+      {"[model]\ntype='fireworks'\n[model.fireworks]\ndrag = 0\n",
+       "inline.toml:4:8: model.fireworks.drag = 0 is out of range: must be (0, 20]"},
+      {"[model]\ntype='fireworks'\n[model.fireworks]\nbursts = 65\n",
+       "inline.toml:4:10: model.fireworks.bursts = 65 is out of range: must be [1, 64]"},
+      {"[model]\ntype='fireworks'\n[model.fireworks]\nspread = [1, -1, 1]\n",
+       "inline.toml:4:10: model.fireworks.spread[1] = -1 is out of range: must be [0, 1000]"},
+      {"[model]\ntype='fireworks'\n[model.fireworks]\nperiod = 1\ntrail = 1\n",
+       "inline.toml:3:1: model.fireworks.trail (1) must be less than period (1)"},
+      {"[model]\ntype='attractor'\n[model.attractor]\nscale = 0\n",
+       "inline.toml:4:9: model.attractor.scale = 0 is out of range: must be (0, 100]"},
+      {"[model]\ntype='attractor'\n[model.attractor]\nspeed = 6\n",
+       "inline.toml:4:9: model.attractor.speed = 6 is out of range: must be [-5, 5]"},
+      {"[model]\ntype='shells'\n[model.shells]\ninner_radius = 3\nouter_radius = 2\n",
+       "inline.toml:3:1: model.shells.outer_radius (2) must be at least inner_radius (3)"},
+      {"[model]\ntype='shells'\n[model.shells]\nshells = 0\n",
+       "inline.toml:4:10: model.shells.shells = 0 is out of range: must be [1, 32]"},
+      {"[model]\ntype='snow'\n[model.snow]\nbox_min = [0, 0, 0]\nbox_max = [1, 0, 1]\n",
+       "inline.toml:3:1: model.snow: box_max must exceed box_min in x, y and z"},
+      {"[model]\ntype='snow'\n[model.snow]\nsway_period = 0\n",
+       "inline.toml:4:15: model.snow.sway_period = 0 is out of range: must be [0.2, 600]"},
   };
   for (const auto& [text, expected] : cases) {
     const std::string message = parse_error(text);

@@ -1,0 +1,100 @@
+#pragma once
+// The smoke plume (SmokeParams): puffs leave a disc, rise on their buoyancy, which fades with
+// age, through a curl-noise flow that grows stronger as they rise, drift outwards and downwind,
+// and dissolve. A life is light (colors.inner) or dark (colors.outer) by the side of the vent it
+// leaves from, so near and far puffs differ and only back-to-front drawing shows which is in front.
+//
+// The flow is sampled at p scrolled down by the puff's age: puffs born together see one field,
+// and the plume's eddies rise with the smoke instead of standing still. Exact arithmetic only
+// (core/models/exact_math.hpp), so both backends step the same plume bit for bit.
+#include <cstdint>
+
+#include "core/color.hpp"
+#include "core/hash.hpp"
+#include "core/host_device.hpp"
+#include "core/models/exact_math.hpp"
+#include "core/models/model_params.hpp"
+#include "core/particle.hpp"
+#include "core/vec3.hpp"
+
+namespace particles {
+
+// The velocity of a puff at p, `age` seconds into its life.
+PARTICLES_HD Vec3 smoke_velocity(const SmokeParams& p, Vec3 at, float age) {
+  const float life = age / p.lifetime;  // 0 at birth, 1 at the end
+  const Vec3 q{at.x * p.noise_scale, at.y * p.noise_scale - 0.35f * age, at.z * p.noise_scale};
+  const Vec3 swirl = curl_noise(q, 0x5e0c1d2bu) * (p.turbulence * (0.35f + 0.65f * life));
+  const float buoyancy = p.rise_speed * (1.0f - 0.6f * life);
+  const Vec3 out{(at.x - p.source.x) * p.spread, 0.0f, (at.z - p.source.z) * p.spread};
+  return Vec3{p.wind * age, buoyancy, 0.0f} + out + swirl;
+}
+
+// Starts the life drawn from s.seed at the disc, `age` seconds in, integrating the flow over
+// those seconds in a few coarse steps (init spreads particles over whole lives).
+PARTICLES_HD void smoke_place(const SmokeParams& p, ParticleState& s, float age) {
+  RandomStream rs{s.seed};
+  const Vec3 d = random_in_disc(rs);
+  Vec3 at = p.source + d * p.source_radius;
+  constexpr int kSteps = 12;
+  const float h = age / static_cast<float>(kSteps);
+  Vec3 v{};
+  for (int i = 0; i < kSteps; ++i) {
+    v = smoke_velocity(p, at, h * static_cast<float>(i));
+    at = at + v * h;
+  }
+  s.px = at.x;
+  s.py = at.y;
+  s.pz = at.z;
+  s.vx = v.x;
+  s.vy = v.y;
+  s.vz = v.z;
+  s.age = age;
+}
+
+PARTICLES_HD ParticleState smoke_init(const SmokeParams& p, std::uint32_t seed) {
+  ParticleState s{};
+  s.seed = seed;
+  smoke_place(p, s, p.lifetime * unit_float(hash_u32(seed ^ 0x27d4eb2fu)));
+  return s;
+}
+
+PARTICLES_HD void smoke_step(const SmokeParams& p, ParticleState& s, float dt) {
+  s.age += dt;
+  if (s.age >= p.lifetime) {
+    s.seed = hash_u32(s.seed);  // a new life: a new place on the disc, a new shade
+    smoke_place(p, s, s.age - p.lifetime);
+    return;
+  }
+  const Vec3 v = smoke_velocity(p, Vec3{s.px, s.py, s.pz}, s.age);
+  s.vx = v.x;
+  s.vy = v.y;
+  s.vz = v.z;
+  s.px += v.x * dt;
+  s.py += v.y * dt;
+  s.pz += v.z * dt;
+}
+
+// Which half of the vent a life leaves from: soot from the -z side (a dark_fraction of the disc's
+// width), steam from the rest, so the two rise as intertwined streams rather than as grain.
+PARTICLES_HD bool smoke_is_dark(const SmokeParams& p, std::uint32_t seed) {
+  RandomStream rs{seed};
+  const Vec3 d = random_in_disc(rs);  // as smoke_place draws it
+  return 0.5f * (d.z + 1.0f) < p.dark_fraction;
+}
+
+PARTICLES_HD Color smoke_color(const ModelParams& m, const ParticleState& s) {
+  const SmokeParams& p = m.smoke;
+  Color c = smoke_is_dark(p, s.seed) ? m.color_outer : m.color_inner;
+  // Shades within a kind, so a puff stands out from its neighbours.
+  const float shade = 0.85f + 0.3f * unit_float(hash_u32(s.seed ^ 0x85ebca6bu));
+  c.r = clamp01(c.r * shade);
+  c.g = clamp01(c.g * shade);
+  c.b = clamp01(c.b * shade);
+  const float life = clamp01(s.age / p.lifetime);
+  const float fade_in = clamp01(life * 12.0f);
+  const float fade_out = (1.0f - life) * (1.0f - life);
+  c.a *= fade_in * (0.35f + 0.65f * fade_out) * (1.0f - life);
+  return c;
+}
+
+}  // namespace particles
