@@ -69,15 +69,24 @@ Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> s
   const unsigned chunks = parallel_threads();
   std::vector<Extents> partial(chunks);
   parallel_for_chunks(state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+    // A block at a time, in two loops: the step calls libm, and every call clobbers the vector
+    // registers, so a single loop would spill and reload the extents on every particle. The
+    // block is still in L1 when the second loop reads it.
+    constexpr std::size_t kBlock = 256;
     Extents e;
-    for (std::size_t i = begin; i < end; ++i) {
-      ParticleState& s = state[i];
-      if (dt != 0.0f) model_step(params, s, dt);
-      const Vec3 p = position_of(s);
-      const float depth = view_depth(view, p);
-      extents_add(e, p, depth, speed_of(s));
-      keys[i] = exact_depth_key(depth);
-      vertices[i] = model_vertex(params, s);
+    for (std::size_t block = begin; block < end; block += kBlock) {
+      const std::size_t block_end = std::min(end, block + kBlock);
+      if (dt != 0.0f) {
+        for (std::size_t i = block; i < block_end; ++i) model_step(params, state[i], dt);
+      }
+      for (std::size_t i = block; i < block_end; ++i) {
+        const ParticleState& s = state[i];
+        const Vec3 p = position_of(s);
+        const float depth = view_depth(view, p);
+        extents_add(e, p, depth, speed_of(s));
+        keys[i] = exact_depth_key(depth);
+      }
+      for (std::size_t i = block; i < block_end; ++i) vertices[i] = model_vertex(params, state[i]);
     }
     partial[c] = e;
   });
