@@ -112,9 +112,22 @@ void radix_passes(std::span<const std::uint32_t> keys, const std::uint32_t* gath
     scratch.values[b].resize(n);
   }
   const std::size_t buckets = std::size_t{1} << plan.digit_bits;
-  scratch.counts.resize(chunks * buckets);
   const std::uint32_t mask = static_cast<std::uint32_t>(buckets - 1);
   const std::uint32_t floor = plan.floor;
+  // One chunk's counts do not depend on the arrangement: every pass's are made in one read up
+  // front, as a serial LSD sort does. Several chunks need each pass's own, once the pass before
+  // has moved the pairs between chunks.
+  const bool counted_up_front = chunks == 1;
+  scratch.counts.resize((counted_up_front ? plan.passes : chunks) * buckets);
+  if (counted_up_front) {
+    std::fill(scratch.counts.begin(), scratch.counts.end(), 0u);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t k = (gathered != nullptr ? gathered[i] : keys[order[i]]) - floor;
+      for (int pass = 0; pass < plan.passes; ++pass) {
+        ++scratch.counts[pass * buckets + ((k >> (pass * plan.digit_bits)) & mask)];
+      }
+    }
+  }
   const std::uint32_t* key_in = nullptr;  // pass 0 ranks key - floor, later passes key_in
   const std::uint32_t* value_in = order.data();
   for (int pass = 0; pass < plan.passes; ++pass) {
@@ -127,22 +140,25 @@ void radix_passes(std::span<const std::uint32_t> keys, const std::uint32_t* gath
       if (key_in != nullptr) return key_in[i];
       return (gathered != nullptr ? gathered[i] : keys[value_in[i]]) - floor;
     };
-    parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-      std::uint32_t* count = scratch.counts.data() + c * buckets;
-      std::fill(count, count + buckets, 0u);
-      for (std::size_t i = begin; i < end; ++i) ++count[(key_at(i) >> shift) & mask];
-    });
+    std::uint32_t* counts = scratch.counts.data() + (counted_up_front ? pass * buckets : 0);
+    if (!counted_up_front) {
+      parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+        std::uint32_t* count = counts + c * buckets;
+        std::fill(count, count + buckets, 0u);
+        for (std::size_t i = begin; i < end; ++i) ++count[(key_at(i) >> shift) & mask];
+      });
+    }
     std::uint32_t at = 0;  // exclusive prefix sums, digit-major, chunk-minor
     for (std::size_t d = 0; d < buckets; ++d) {
       for (unsigned c = 0; c < chunks; ++c) {
-        std::uint32_t& count = scratch.counts[c * buckets + d];
+        std::uint32_t& count = counts[c * buckets + d];
         const std::uint32_t here = count;
         count = at;
         at += here;
       }
     }
     parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-      std::uint32_t* next = scratch.counts.data() + c * buckets;
+      std::uint32_t* next = counts + c * buckets;
       for (std::size_t i = begin; i < end; ++i) {
         const std::uint32_t k = key_at(i);
         const std::uint32_t to = next[(k >> shift) & mask]++;

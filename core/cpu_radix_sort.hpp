@@ -26,11 +26,11 @@ struct RadixPlan {
 
 // The widest digit a pass sorts. Wider digits mean fewer passes over memory, but more buckets
 // to scatter into at once and larger per-chunk counts; chosen by bench/cpu_sort_bench.
-inline constexpr int kRadixMaxDigitBits = 12;
+inline constexpr int kRadixMaxDigitBits = 11;
 
 // Plans a sort of keys whose smallest is `min_key` and largest `max_key`: ranking key - min_key
 // leaves only the bits in which the frame's keys differ (a galaxy frame's exact depths span
-// under 2^24 float steps: two 12-bit passes, not four bytes).
+// under 2^24 float steps: three passes, not four).
 RadixPlan plan_radix(std::uint32_t min_key, std::uint32_t max_key,
                      int max_digit_bits = kRadixMaxDigitBits);
 
