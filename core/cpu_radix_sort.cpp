@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "core/parallel_for.hpp"
 
@@ -159,11 +160,28 @@ void radix_passes(std::span<const std::uint32_t> keys, const std::uint32_t* gath
     }
     parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
       std::uint32_t* next = counts + c * buckets;
-      for (std::size_t i = begin; i < end; ++i) {
-        const std::uint32_t k = key_at(i);
-        const std::uint32_t to = next[(k >> shift) & mask]++;
-        if (!last) key_out[to] = k;
-        value_out[to] = value_in[i];
+      // The loop once per kind of pass, so no test of the pass's kind runs per pair.
+      auto scatter = [&](auto key_of, auto keep_key) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const std::uint32_t k = key_of(i);
+          const std::uint32_t to = next[(k >> shift) & mask]++;
+          if constexpr (decltype(keep_key)::value) key_out[to] = k;
+          value_out[to] = value_in[i];
+        }
+      };
+      auto run = [&](auto keep_key) {
+        if (key_in != nullptr) {
+          scatter([&](std::size_t i) { return key_in[i]; }, keep_key);
+        } else if (gathered != nullptr) {
+          scatter([&](std::size_t i) { return gathered[i] - floor; }, keep_key);
+        } else {
+          scatter([&](std::size_t i) { return keys[value_in[i]] - floor; }, keep_key);
+        }
+      };
+      if (last) {
+        run(std::false_type{});
+      } else {
+        run(std::true_type{});
       }
     });
     key_in = key_out;
