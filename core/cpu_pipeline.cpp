@@ -181,11 +181,19 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
     info.path = SortPath::unsorted;
   } else if (settings.algorithm == Algorithm::automatic) {
     // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
-    // sorted already. The frame reports the path the GPU policy would choose from the same order.
-    const std::uint64_t strided =
-        cpu_count_strided_descents(keys_, order_, kAutoProbeStride);  // before the sort moves it
-    const FrameSortResult sorted = cpu_sort_from_last_order(keys_, order_, scratch_);
-    info.path = choose_auto_path(sorted.descents == 0 ? 0u : 1u, strided == 0 ? 0u : 1u);
+    // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
+    // the odd-even sort's place on the GPU.
+    switch (cpu_sort_from_last_order(keys_, order_, scratch_).path) {
+      case FrameSortPath::already_sorted:
+        info.path = SortPath::skipped_sorted;
+        break;
+      case FrameSortPath::insertion:
+        info.path = SortPath::oddeven;
+        break;
+      case FrameSortPath::radix:
+        info.path = SortPath::radix;
+        break;
+    }
   } else {
     std::iota(order_.begin(), order_.end(), 0u);
     cpu_sort_order(keys_, order_, scratch_);

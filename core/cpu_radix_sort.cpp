@@ -12,9 +12,6 @@
 namespace particles {
 namespace {
 
-// Below this many pairs a sort runs on one thread: starting threads costs more than it saves.
-constexpr std::size_t kSerialSortBelow = 1 << 16;
-
 struct KeyRange {
   std::uint32_t min = std::numeric_limits<std::uint32_t>::max();
   std::uint32_t max = 0;
@@ -68,7 +65,7 @@ void check_sizes(const char* what, std::size_t keys, std::size_t n) {
 }
 
 unsigned sort_chunks(std::size_t n, unsigned threads) {
-  return n < kSerialSortBelow ? 1u : (threads != 0 ? threads : parallel_threads());
+  return n < kRadixSerialBelow ? 1u : (threads != 0 ? threads : parallel_threads());
 }
 
 // The passes of plan. Pass 0 reads its keys from `gathered` (keys[order[i]], in scratch.keys[0])

@@ -3,6 +3,7 @@
 // frame uses, its passes split over cores. Stable, so the result is one order whatever the thread
 // count: the one std::stable_sort gives, which the GPU tests compare against.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -27,6 +28,10 @@ struct RadixPlan {
 // The widest digit a pass sorts. Wider digits mean fewer passes over memory, but more buckets
 // to scatter into at once and larger per-chunk counts; chosen by bench/cpu_sort_bench.
 inline constexpr int kRadixMaxDigitBits = 11;
+
+// Below this many pairs the sort runs on one thread: each pass joins its threads twice, and a
+// join waits for the slowest, which on a busy machine is one that was not scheduled.
+inline constexpr std::size_t kRadixSerialBelow = std::size_t{1} << 18;
 
 // Plans a sort of keys whose smallest is `min_key` and largest `max_key`: ranking key - min_key
 // leaves only the bits in which the frame's keys differ (a galaxy frame's exact depths span
