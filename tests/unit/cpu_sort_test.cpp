@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/camera.hpp"
@@ -218,11 +220,24 @@ TEST(CpuStages, TheFusedStepEqualsTheStagesOneByOne) {
   }
 }
 
-// Sets PARTICLES_THREADS for one scope.
+// Sets PARTICLES_THREADS for one scope (nullptr: unset), then puts back the caller's value.
 class ThreadsVariable {
  public:
-  explicit ThreadsVariable(const char* value) { ::setenv(kThreadsVariable, value, 1); }
-  ~ThreadsVariable() { ::unsetenv(kThreadsVariable); }
+  explicit ThreadsVariable(const char* value) {
+    if (const char* was = std::getenv(kThreadsVariable)) saved_ = was;
+    set(value);
+  }
+  ~ThreadsVariable() { set(saved_ ? saved_->c_str() : nullptr); }
+
+ private:
+  static void set(const char* value) {
+    if (value != nullptr) {
+      ::setenv(kThreadsVariable, value, 1);
+    } else {
+      ::unsetenv(kThreadsVariable);
+    }
+  }
+  std::optional<std::string> saved_;
 };
 
 TEST(ParallelThreads, ReadTheThreadsVariable) {
@@ -230,7 +245,10 @@ TEST(ParallelThreads, ReadTheThreadsVariable) {
     ThreadsVariable set("3");
     EXPECT_EQ(parallel_threads(), 3u);
   }
-  EXPECT_EQ(parallel_threads(), available_cores());
+  {
+    ThreadsVariable unset(nullptr);
+    EXPECT_EQ(parallel_threads(), available_cores());
+  }
   EXPECT_EQ(parse_thread_count("1"), 1u);
   EXPECT_EQ(parse_thread_count("1024"), 1024u);
   for (const char* bad : {"", "0", "-2", "2x", " 2", "1025", "99999999999"}) {
