@@ -1,6 +1,7 @@
 #include "core/cpu_pipeline.hpp"
 
 #include "core/auto_policy.hpp"
+#include "core/cpu_frame_sort.hpp"
 #include "core/parallel_for.hpp"
 
 #include <algorithm>
@@ -62,41 +63,46 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
       });
 }
 
-void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
-                    SortScratch& scratch) {
-  // LSD radix sort of (key, draw index) pairs, a byte of the key a pass: each pass is a stable
-  // counting sort, so ties keep the incoming order. A pass whose byte every key shares moves
-  // nothing and is skipped (16-bit quantized keys take two passes, not four).
-  const std::size_t n = order.size();
-  scratch.keys[0].resize(n);
-  scratch.keys[1].resize(n);
-  scratch.values[0].resize(n);
-  scratch.values[1].resize(n);
-  std::uint32_t* key_in = scratch.keys[0].data();
-  std::uint32_t* value_in = scratch.values[0].data();
-  std::uint32_t* key_out = scratch.keys[1].data();
-  std::uint32_t* value_out = scratch.values[1].data();
-  std::array<std::array<std::size_t, 256>, 4> counts{};
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t k = keys[order[i]];
-    key_in[i] = k;
-    value_in[i] = order[i];
-    for (int d = 0; d < 4; ++d) ++counts[d][(k >> (8 * d)) & 0xffu];
-  }
-  for (int d = 0; d < 4; ++d) {
-    std::array<std::size_t, 256>& count = counts[d];
-    if (std::find(count.begin(), count.end(), n) != count.end()) continue;  // one bucket
-    std::size_t at = 0;
-    for (std::size_t& c : count) at += std::exchange(c, at);  // exclusive prefix sums
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t to = count[(key_in[i] >> (8 * d)) & 0xffu]++;
-      key_out[to] = key_in[i];
-      value_out[to] = value_in[i];
+Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
+                           const DepthFrame& view, std::span<ParticleVertex> vertices,
+                           std::span<std::uint32_t> keys) {
+  const unsigned chunks = parallel_threads();
+  std::vector<Extents> partial(chunks);
+  parallel_for_chunks(state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+    // A block at a time, in two loops: the step calls libm, and every call clobbers the vector
+    // registers, so a single loop would spill and reload the extents on every particle. The
+    // block is still in L1 when the second loop reads it.
+    constexpr std::size_t kBlock = 256;
+    Extents e;
+    for (std::size_t block = begin; block < end; block += kBlock) {
+      const std::size_t block_end = std::min(end, block + kBlock);
+      if (dt != 0.0f) {
+        for (std::size_t i = block; i < block_end; ++i) model_step(params, state[i], dt);
+      }
+      for (std::size_t i = block; i < block_end; ++i) {
+        const ParticleState& s = state[i];
+        const Vec3 p = position_of(s);
+        const float depth = view_depth(view, p);
+        extents_add(e, p, depth, speed_of(s));
+        keys[i] = exact_depth_key(depth);
+      }
+      for (std::size_t i = block; i < block_end; ++i) vertices[i] = model_vertex(params, state[i]);
     }
-    std::swap(key_in, key_out);
-    std::swap(value_in, value_out);
-  }
-  std::copy(value_in, value_in + n, order.begin());
+    partial[c] = e;
+  });
+  Extents e;
+  for (const Extents& p : partial) e = extents_merge(e, p);
+  return e;
+}
+
+void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t> keys) {
+  parallel_for_chunks(keys.size(), parallel_threads(),
+                      [&](std::size_t, std::size_t begin, std::size_t end) {
+                        for (std::size_t i = begin; i < end; ++i) {
+                          keys[i] = quantized_depth_key(depth_of_exact_key(keys[i]),
+                                                        extents.depth_min, extents.depth_max, bits);
+                        }
+                      });
 }
 
 std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
@@ -111,11 +117,18 @@ std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
 std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
                                          std::span<const std::uint32_t> order,
                                          std::uint32_t stride) {
-  std::uint64_t descents = 0;
-  for (std::size_t i = 0; i + stride < order.size(); ++i) {
-    descents += keys[order[i]] > keys[order[i + stride]] ? 1 : 0;
-  }
-  return descents;
+  if (order.size() <= stride) return 0;
+  const unsigned chunks = parallel_threads();
+  std::vector<std::uint64_t> partial(chunks, 0);
+  parallel_for_chunks(order.size() - stride, chunks,
+                      [&](std::size_t c, std::size_t begin, std::size_t end) {
+                        std::uint64_t descents = 0;
+                        for (std::size_t i = begin; i < end; ++i) {
+                          descents += keys[order[i]] > keys[order[i + stride]] ? 1 : 0;
+                        }
+                        partial[c] = descents;
+                      });
+  return std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
 }
 
 void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
@@ -154,32 +167,41 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   FrameInfo info;
   info.stages.frame = frame_++;
   StageClock clock(info.stages);
-  cpu_simulate(params_, state_, settings.dt);
+  // One pass steps each particle and makes everything that needs only it, as the CUDA backend's
+  // fused kernel does, timed under simulate: the particles are read once a frame, not four times.
+  info.extents = cpu_step_particles(params_, state_, settings.dt, settings.view, vertices_, keys_);
   clock.lap(Stage::simulate);
-  info.extents = cpu_extents(state_, settings.view);
   clock.lap(Stage::extents);
-  cpu_depth_keys(state_, settings.view, settings.key_mode, settings.key_bits, info.extents, keys_);
+  if (settings.key_mode == KeyMode::quantized) {
+    cpu_quantize_keys(info.extents, settings.key_bits, keys_);
+  }
   clock.lap(Stage::keys);
   if (!settings.sort) {
     std::iota(order_.begin(), order_.end(), 0u);
     info.path = SortPath::unsorted;
   } else if (settings.algorithm == Algorithm::automatic) {
     // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
-    // sorted already.
-    // The CPU sorts every path the same way; it reports what the GPU policy would choose.
-    info.path = choose_auto_path(
-        cpu_count_descents(keys_, order_) == 0 ? 0u : 1u,
-        cpu_count_strided_descents(keys_, order_, kAutoProbeStride) == 0 ? 0u : 1u);
-    if (info.path != SortPath::skipped_sorted) cpu_sort_order(keys_, order_, scratch_);
+    // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
+    // the odd-even sort's place on the GPU.
+    switch (cpu_sort_from_last_order(keys_, order_, scratch_).path) {
+      case FrameSortPath::already_sorted:
+        info.path = SortPath::skipped_sorted;
+        break;
+      case FrameSortPath::insertion:
+        info.path = SortPath::oddeven;
+        break;
+      case FrameSortPath::radix:
+        info.path = SortPath::radix;
+        break;
+    }
   } else {
     std::iota(order_.begin(), order_.end(), 0u);
     cpu_sort_order(keys_, order_, scratch_);
     info.path = SortPath::full;
   }
   clock.lap(Stage::sort);
-  // The CPU backend writes the order in place while sorting; this stage is the vertex write
-  // that the GPU fuses into simulate, kept here so both report the same five stages.
-  cpu_write_vertices(params_, state_, vertices_);
+  // The sort writes the order in place and the step wrote the vertices: both backends report the
+  // same five stages, and here this one is empty.
   clock.lap(Stage::order);
   info.stages.span_ms = info.stages.total();  // the host clock costs nothing: every stage is timed
   return info;

@@ -2,22 +2,16 @@
 // The CPU backend's frame: the same five steps as the CUDA pipeline (simulate, extents, keys,
 // sort, order), in plain C++ over the shared scene math. It is what CI renders with and the
 // oracle the GPU stages are tested against.
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "core/cpu_radix_sort.hpp"
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
-
-// Working memory of cpu_sort_order, kept by the caller so a frame allocates nothing.
-struct SortScratch {
-  std::array<std::vector<std::uint32_t>, 2> keys;    // the radix sort's ping-pong buffers
-  std::array<std::vector<std::uint32_t>, 2> values;  // (draw indices)
-};
 
 class CpuPipeline {
  public:
@@ -50,9 +44,13 @@ void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view);
 void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
                     int bits, const Extents& extents, std::span<std::uint32_t> keys);
-// Reorders `order` stably by keys[order[i]], ascending (far first). Ties keep the incoming order.
-void cpu_sort_order(std::span<const std::uint32_t> keys, std::span<std::uint32_t> order,
-                    SortScratch& scratch);
+// The frame's pass over the particles, equal bit for bit to cpu_simulate, cpu_write_vertices,
+// cpu_extents and exact cpu_depth_keys run one after the other (dt 0 leaves the state as it is).
+Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
+                           const DepthFrame& view, std::span<ParticleVertex> vertices,
+                           std::span<std::uint32_t> keys);
+// Turns the exact keys of cpu_step_particles into quantized ones, as cpu_depth_keys makes them.
+void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t> keys);
 // Adjacent pairs of `order` whose keys are out of ascending order.
 std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
                                  std::span<const std::uint32_t> order);

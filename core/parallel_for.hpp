@@ -4,15 +4,57 @@
 // same result as the serial loop, bit for bit; the CPU backend stays the GPU tests' oracle.
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cstddef>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 namespace particles {
 
-// The threads a parallel loop uses: every core.
-inline unsigned parallel_threads() {
+// The variable that sets how many threads the CPU backend's loops use (unset: every core this
+// process may run on). One knob for the pipeline's stages, its sort and the CPU compositor, so a
+// run on 1, 2 or N cores is measured without rebuilding.
+inline constexpr const char* kThreadsVariable = "PARTICLES_THREADS";
+inline constexpr unsigned kMaxThreads = 1024;
+
+// The cores this process may run on: its CPU affinity (taskset, a container's cpuset), which
+// std::thread::hardware_concurrency ignores.
+inline unsigned available_cores() {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  }
+#endif
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Parses a PARTICLES_THREADS value: a whole number in [1, kMaxThreads].
+inline unsigned parse_thread_count(std::string_view text) {
+  unsigned n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || n < 1 ||
+      n > kMaxThreads) {
+    throw std::invalid_argument(std::string(kThreadsVariable) + "=\"" + std::string(text) +
+                                "\": expected a thread count from 1 to " +
+                                std::to_string(kMaxThreads));
+  }
+  return n;
+}
+
+// The threads a parallel loop uses: PARTICLES_THREADS when set, else every available core.
+inline unsigned parallel_threads() {
+  const char* value = std::getenv(kThreadsVariable);
+  return value != nullptr ? parse_thread_count(value) : available_cores();
 }
 
 // Runs work(i) for every i in [0, count) on up to `threads` threads, each taking the next index
