@@ -68,7 +68,10 @@ PARTICLES_HD FireworksMotion fireworks_motion(const FireworksParams& p, const Fi
                                          2.0f * burst.next() - 1.0f});
   const float burst_speed = p.speed * (0.7f + 0.6f * burst.next());
   RandomStream star{l.star};
-  const Vec3 v0 = random_direction(star) * (burst_speed * (0.85f + 0.15f * star.next()));
+  // Two draws from one stream in two statements: the operands of one expression are evaluated in
+  // an order the compilers choose (GCC and nvcc chose differently).
+  const Vec3 direction = random_direction(star);
+  const Vec3 v0 = direction * (burst_speed * (0.85f + 0.15f * star.next()));
   // x(t) = c + (v0 + g/k) phi(t) - (g/k) t with phi(t) = t / (1 + k t): linear drag towards the
   // terminal velocity -g/k. A trail particle is where its star was `lag` seconds ago.
   const float k = p.drag, t = l.tau > l.lag ? l.tau - l.lag : 0.0f;

@@ -287,6 +287,7 @@ __global__ void __launch_bounds__(kBlendThreads)
     partials[static_cast<std::size_t>(unit) * kBlendThreads + slot] =
         make_float4(blend.r, blend.g, blend.b, blend.transmittance);
     __threadfence();  // this segment's partials are visible before it counts itself done
+    __syncthreads();  // ... all of them, before its first thread counts it
     __shared__ bool last;
     if (slot == 0) last = atomicAdd(&segments_done[tile], 1u) == segments - 1;
     __syncthreads();
