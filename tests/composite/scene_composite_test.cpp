@@ -47,7 +47,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
     } catch (const std::exception& e) {
       GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
     }
-    bar_ = agreement_bar(context_->renderer_description());
+    gl_renderer_ = context_->renderer_description();
     if (GetParam().backend == "cuda") {
       std::string why;
       backend_ = make_cuda_backend(why);
@@ -59,7 +59,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
 
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
-  AgreementBar bar_;
+  std::string gl_renderer_;
 };
 
 TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
@@ -117,7 +117,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
                                  (order.sort ? "" : " unsorted") + ", " + c.backend + " " +
                                  std::to_string(c.width) + "x" + std::to_string(c.height);
         std::cout << "  " << what << ": " << d << '\n';
-        EXPECT_TRUE(meets(d, bar_)) << what << ": " << d;
+        EXPECT_TRUE(meets(d, agreement_bar(gl_renderer_, scene.name))) << what << ": " << d;
         EXPECT_GT(d.lit, std::size_t(c.width * c.height / 50)) << what << ": too little drawn";
         if (on_cuda) {
           // The kernels against their CPU twin on the very vertices and order they read.
