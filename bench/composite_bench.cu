@@ -2,8 +2,7 @@
 // the CUDA pipeline: GPU time of a whole composite (CUDA events, median of many), the host's wall
 // time for it (it waits for the scan's total once), the entries it binned, and the bytes-moved
 // floor (every particle's vertex and draw index read once, the image written once, at the 4.2
-// TB/s copy bandwidth measured on the H200). One row per scene, image size, binning sort and
-// blend segment length (the default's neighbours, to show why it is the default).
+// TB/s copy bandwidth measured on the H200). One row per scene, image size and binning sort.
 // Usage: composite_bench [--reps R]
 #include <chrono>
 #include <cstdio>
@@ -51,9 +50,8 @@ int main(int argc, char** argv) {
                           {"scenes/galaxy_dense.toml", 1280, 720}};
     std::printf("# composite_bench: median of %d composites per row, after 10 warm-up\n\n", reps);
     std::printf(
-        "| scene | particles | image | binning | segment | entries | longest tile list | "
-        "composite (GPU) | host wall | floor | x floor |\n"
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| scene | particles | image | binning | entries | longest tile list | composite (GPU) | "
+        "host wall | floor | x floor |\n|---|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
       const SceneDesc scene = load_scene(find_resource(c.scene));
       cuda::DevicePipeline pipeline;
@@ -93,13 +91,8 @@ int main(int argc, char** argv) {
       const double floor_ms =
           (double(scene.count) * (sizeof(ParticleVertex) + 4) + double(c.width) * c.height * 4) /
           kCopyBytesPerSecond * 1e3;
-      const std::uint32_t segment = cuda::kDefaultSegmentEntries;
-      const std::pair<cuda::SortAlgorithm, std::uint32_t> configs[] = {
-          {cuda::SortAlgorithm::cub, segment / 4}, {cuda::SortAlgorithm::cub, segment / 2},
-          {cuda::SortAlgorithm::cub, segment},     {cuda::SortAlgorithm::cub, segment * 2},
-          {cuda::SortAlgorithm::cub, segment * 4}, {cuda::SortAlgorithm::radix, segment}};
-      for (const auto& [binning, segment_entries] : configs) {
-        cuda::TileCompositor compositor(cuda::kDefaultMaxEntriesPerPass, binning, segment_entries);
+      for (cuda::SortAlgorithm binning : {cuda::SortAlgorithm::cub, cuda::SortAlgorithm::radix}) {
+        cuda::TileCompositor compositor(cuda::kDefaultMaxEntriesPerPass, binning);
         cuda::Stream stream = cuda::Stream::create();
         cuda::Event start = cuda::Event::create(true), stop = cuda::Event::create(true);
         std::vector<double> gpu, host;
@@ -119,13 +112,12 @@ int main(int argc, char** argv) {
           }
         }
         const double g = bench::median(gpu);
-        std::printf(
-            "| %s | %u | %dx%d | %s | %u | %llu | %u | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
-            scene.name.c_str(), scene.count, c.width, c.height,
-            std::string(cuda::to_string(binning)).c_str(), segment_entries,
-            static_cast<unsigned long long>(compositor.last_entries()),
-            compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
-            g / floor_ms);
+        std::printf("| %s | %u | %dx%d | %s | %llu | %u | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
+                    scene.name.c_str(), scene.count, c.width, c.height,
+                    std::string(cuda::to_string(binning)).c_str(),
+                    static_cast<unsigned long long>(compositor.last_entries()),
+                    compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
+                    g / floor_ms);
       }
     }
     return 0;

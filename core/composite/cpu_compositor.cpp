@@ -33,7 +33,8 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   }
   out.width = camera.width;
   out.height = camera.height;
-  out.rgba8.resize(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height));
+  out.rgba8.assign(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height),
+                   background);
 
   const std::size_t n = order.size();
   const int bands = (out.height + kBandRows - 1) / kBandRows;
@@ -57,33 +58,23 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
       }
     }
   });
-  blends_.assign(out.rgba8.size(), PixelBlend{});
   parallel_for_each_index(threads_, static_cast<std::size_t>(bands), [&](std::size_t band) {
     const int band_y0 = static_cast<int>(band) * kBandRows;
     const int band_y1 = std::min(out.height, band_y0 + kBandRows);
-    PixelBlend* band_blends = blends_.data() + static_cast<std::size_t>(band_y0) * out.width;
-    // Pixels of the band not yet opaque: once none is, the farther sprites change nothing.
-    std::size_t open = static_cast<std::size_t>(band_y1 - band_y0) * out.width;
-    for (std::size_t c = chunks; c-- > 0 && open > 0;) {
-      const auto& list = band_lists_[c][band];
-      for (auto it = list.rbegin(); it != list.rend() && open > 0; ++it) {
-        const ProjectedSprite& s = sprites_[*it];
-        const PixelBounds& b = bounds_[*it];
+    for (std::size_t c = 0; c < chunks; ++c) {
+      for (std::uint32_t i : band_lists_[c][band]) {
+        const ProjectedSprite& s = sprites_[i];
+        const PixelBounds& b = bounds_[i];
         for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
-          PixelBlend* row = band_blends + static_cast<std::size_t>(y - band_y0) * out.width;
+          std::uint32_t* row = out.rgba8.data() + static_cast<std::size_t>(y) * out.width;
           for (int x = b.x0; x < b.x1; ++x) {
-            if (blend_opaque(row[x])) continue;
             const float w = sprite_weight(s, x, y);
             if (w < 0.0f) continue;
-            blend_under(row[x], s.rgba8, s.alpha * w);
-            open -= blend_opaque(row[x]) ? 1 : 0;
+            row[x] = blend_over_unorm8(row[x], s.rgba8, s.alpha * w);
           }
         }
       }
     }
-    const std::size_t first = static_cast<std::size_t>(band_y0) * out.width;
-    const std::size_t last = static_cast<std::size_t>(band_y1) * out.width;
-    for (std::size_t p = first; p < last; ++p) out.rgba8[p] = blend_resolve(blends_[p], background);
   });
 }
 

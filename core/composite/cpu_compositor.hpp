@@ -1,7 +1,6 @@
 #pragma once
 // The CPU twin of the tile compositor (cuda/composite/): the same sprites (core/composite/
-// sprite.hpp) blended front to back in the same order with the same float arithmetic, on all
-// cores. It is
+// sprite.hpp) blended in the same draw order with the same 8-bit rounding, on all cores. It is
 // what the CPU backend's composite renderer draws with and the oracle of the CUDA kernels.
 #include <cstdint>
 #include <span>
@@ -27,8 +26,8 @@ class CpuCompositor {
   // threads: 0 takes every core.
   explicit CpuCompositor(unsigned threads = 0);
 
-  // Resizes `out` to the camera's viewport and composites vertices[order[0]], vertices[order[1]],
-  // ... (first drawn farthest) over `background` (premultiplied RGBA8).
+  // Clears `out` (resized to the camera's viewport) to `background` (premultiplied RGBA8) and
+  // blends vertices[order[0]], vertices[order[1]], ... over it, first drawn first.
   void composite(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order,
                  const SpriteCamera& camera, std::uint32_t background, CompositeImage& out);
 
@@ -40,9 +39,8 @@ class CpuCompositor {
   std::vector<PixelBounds> bounds_;       // the pixels each may touch, by draw position
   // Per chunk of draw positions, per band of rows: the draw positions that reach the band, in
   // order. Chunks are projected and binned in parallel; bands are blended in parallel, each
-  // walking the chunks backwards, so every pixel takes its sprites nearest first.
+  // walking the chunks in order, so every pixel sees its sprites in draw order.
   std::vector<std::vector<std::vector<std::uint32_t>>> band_lists_;
-  std::vector<PixelBlend> blends_;  // by pixel, while a composite runs
 };
 
 }  // namespace particles

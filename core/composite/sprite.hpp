@@ -13,11 +13,13 @@
 //  - point rasterization: one fragment per pixel whose centre lies in the square of the point
 //    size around the window position, gl_PointCoord across it (sprite_pixel_bounds, sprite_weight);
 //  - the fragment shader: a soft disc, discarded outside radius 1 (sprite_weight);
-//  - blending: premultiplied "over" into the framebuffer, evaluated front to back in float
-//    (PixelBlend): the same sum as GL's, without GL's 8-bit rounding after every sprite.
+//  - blending: premultiplied "over" into an 8-bit framebuffer, rounded after every sprite
+//    (blend_over_unorm8). Rounding each step matters: a pile of faint sprites converges to a
+//    different 8-bit value than the exact float sum would.
 //
-// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no
-// contraction in ISO C++) and nvcc (the compositor is built with -fmad=false) agree bit for bit.
+// Every function uses plain IEEE float operations in a fixed order (and the blend integer
+// arithmetic), so the host compiler (no contraction in ISO C++) and nvcc (the compositor is built
+// with -fmad=false) agree bit for bit.
 #include <cmath>
 #include <cstdint>
 
@@ -168,43 +170,36 @@ PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
   return sprite_weight_at(s.x, s.y, s.inv_half, px, py);
 }
 
-// A pixel's blend, front to back: its sprites are taken from the nearest to the farthest ("under"),
-// each adding its colour weighted by the transmittance the sprites in front of it left, until
-// that transmittance is below kOpaqueTransmittance; then the background shows through what is
-// left. In exact arithmetic this is GL's back-to-front "over" of premultiplied colour. GL rounds
-// the 8-bit framebuffer after every sprite; this keeps floats and rounds once, which lets a
-// pixel stop after its nearest sprites instead of walking all of them (docs/performance.md has
-// the measured difference against Mesa's and NVIDIA's GL).
-struct PixelBlend {
-  float r = 0.0f, g = 0.0f, b = 0.0f;  // premultiplied colour of the sprites taken so far
-  float transmittance = 1.0f;          // the share of what lies behind them that shows through
-};
-
-// Below this the sprites not yet taken change no channel by more than 1/255.
-inline constexpr float kOpaqueTransmittance = 1.0f / 255.0f;
-
-PARTICLES_HD bool blend_opaque(const PixelBlend& p) {
-  return p.transmittance < kOpaqueTransmittance;
+// One fragment of colour rgb (the sprite's straight colour) and alpha a = sprite alpha * weight,
+// premultiplied and blended "over" an RGBA8 pixel (r in the lowest byte) in 8-bit fixed point:
+// the fragment's output is stored to 8 bits, then dst = src + dst * (255 - a) / 255, rounded, and
+// saturated. That is how Mesa's llvmpipe blends an RGBA8 target; blending in float and rounding
+// the result once differs by a few 1/255 where hundreds of faint sprites pile up, because 8-bit
+// blending stops moving a pixel once each sprite's change rounds away (docs/performance.md has
+// the measured difference against NVIDIA's GL).
+PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a) {
+  std::uint32_t out = float_to_unorm8(a) << 24;
+  for (int c = 0; c < 3; ++c) {
+    out |= float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a) << (8 * c);
+  }
+  return out;
 }
 
-// One fragment of straight colour rgba8 (alpha byte unused) and alpha a = sprite alpha * weight,
-// behind the fragments taken so far.
-PARTICLES_HD void blend_under(PixelBlend& p, std::uint32_t rgba8, float a) {
-  const float weight = p.transmittance * a * (1.0f / 255.0f);
-  p.r += weight * static_cast<float>(rgba8 & 0xffu);
-  p.g += weight * static_cast<float>((rgba8 >> 8) & 0xffu);
-  p.b += weight * static_cast<float>((rgba8 >> 16) & 0xffu);
-  p.transmittance *= 1.0f - a;
+// The blend itself on a stored fragment (premultiplied_fragment_unorm8): integer arithmetic,
+// d * (255 - a) / 255 rounded exactly.
+PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src) {
+  const std::uint32_t keep = 255u - (src >> 24);
+  std::uint32_t out = 0;
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t t = ((dst >> (8 * c)) & 0xffu) * keep + 128u;
+    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + ((t + (t >> 8)) >> 8);
+    out |= (sum > 255u ? 255u : sum) << (8 * c);
+  }
+  return out;
 }
 
-// The pixel over a premultiplied RGBA8 background, stored to RGBA8 as GL stores a float.
-PARTICLES_HD std::uint32_t blend_resolve(const PixelBlend& p, std::uint32_t background) {
-  const float t = p.transmittance;
-  const std::uint32_t r = float_to_unorm8(p.r + t * unorm8_to_float(background));
-  const std::uint32_t g = float_to_unorm8(p.g + t * unorm8_to_float(background >> 8));
-  const std::uint32_t b = float_to_unorm8(p.b + t * unorm8_to_float(background >> 16));
-  const std::uint32_t a = float_to_unorm8((1.0f - t) + t * unorm8_to_float(background >> 24));
-  return r | (g << 8) | (b << 16) | (a << 24);
+PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
+  return blend_premultiplied_unorm8(dst, premultiplied_fragment_unorm8(rgba8, a));
 }
 
 // The framebuffer's clear value for a straight-alpha background: premultiplied, 8 bits.

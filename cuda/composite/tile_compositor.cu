@@ -16,7 +16,15 @@ namespace {
 constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
-constexpr int kBlendThreads = kTileSize * kTileSize;  // one per pixel of a tile
+constexpr int kTilePixels = kTileSize * kTileSize;
+constexpr int kBlendThreads = 256;
+// A tile whose list is longer than this is blended by kHeavySplit blocks, each taking a band of
+// its rows: one block walks a tile's list, so the longest list bounds the whole blend, and split
+// four ways each block tests that list for a quarter of the pixels.
+constexpr std::uint32_t kHeavyList = 2048;
+constexpr int kHeavySplit = 4;
+// Fewest entries of a long tile list blended first, from its end (blend_kernel).
+constexpr std::uint32_t kFirstWindow = 1024;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
   return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
@@ -124,192 +132,171 @@ __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::
 
 struct SurfaceWriter {
   cudaSurfaceObject_t surface;
+  __device__ std::uint32_t read(int x, int y) const {
+    return surf2Dread<std::uint32_t>(surface, x * 4, y);
+  }
   __device__ void write(int x, int y, std::uint32_t v) const { surf2Dwrite(v, surface, x * 4, y); }
 };
 struct LinearWriter {
   std::uint32_t* pixels;
   int width;
+  __device__ std::uint32_t read(int x, int y) const { return pixels[y * width + x]; }
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// Where a pass's blends start and end. A frame in several passes takes its draw positions from
-// the nearest pass to the farthest, carrying each pixel's PixelBlend between them.
-struct PassEnds {
-  bool nearest = true;   // the pixels start clear, with nothing in front of them
-  bool farthest = true;  // the pixels are resolved over the background into the image
+// A block's share of shared memory for one batch: up to 32 entries per thread of a pixel.
+constexpr int kMaxBatch = 32 * (kBlendThreads / (kTilePixels / kHeavySplit));
+
+struct BlendBatch {
+  float4 geometry[kMaxBatch];
+  std::uint32_t colors[kMaxBatch];
+  std::uint32_t fragments[kMaxBatch * (kTilePixels / kHeavySplit)];  // premultiplied, [k][pixel]
+  std::uint32_t covering[kBlendThreads];                             // [lane][pixel]
 };
+static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
 
-// The start of the batch of entries that ends at `end`, no earlier than `first`.
-__device__ std::uint32_t batch_begin(std::uint32_t end, std::uint32_t first) {
-  return end - min(end - first, std::uint32_t{kBlendThreads});
-}
-
-// Work units of the blend: a tile's list is cut, from its end, into segments of at most
-// `segment_entries` entries, one block each, so that no tile's list holds up the frame. Per tile
-// its segment count (at least one: an empty tile still writes its background), scanned in place
-// into each tile's first unit.
-__global__ void segment_count_kernel(const uint2* __restrict__ ranges, int tiles,
-                                     std::uint32_t segment_entries,
-                                     std::uint32_t* __restrict__ unit_starts) {
-  const int tile = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (tile > tiles) return;
-  if (tile == tiles) {  // the scan's last element: its exclusive sum is the unit count
-    unit_starts[tile] = 0;
-    return;
-  }
-  const std::uint32_t entries = ranges[tile].y - ranges[tile].x;
-  unit_starts[tile] = max(1u, (entries + segment_entries - 1) / segment_entries);
-}
-
-__global__ void unit_tile_kernel(const std::uint32_t* __restrict__ unit_starts, int tiles,
-                                 std::uint32_t* __restrict__ unit_tiles) {
-  const int tile = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (tile >= tiles) return;
-  for (std::uint32_t u = unit_starts[tile]; u < unit_starts[tile + 1]; ++u) unit_tiles[u] = tile;
-}
-
-// The pixels of the tile at (tile_x, tile_y) (pixels) that a sprite's pixel bounds hold, as bits
-// y * kTileSize + x: a cheap test every pixel makes before the exact disc test.
-__device__ std::uint64_t tile_pixel_mask(const float4& g, int tile_x, int tile_y) {
-  ProjectedSprite s;
-  s.x = g.x;
-  s.y = g.y;
-  s.inv_half = g.z;
-  s.visible = true;
-  const PixelBounds b =
-      sprite_pixel_bounds(s, tile_x + kTileSize, tile_y + kTileSize);  // clamped past the tile
-  const int x0 = max(b.x0 - tile_x, 0), x1 = min(b.x1 - tile_x, kTileSize);
-  const int y0 = max(b.y0 - tile_y, 0), y1 = min(b.y1 - tile_y, kTileSize);
-  if (x0 >= x1 || y0 >= y1) return 0;
-  const std::uint64_t row = ((1ull << (x1 - x0)) - 1) << x0;
-  const std::uint64_t rows = (y1 - y0 == kTileSize ? ~0ull : (1ull << (kTileSize * (y1 - y0))) - 1)
-                             << (kTileSize * y0);
-  return (row * 0x0101010101010101ull) & rows;
-}
-
-// Blends entries [first, end) of a tile's list into one pixel's blend, from the nearest (end)
-// back, in batches of one entry per thread staged in shared memory, until the pixel is opaque;
-// the block stops when all of its pixels are. Each entry is staged with the tile pixels its
-// bounds hold, so that a pixel outside them costs a bit test. The next batch's sprites are read
-// while a batch is blended, and the one after's indices, so that a long list of sparse pixels
-// does not wait on memory every batch.
-__device__ void blend_segment(std::uint32_t first, std::uint32_t end, int tile_x, int tile_y,
+// Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
+// batch at a time, in two phases. First every thread of the block works: the kBlendThreads /
+// kPixels threads of a pixel each test 32 entries of the batch against the pixel's centre and
+// shade the fragments of the sprites that cover it (the costly float work, independent of the
+// pixel's value). Then one thread per pixel runs the dependent 8-bit blends over those fragments
+// alone, in draw order: integer arithmetic, a dozen instructions each. The next batch's sprite
+// indices are read during a batch.
+//
+// Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
+// is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
+// every chain in between; once they meet, the pixel no longer depends on what lay under the
+// entries blended. Only the first kPixels threads' chains mean anything. `active`: whether this
+// thread's pixel takes part (the same for every thread of a pixel).
+template <bool kTwoChains, int kPixels>
+__device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, int py,
                               const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
-                              const std::uint32_t* __restrict__ colors, bool open,
-                              PixelBlend& blend) {
-  __shared__ float4 batch_geometry[kBlendThreads];
-  __shared__ std::uint32_t batch_colors[kBlendThreads];
-  __shared__ std::uint64_t batch_masks[kBlendThreads];
-  const int slot = static_cast<int>(threadIdx.x);
-  const int px = tile_x + slot % kTileSize, py = tile_y + slot / kTileSize;
+                              const std::uint32_t* __restrict__ colors, bool active,
+                              BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
+  constexpr int kLanes = kBlendThreads / kPixels;
+  constexpr int kBatch = 32 * kLanes;
+  const int pixel = static_cast<int>(threadIdx.x) % kPixels;
+  const int lane = static_cast<int>(threadIdx.x) / kPixels;
   const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
-  std::uint32_t begin = batch_begin(end, first);
-  float4 sprite_geometry = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  std::uint32_t sprite_color = 0, next_index = 0;
-  if (begin + slot < end) {
-    const std::uint32_t index = sprites[begin + slot];
-    sprite_geometry = geometry[index];
-    sprite_color = colors[index];
+  std::uint32_t next[kBatch / kBlendThreads > 0 ? kBatch / kBlendThreads : 1];
+  constexpr int kLoads = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
+  for (int l = 0; l < kLoads; ++l) {
+    const std::uint32_t e = begin + threadIdx.x + l * kBlendThreads;
+    if (threadIdx.x + l * kBlendThreads < kBatch && e < end) next[l] = sprites[e];
   }
-  std::uint32_t next_begin = batch_begin(begin, first);
-  if (next_begin + slot < begin) next_index = sprites[next_begin + slot];
-  while (end > first) {
-    if (__syncthreads_count(open) == 0) break;  // also: the last batch is read by everyone
-    const int size = static_cast<int>(end - begin);
-    if (slot < size) {
-      batch_geometry[slot] = sprite_geometry;
-      batch_colors[slot] = sprite_color;
-      batch_masks[slot] = tile_pixel_mask(sprite_geometry, tile_x, tile_y);
+  for (std::uint32_t base = begin; base < end; base += kBatch) {
+    for (int l = 0; l < kLoads; ++l) {
+      const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
+      if (slot < kBatch && base + slot < end) {
+        batch.geometry[slot] = geometry[next[l]];
+        batch.colors[slot] = colors[next[l]];
+        const std::uint32_t ahead = base + kBatch + slot;
+        if (ahead < end) next[l] = sprites[ahead];
+      }
     }
-    if (next_begin + slot < begin) {
-      sprite_geometry = geometry[next_index];
-      sprite_color = colors[next_index];
-    }
-    const std::uint32_t after = batch_begin(next_begin, first);
-    if (after + slot < next_begin) next_index = sprites[after + slot];
     __syncthreads();
-    for (int k = size - 1; open && k >= 0; --k) {
-      if (((batch_masks[k] >> slot) & 1u) == 0) continue;
-      const float4 g = batch_geometry[k];
+    const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
+    std::uint32_t covering = 0;
+    for (int i = 0; active && i < 32; ++i) {
+      const int k = lane * 32 + i;
+      if (k >= in_batch) break;
+      const float4 g = batch.geometry[k];
       const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
-      if (dx * dx + dy * dy > 1.0f) continue;
-      blend_under(blend, batch_colors[k], g.w * sprite_weight_at(g.x, g.y, g.z, px, py));
-      open = !blend_opaque(blend);
+      if (dx * dx + dy * dy <= 1.0f) {
+        covering |= 1u << i;
+        const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+        batch.fragments[k * kPixels + pixel] =
+            premultiplied_fragment_unorm8(batch.colors[k], g.w * w);
+      }
     }
-    end = begin;
-    begin = next_begin;
-    next_begin = after;
+    batch.covering[lane * kPixels + pixel] = covering;
+    __syncthreads();
+    if (lane == 0) {
+      for (int q = 0; q < kLanes; ++q) {
+        std::uint32_t bits = batch.covering[q * kPixels + pixel];
+        while (bits != 0) {
+          const int k = q * 32 + __ffs(bits) - 1;
+          bits &= bits - 1;
+          const std::uint32_t fragment = batch.fragments[k * kPixels + pixel];
+          const bool apart = kTwoChains && high != low;  // chains that met stay together
+          low = blend_premultiplied_unorm8(low, fragment);
+          high = apart ? blend_premultiplied_unorm8(high, fragment) : low;
+        }
+      }
+    }
+    __syncthreads();
   }
-  __syncthreads();  // the batch arrays are free for the block's next use
 }
 
-// One block per work unit (a segment of a tile's list), one thread per pixel of the tile. A
-// tile of one segment is blended and written whole. The segments of a longer list are blended
-// each from a clear pixel into `partials`, and the last of them to finish composes them, nearest
-// first, until the pixel is opaque: the same sum as one walk down the list, its rounding and the
-// point where it stops aside (within 1/255 of the CPU twin, which walks each pixel's list).
+// The pixels [first_pixel, first_pixel + kPixels) of one tile, the tile's list in draw order. A
+// long list is blended from its end first: its last quarter (at least kFirstWindow entries) from
+// the bounds 0 and 255 (blend_entries). A pixel whose bounds meet has its exact 8-bit result and
+// needs nothing of the rest of the list; the pixels whose bounds did not meet (sparse ones, whose
+// few sprites leave the bounds apart) are blended over the whole list from the true value under
+// them (the background, or the image a pass before left), and only they test and blend in that
+// pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so
+// the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
+// cost the tile's dependent blends a quarter of its list.
+template <int kPixels, class Writer>
+__device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
+                           const std::uint32_t* __restrict__ sprites,
+                           const float4* __restrict__ geometry,
+                           const std::uint32_t* __restrict__ colors, std::uint32_t background,
+                           bool start_from_image, const Writer& out, BlendBatch& batch,
+                           bool* resolved) {
+  const int pixel = first_pixel + static_cast<int>(threadIdx.x) % kPixels;
+  const int px = (tile % grid.columns) * kTileSize + pixel % kTileSize;
+  const int py = (tile / grid.columns) * kTileSize + pixel / kTileSize;
+  const bool in_image = px < grid.width && py < grid.height;
+  const bool writes = in_image && threadIdx.x < kPixels;
+  std::uint32_t under = background;
+  if (start_from_image && writes) under = out.read(px, py);
+  const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
+  std::uint32_t value = under;
+  bool active = in_image;  // still to be blended over the whole list
+  const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
+  if (range.y - range.x > window) {
+    std::uint32_t low = opaque_alpha, high = 0xffffffffu;
+    blend_entries<true, kPixels>(range.y - window, range.y, px, py, sprites, geometry, colors,
+                                 in_image, batch, low, high);
+    if (threadIdx.x < kPixels) {
+      resolved[threadIdx.x] = !in_image || low == high;
+      if (low == high) value = low;
+    }
+    __syncthreads();
+    active = in_image && !resolved[threadIdx.x % kPixels];
+  }
+  if (__syncthreads_or(active)) {
+    std::uint32_t whole = under, unused = 0;
+    blend_entries<false, kPixels>(range.x, range.y, px, py, sprites, geometry, colors, active,
+                                  batch, whole, unused);
+    if (active) value = whole;
+  }
+  if (writes) out.write(px, py, value);
+}
+
+// kHeavySplit blocks per tile: the first blends a tile with a short list whole, four threads a
+// pixel; a tile with a list longer than kHeavyList is shared by all of them, a band of its rows
+// each, sixteen threads a pixel.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
-                 const std::uint32_t* __restrict__ unit_starts,
-                 const std::uint32_t* __restrict__ unit_tiles, std::uint32_t segment_entries,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
-                 const std::uint32_t* __restrict__ colors, std::uint32_t background, PassEnds ends,
-                 float4* __restrict__ carried, float4* __restrict__ partials,
-                 std::uint32_t* __restrict__ segments_done, Writer out) {
-  const std::uint32_t unit = blockIdx.x;
-  if (unit >= unit_starts[grid.count()]) return;
-  const int tile = static_cast<int>(unit_tiles[unit]);
-  const std::uint32_t first_unit = unit_starts[tile];
-  const std::uint32_t segments = unit_starts[tile + 1] - first_unit;
-  const std::uint32_t segment = unit - first_unit;
-  const int slot = static_cast<int>(threadIdx.x);
-  const int px = (tile % grid.columns) * kTileSize + slot % kTileSize;
-  const int py = (tile / grid.columns) * kTileSize + slot / kTileSize;
-  const bool in_image = px < grid.width && py < grid.height;
-  const std::size_t at = static_cast<std::size_t>(py) * static_cast<std::size_t>(grid.width) +
-                         static_cast<std::size_t>(px);
-  // What nearer passes left in front of this pass's sprites.
-  PixelBlend front;
-  if (!ends.nearest && in_image) {
-    const float4 c = carried[at];
-    front = {c.x, c.y, c.z, c.w};
-  }
+                 const std::uint32_t* __restrict__ colors, std::uint32_t background,
+                 bool start_from_image, Writer out) {
+  __shared__ BlendBatch batch;
+  __shared__ bool resolved[kTilePixels];
+  const int tile = static_cast<int>(blockIdx.x) / kHeavySplit;
+  const int share = static_cast<int>(blockIdx.x) % kHeavySplit;
   const uint2 range = ranges[tile];
-  const std::uint32_t end = range.y - min(range.y - range.x, segment * segment_entries);
-  const std::uint32_t begin = end - min(end - range.x, segment_entries);
-
-  PixelBlend blend = segments == 1 ? front : PixelBlend{};
-  blend_segment(begin, end, px - slot % kTileSize, py - slot / kTileSize, sprites, geometry, colors,
-                in_image && !blend_opaque(blend), blend);
-  if (segments > 1) {
-    partials[static_cast<std::size_t>(unit) * kBlendThreads + slot] =
-        make_float4(blend.r, blend.g, blend.b, blend.transmittance);
-    __threadfence();  // this segment's partials are visible before it counts itself done
-    __syncthreads();  // ... all of them, before its first thread counts it
-    __shared__ bool last;
-    if (slot == 0) last = atomicAdd(&segments_done[tile], 1u) == segments - 1;
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    if (slot == 0) segments_done[tile] = 0;  // ready for the next composite
-    blend = front;
-    for (std::uint32_t k = 0; k < segments && !blend_opaque(blend); ++k) {
-      const float4 p =
-          __ldcg(&partials[static_cast<std::size_t>(first_unit + k) * kBlendThreads + slot]);
-      const float t = blend.transmittance;
-      blend.r += t * p.x;
-      blend.g += t * p.y;
-      blend.b += t * p.z;
-      blend.transmittance = t * p.w;
-    }
-  }
-  if (!in_image) return;
-  if (ends.farthest) {
-    out.write(px, py, blend_resolve(blend, background));
-  } else {
-    carried[at] = make_float4(blend.r, blend.g, blend.b, blend.transmittance);
+  if (range.y - range.x > kHeavyList) {
+    constexpr int kPixels = kTilePixels / kHeavySplit;
+    blend_tile<kPixels>(tile, share * kPixels, grid, range, sprites, geometry, colors, background,
+                        start_from_image, out, batch, resolved);
+  } else if (share == 0) {
+    blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, background,
+                            start_from_image, out, batch, resolved);
   }
 }
 
@@ -340,22 +327,7 @@ void TileCompositor::reserve_entries(std::size_t entries) {
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
-  if (tile_ranges_.size() >= tiles) return;
-  tile_ranges_.resize(tiles);
-  unit_starts_.resize(tiles + 1);
-  segments_done_.resize(tiles);
-  CUDA_CHECK(cudaMemset(segments_done_.data(), 0, segments_done_.size_bytes()));
-  std::size_t bytes = 0;
-  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, unit_starts_.data(), unit_starts_.data(),
-                                           static_cast<int>(tiles) + 1));
-  unit_scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
-}
-
-void TileCompositor::reserve_units(std::size_t units) {
-  if (unit_tiles_.size() >= units) return;
-  const std::size_t capacity = units + units / 4;
-  unit_tiles_.resize(capacity);
-  partials_.resize(capacity * kBlendThreads);
+  if (tile_ranges_.size() < tiles) tile_ranges_.resize(tiles);
 }
 
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
@@ -395,9 +367,8 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   // Pass boundaries: draw positions whose entries fit a pass. Nearly every frame has one pass,
   // which needs no offsets on the host.
   std::vector<std::uint32_t> cuts{0u, count};
-  std::vector<std::uint64_t> offsets;  // on the host only when the frame needs several passes
   if (total > max_entries_per_pass_) {
-    offsets.resize(std::size_t{count} + 1);
+    std::vector<std::uint64_t> offsets(std::size_t{count} + 1);
     CUDA_CHECK(cudaMemcpy(offsets.data(), sprite_offsets_.data(),
                           offsets.size() * sizeof(offsets[0]), cudaMemcpyDeviceToHost));
     cuts = {0u};
@@ -419,20 +390,17 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)));
   last_passes_ = cuts.size() - 1;
 
-  const std::size_t passes = cuts.size() - 1;
-  if (passes > 1 && carried_.size() < static_cast<std::size_t>(grid.width) * grid.height) {
-    carried_.resize(static_cast<std::size_t>(grid.width) * grid.height);
-  }
-  // Nearest draw positions first: each pass blends behind what the passes before it took.
-  for (std::size_t p = passes; p >= 1; --p) {
+  for (std::size_t p = 1; p < cuts.size(); ++p) {
     const std::uint32_t first = cuts[p - 1], last = cuts[p];
-    const std::uint64_t entries = passes > 1 ? offsets[last] - offsets[first] : total;
-    const int tile_count = grid.count();
-    const std::size_t units =
-        static_cast<std::size_t>(tile_count) + static_cast<std::size_t>(entries / segment_entries_);
-    if (units > unit_tiles_.size()) {
-      CUDA_CHECK(cudaStreamSynchronize(stream));  // no blend still uses the old buffers
-      reserve_units(units);
+    std::uint64_t entries = total;
+    if (cuts.size() > 2) {
+      std::uint64_t bounds[2] = {0, 0};
+      CUDA_CHECK(cudaMemcpyAsync(&bounds[0], sprite_offsets_.data() + first, sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaMemcpyAsync(&bounds[1], sprite_offsets_.data() + last, sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      entries = bounds[1] - bounds[0];
     }
     CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0,
                                static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
@@ -447,30 +415,16 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
           entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
       PARTICLES_CHECK_LAUNCH("tile_range_kernel", stream);
     }
-    segment_count_kernel<<<blocks_for(std::uint64_t(tile_count) + 1, kRangeThreads), kRangeThreads,
-                           0, stream>>>(tile_ranges_.data(), tile_count, segment_entries_,
-                                        unit_starts_.data());
-    PARTICLES_CHECK_LAUNCH("segment_count_kernel", stream);
-    std::size_t unit_scan_bytes = unit_scan_workspace_.size();
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(unit_scan_workspace_.data(), unit_scan_bytes,
-                                             unit_starts_.data(), unit_starts_.data(),
-                                             tile_count + 1, stream));
-    unit_tile_kernel<<<blocks_for(std::uint64_t(tile_count), kRangeThreads), kRangeThreads, 0,
-                       stream>>>(unit_starts_.data(), tile_count, unit_tiles_.data());
-    PARTICLES_CHECK_LAUNCH("unit_tile_kernel", stream);
-    const PassEnds ends{p == passes, p == 1};
-    const unsigned blocks = static_cast<unsigned>(units);
+    const bool over_image = p > 1;
+    const unsigned tiles = static_cast<unsigned>(grid.count()) * kHeavySplit;
     if (output.surface != 0) {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), unit_starts_.data(), unit_tiles_.data(), segment_entries_,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background, ends,
-          carried_.data(), partials_.data(), segments_done_.data(), SurfaceWriter{output.surface});
+      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
+          sprite_colors_.data(), background, over_image, SurfaceWriter{output.surface});
     } else {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), unit_starts_.data(), unit_tiles_.data(), segment_entries_,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background, ends,
-          carried_.data(), partials_.data(), segments_done_.data(),
-          LinearWriter{output.pixels, grid.width});
+      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
+          sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
     }
     PARTICLES_CHECK_LAUNCH("blend_kernel", stream);
   }

@@ -12,13 +12,9 @@
 //  3. emit one (tile, draw position) entry per touched tile, in draw order;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. blend: one block per segment of at most segment_entries of a tile's list (most tiles have
-//     one), one thread per pixel, walking the segment from its nearest sprite through shared
-//     memory, front to back (PixelBlend), each pixel until it is opaque and the block until all
-//     of its pixels are; the last segment of a tile to finish composes the others' partials.
-// Its CPU twin is core/composite/cpu_compositor.hpp, which walks each pixel's whole list: the two
-// agree bit for bit on tiles of one segment and within 1/255 on the others (where the segments'
-// composition rounds differently and may take sprites the single walk had stopped before).
+//  5. blend: one block per tile, one thread per pixel, walking the tile's list in order through
+//     shared memory, "over" with 8-bit rounding after every sprite, as the framebuffer does.
+// Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -43,24 +39,17 @@ struct CompositeOutput {
 
 // Entries one pass of the binning sorts at most (their memory: 16 bytes each); a frame that
 // needs more (huge sprites over millions of particles) is composited in several passes over
-// consecutive draw positions, the nearest first, each blending behind what the ones before took.
+// consecutive draw positions, each blending over the image the one before left.
 inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
-// Entries of a tile's list one blend block takes at most (bench/composite_bench compares others):
-// a longer list is cut into segments blended side by side and composed.
-inline constexpr std::uint32_t kDefaultSegmentEntries = 512;
 
 class TileCompositor {
  public:
   // binning: the stable sort of the entries by tile (step 4), any of the sort library's.
-  // segment_entries: the most entries of a tile's list one blend block takes (step 5).
   explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass,
-                          SortAlgorithm binning = kDefaultBinning,
-                          std::uint32_t segment_entries = kDefaultSegmentEntries)
-      : max_entries_per_pass_(max_entries_per_pass),
-        binning_(binning),
-        segment_entries_(segment_entries > 0 ? segment_entries : 1) {}
+                          SortAlgorithm binning = kDefaultBinning)
+      : max_entries_per_pass_(max_entries_per_pass), binning_(binning) {}
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
   // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
@@ -93,7 +82,6 @@ class TileCompositor {
   void reserve_sprites(std::uint32_t count);
   void reserve_entries(std::size_t entries);
   void reserve_tiles(std::size_t tiles);
-  void reserve_units(std::size_t units);
   std::size_t entries_capacity() const { return entry_tiles_.size(); }
 
   // By draw position: the projected sprite's window position, 2 / size and alpha; its colour;
@@ -106,19 +94,9 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> entry_sprites_;
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
-  DeviceBuffer<float4> carried_;     // each pixel's PixelBlend between passes (several only)
-  // The blend's work units (segments of tile lists): each tile's first unit (tiles + 1, the last
-  // the unit count), each unit's tile, and the partial blends of tiles of several segments, by
-  // unit and pixel; per tile, how many of its segments are done (reset by the last).
-  DeviceBuffer<std::uint32_t> unit_starts_;
-  DeviceBuffer<std::uint32_t> unit_tiles_;
-  DeviceBuffer<float4> partials_;
-  DeviceBuffer<std::uint32_t> segments_done_;
-  DeviceBuffer<unsigned char> unit_scan_workspace_;
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
   SortAlgorithm binning_;
-  std::uint32_t segment_entries_;
   std::uint64_t last_entries_ = 0;
   std::size_t last_passes_ = 0;
 

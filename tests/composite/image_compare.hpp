@@ -25,33 +25,24 @@ struct ImageDifference {
 };
 
 // The bar a raster/composite pair must clear on the GL implementation at hand. The bar,
-// same_image(), holds on Mesa (CI) for most scenes. Two things keep it from holding everywhere,
-// and where they bite the bar is what was measured (H200 and this machine, 2026-12-01,
-// docs/performance.md), so that a regression still fails:
-//  - The compositor sums each pixel's sprites in float; GL rounds its 8-bit framebuffer after
-//    every sprite, and under a pile of faint sprites that rounding stops moving the pixel where
-//    the float sum goes on. The smoke plume (large fading puffs) is made of such piles: on Mesa
-//    69% of its lit pixels are within 3/255 and 0.02% beyond 16/255 (max 21); the nested shells
-//    have a handful of pixels beyond 16/255 of a quarter million.
-//  - NVIDIA's driver rasterizes points a little differently from the shaders' math (one sprite
-//    over black differs by up to 5/255, bench/blend_probe), and its piles of faint sprites add to
-//    that: on a 320x180 view of the dense galaxy (a million sprites on 57,600 pixels) 28% of lit
-//    pixels are beyond 3/255 and 0.74% beyond 16/255.
+// same_image(), holds on Mesa (CI). NVIDIA's driver rasterizes points a little differently from
+// the shaders' math (one sprite over black differs by up to 5/255, bench/blend_probe), and piles of
+// faint sprites carry that into 27% of lit pixels beyond 3/255 on a 320x180 view of the dense
+// galaxy (H200, 2026-12-01, docs/performance.md); there the bar is what was measured, so that a
+// regression still fails: none above 16/255 and at least 70% of lit pixels within 3/255.
 struct AgreementBar {
   double lit_within3_share = 0.99;
-  double lit_above16_share = 0.0;
+  int max_above16 = 0;
 };
 
-inline AgreementBar agreement_bar(const std::string& gl_renderer, const std::string& scene = "") {
-  if (gl_renderer.find("NVIDIA") != std::string::npos) return {0.65, 0.01};
-  if (scene == "Smoke plume") return {0.65, 0.001};
-  if (scene == "Nested shells" || scene == "Inside the shells") return {0.99, 0.0001};
+inline AgreementBar agreement_bar(const std::string& gl_renderer) {
+  if (gl_renderer.find("NVIDIA") != std::string::npos) return {0.70, 0};
   return {};
 }
 
 inline bool meets(const ImageDifference& d, const AgreementBar& bar) {
   return d.lit_within3_share() >= bar.lit_within3_share &&
-         static_cast<double>(d.above16) <= bar.lit_above16_share * static_cast<double>(d.lit);
+         d.above16 <= static_cast<std::size_t>(bar.max_above16);
 }
 
 inline std::ostream& operator<<(std::ostream& os, const ImageDifference& d) {

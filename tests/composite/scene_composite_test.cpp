@@ -1,8 +1,7 @@
 // Every shipped scene, every algorithm and the unsorted order, on each backend present: the
 // frame's image from the composite renderer against GL's rasterization of the same frame (the
 // backend's buffers, drawn after it), and on the CUDA backend the kernels' image against the CPU
-// twin's of the same vertices and order, which must agree within 1/255 (TileCompositor says
-// where and why they may differ at all).
+// twin's of the same vertices and order, which must be equal bit for bit.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -47,7 +46,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
     } catch (const std::exception& e) {
       GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
     }
-    gl_renderer_ = context_->renderer_description();
+    bar_ = agreement_bar(context_->renderer_description());
     if (GetParam().backend == "cuda") {
       std::string why;
       backend_ = make_cuda_backend(why);
@@ -59,7 +58,7 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
 
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
-  std::string gl_renderer_;
+  AgreementBar bar_;
 };
 
 TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
@@ -117,7 +116,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
                                  (order.sort ? "" : " unsorted") + ", " + c.backend + " " +
                                  std::to_string(c.width) + "x" + std::to_string(c.height);
         std::cout << "  " << what << ": " << d << '\n';
-        EXPECT_TRUE(meets(d, agreement_bar(gl_renderer_, scene.name))) << what << ": " << d;
+        EXPECT_TRUE(meets(d, bar_)) << what << ": " << d;
         EXPECT_GT(d.lit, std::size_t(c.width * c.height / 50)) << what << ": too little drawn";
         if (on_cuda) {
           // The kernels against their CPU twin on the very vertices and order they read.
@@ -129,7 +128,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
               request.background, c.width, c.height,
               [&](int x, int y) { return gl_pixel(composite, x, y); },
               [&](int x, int y) { return expected.at(x, y); });
-          EXPECT_LE(exact.max, 1) << what << ", CUDA against the CPU twin: " << exact;
+          EXPECT_EQ(exact.max, 0) << what << ", CUDA against the CPU twin: " << exact;
         }
       }
     }
