@@ -30,15 +30,22 @@ inline void check(cudaError_t code, const char* expression, const char* file, in
 
 #define CUDA_CHECK(expr) ::particles::cuda::check((expr), #expr, __FILE__, __LINE__)
 
-// After a kernel launch: reports launch-configuration errors at once, and in debug builds
-// (PARTICLES_SYNC_LAUNCHES) also faults raised while the kernel ran.
+// After a kernel launch on `stream`: reports launch-configuration errors at once, and in debug
+// builds (PARTICLES_SYNC_LAUNCHES) also faults raised while the kernel ran, by waiting for the
+// stream, unless it is being captured into a graph, where waiting is illegal and would end the
+// capture with an error.
+namespace particles::cuda {
+inline void check_launch(const char* name, cudaStream_t stream, const char* file, int line) {
+  check(cudaGetLastError(), name, file, line);
 #ifdef PARTICLES_SYNC_LAUNCHES
-#define CUDA_CHECK_LAUNCH(name)                                                  \
-  do {                                                                           \
-    ::particles::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__);      \
-    ::particles::cuda::check(cudaDeviceSynchronize(), name, __FILE__, __LINE__); \
-  } while (0)
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  check(cudaStreamIsCapturing(stream, &status), name, file, line);
+  if (status == cudaStreamCaptureStatusNone) check(cudaStreamSynchronize(stream), name, file, line);
 #else
-#define CUDA_CHECK_LAUNCH(name) \
-  ::particles::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__)
+  (void)stream;
 #endif
+}
+}  // namespace particles::cuda
+
+#define CUDA_CHECK_LAUNCH(name, stream) \
+  ::particles::cuda::check_launch((name), (stream), __FILE__, __LINE__)

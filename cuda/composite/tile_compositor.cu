@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/composite/tile_grid.hpp"
-#include "cuda/pipeline/launch_check.hpp"
+#include "cuda/check.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -353,7 +353,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   project_kernel<<<blocks_for(std::uint64_t{count} + 1, kProjectThreads), kProjectThreads, 0,
                    stream>>>(vertices, order, count, camera, sprite_geometry_.data(),
                              sprite_colors_.data(), sprite_offsets_.data());
-  PARTICLES_CHECK_LAUNCH("project_kernel", stream);
+  CUDA_CHECK_LAUNCH("project_kernel", stream);
   std::size_t scan_bytes = scan_workspace_.size();
   CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_workspace_.data(), scan_bytes,
                                            sprite_offsets_.data(), sprite_offsets_.data(),
@@ -408,12 +408,12 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
       emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
           sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid, entry_tiles_.data(),
           entry_sprites_.data());
-      PARTICLES_CHECK_LAUNCH("emit_kernel", stream);
+      CUDA_CHECK_LAUNCH("emit_kernel", stream);
       sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), static_cast<std::size_t>(entries),
                     0, tile_bits, stream);
       tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
           entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
-      PARTICLES_CHECK_LAUNCH("tile_range_kernel", stream);
+      CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     }
     const bool over_image = p > 1;
     const unsigned tiles = static_cast<unsigned>(grid.count()) * kHeavySplit;
@@ -426,7 +426,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
           grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
           sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
     }
-    PARTICLES_CHECK_LAUNCH("blend_kernel", stream);
+    CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }
 
   if (timed) {

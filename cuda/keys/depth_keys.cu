@@ -6,7 +6,6 @@
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 #include "cuda/sort/partition_append.cuh"
 
 namespace particles::cuda {
@@ -64,7 +63,7 @@ void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
   if (args.count == 0) return;
   depth_keys_kernel<<<detail::grid_stride_blocks(args.count, kThreads, 8), kThreads, 0, stream>>>(
       args);
-  PARTICLES_CHECK_LAUNCH("depth_keys_kernel", stream);
+  CUDA_CHECK_LAUNCH("depth_keys_kernel", stream);
 }
 
 }  // namespace particles::cuda

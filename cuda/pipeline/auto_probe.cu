@@ -1,7 +1,7 @@
 #include "cuda/pipeline/auto_probe.hpp"
 
+#include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -60,7 +60,7 @@ void launch_sortedness_probes(const std::uint32_t* keys, std::uint32_t count, st
   CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(std::uint32_t), stream));
   sortedness_probes_kernel<<<probe_grid_for(count), kThreads, 0, stream>>>(keys, count, stride,
                                                                            counts);
-  PARTICLES_CHECK_LAUNCH("sortedness_probes_kernel", stream);
+  CUDA_CHECK_LAUNCH("sortedness_probes_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -10,7 +10,6 @@
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/keys/depth_keys.hpp"
 #include "cuda/pipeline/auto_probe.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 #include "cuda/reduce/extents_fold.hpp"
 #include "cuda/reduce/extents_reduce.hpp"
@@ -167,10 +166,10 @@ void DevicePipeline::restart_auto_order() {
   if (count_ > 0) {
     detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
         order_.data(), nullptr, count_, nullptr);
-    PARTICLES_CHECK_LAUNCH("identity_values_kernel", stream_.get());
+    CUDA_CHECK_LAUNCH("identity_values_kernel", stream_.get());
   }
   reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
-  PARTICLES_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
+  CUDA_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
 }
 
 DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
@@ -445,7 +444,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
       detail::copy_values_to_kernel<<<detail::grid_stride_blocks(count_, detail::kCopyThreads, 1),
                                       detail::kCopyThreads, 0, s>>>(order_.data(), &c->order,
                                                                     count_, finish);
-      PARTICLES_CHECK_LAUNCH("copy_values_to_kernel", s);
+      CUDA_CHECK_LAUNCH("copy_values_to_kernel", s);
     }
     mark(5, timing_slot, marks);
   }
@@ -469,7 +468,7 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
                   offsetof(FrameReport, descents) + sizeof(std::uint32_t));
     launch_sortedness_probes(keys_.data(), count_, kAutoProbeStride, &report->descents, s);
     choose_auto_path_kernel<<<1, 1, 0, s>>>(report, words, end_bit);
-    PARTICLES_CHECK_LAUNCH("choose_auto_path_kernel", s);
+    CUDA_CHECK_LAUNCH("choose_auto_path_kernel", s);
     odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
                             words + kOddEvenRuns);
   }

@@ -1,7 +1,6 @@
 #include "cuda/reduce/extents_fold.hpp"
 
 #include "cuda/check.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 
 namespace particles::cuda {
@@ -37,7 +36,7 @@ __global__ void __launch_bounds__(kFoldThreads)
 void launch_extents_fold(const std::uint32_t* partials, std::uint32_t blocks, Extents* out,
                          cudaStream_t stream) {
   extents_fold_kernel<<<1, kFoldThreads, 0, stream>>>(partials, blocks, out);
-  PARTICLES_CHECK_LAUNCH("extents_fold_kernel", stream);
+  CUDA_CHECK_LAUNCH("extents_fold_kernel", stream);
 }
 
 }  // namespace particles::cuda

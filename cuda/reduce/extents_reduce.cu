@@ -5,7 +5,6 @@
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 
 namespace particles::cuda {
@@ -66,7 +65,7 @@ void launch_extents(const ParticleState* state, std::uint32_t count, const Depth
   // Even with no particles one block runs, so *out is always written (the empty Extents).
   extents_kernel<<<detail::resident_grid_blocks(extents_kernel, count, kThreads), kThreads, 0,
                    stream>>>(state, count, view, out, detail::split_extents_workspace(workspace));
-  PARTICLES_CHECK_LAUNCH("extents_kernel", stream);
+  CUDA_CHECK_LAUNCH("extents_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -5,7 +5,6 @@
 #include "core/scene_models.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
-#include "cuda/pipeline/launch_check.hpp"
 
 namespace particles::cuda {
 namespace {
@@ -43,7 +42,7 @@ void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t 
   if (count == 0) return;
   init_kernel<<<detail::grid_stride_blocks(count, kThreads, 8), kThreads, 0, stream>>>(
       params, state, count);
-  PARTICLES_CHECK_LAUNCH("init_kernel", stream);
+  CUDA_CHECK_LAUNCH("init_kernel", stream);
 }
 
 void launch_step(const ModelParams& params, const ParticleState* state_in, ParticleState* state_out,
@@ -55,7 +54,7 @@ void launch_step(const ModelParams& params, const ParticleState* state_in, Parti
     step_kernel<decltype(tag)::model>
         <<<blocks, kThreads, 0, stream>>>(params, state_in, state_out, count, dt, vertices);
   });
-  PARTICLES_CHECK_LAUNCH("step_kernel", stream);
+  CUDA_CHECK_LAUNCH("step_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -9,7 +9,6 @@
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/detail/prefetch.cuh"
 #include "cuda/detail/warp.cuh"
-#include "cuda/pipeline/launch_check.hpp"
 #include "cuda/reduce/extents_block.cuh"
 #include "cuda/sort/partition_append.cuh"
 
@@ -111,7 +110,7 @@ void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
     step_fused_kernel<decltype(tag)::model><<<blocks, kThreads, 0, stream>>>(
         args, detail::split_extents_workspace(args.extents_workspace));
   });
-  PARTICLES_CHECK_LAUNCH("step_fused_kernel", stream);
+  CUDA_CHECK_LAUNCH("step_fused_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -110,7 +110,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
                      enable};
       const dim3 window_grid(static_cast<unsigned>(window_tiles(n)));
       window::window_check_kernel<<<window_grid, window::kCheckThreads, 0, stream>>>(w);
-      CUDA_CHECK_LAUNCH("window_check_kernel");
+      CUDA_CHECK_LAUNCH("window_check_kernel", stream);
       // The exact kernel needs only the check's verdict: it goes on a branch that joins after the
       // sort kernel, so its launch (empty when the check passed) costs the path nothing.
       CUDA_CHECK(cudaEventRecord(checked_.get(), stream));
@@ -129,7 +129,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
       sort_config.attrs = &early;
       sort_config.numAttrs = 1;
       CUDA_CHECK(cudaLaunchKernelEx(&sort_config, window::window_sort_kernel, w));
-      CUDA_CHECK_LAUNCH("window_sort_kernel");
+      CUDA_CHECK_LAUNCH("window_sort_kernel", stream);
       CUDA_CHECK(cudaStreamWaitEvent(stream, exact_done_.get(), 0));
     } else {
       launch_exact(args, exact_blocks(tiles), stream);
@@ -143,7 +143,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     check_sort_arguments(n, capacity_, begin_bit, end_bit);
     if (n >= 2 && begin_bit != end_bit) return true;
     mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());
-    CUDA_CHECK_LAUNCH("mark_converged_kernel");
+    CUDA_CHECK_LAUNCH("mark_converged_kernel", stream);
     return false;
   }
 
@@ -176,7 +176,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     config.attrs = &cooperative;
     config.numAttrs = 1;
     CUDA_CHECK(cudaLaunchKernelEx(&config, odd_even_kernel, args));
-    CUDA_CHECK_LAUNCH("odd_even_kernel");
+    CUDA_CHECK_LAUNCH("odd_even_kernel", stream);
   }
 
   std::size_t capacity_;

@@ -385,7 +385,7 @@ void launch_onesweep(const OnesweepArgs& args, std::size_t tiles, bool routed,
                      cudaStream_t stream) {
   const auto kernel = routed ? onesweep_kernel_of<P, true>() : onesweep_kernel_of<P, false>();
   kernel<<<static_cast<unsigned>(tiles), P.threads, onesweep_shared_bytes<P>(), stream>>>(args);
-  CUDA_CHECK_LAUNCH("radix_onesweep_kernel");
+  CUDA_CHECK_LAUNCH("radix_onesweep_kernel", stream);
 }
 
 // Compile-time index over kRadixPolicies, so each policy's kernel is instantiated once.
@@ -425,7 +425,7 @@ void launch_bucket_sort(const BucketSortArgs& args, unsigned buckets, bool sprea
                         cudaStream_t stream) {
   const auto kernel = spread ? bucket_kernel_of<P, true>() : bucket_kernel_of<P, false>();
   kernel<<<buckets, P.threads, bucket_shared_bytes<P>(), stream>>>(args);
-  CUDA_CHECK_LAUNCH("radix_bucket_sort_kernel");
+  CUDA_CHECK_LAUNCH("radix_bucket_sort_kernel", stream);
 }
 template <std::size_t... I>
 void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigned buckets,
@@ -519,7 +519,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     if (final_values != nullptr && n > 0) {
       detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
           values, final_values, static_cast<std::uint32_t>(n), options.enable);
-      CUDA_CHECK_LAUNCH("copy_values_to_kernel");
+      CUDA_CHECK_LAUNCH("copy_values_to_kernel", stream);
     }
     return;
   }
@@ -570,7 +570,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
     detail::radix_histogram_kernel<false><<<hist_blocks, kHistogramThreads, 0, stream>>>(
         keys, n32, begin_bit, end_bit, hist, epoch, options.enable, nullptr, decide);
   }
-  CUDA_CHECK_LAUNCH("radix_histogram_kernel");
+  CUDA_CHECK_LAUNCH("radix_histogram_kernel", stream);
 
   // Unrouted: keys/values ping-pong between the caller's arrays and our buffers as the host
   // says; with the shortcut planned every pass is launched, and on the device all run (plain
@@ -628,7 +628,7 @@ void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size
         routed             ? &control->route.copy_back
         : shortcut_planned ? lsd_on
                            : options.enable);
-    CUDA_CHECK_LAUNCH("copy_pairs_kernel");
+    CUDA_CHECK_LAUNCH("copy_pairs_kernel", stream);
   }
 }
 

@@ -45,7 +45,7 @@ void count_descents(const std::uint32_t* keys, std::size_t n, int begin_bit, int
   const unsigned blocks = detail::grid_stride_blocks(n, kDescentThreads, kDescentBlocksPerSm);
   count_descents_kernel<<<blocks, kDescentThreads, 0, stream>>>(
       keys, static_cast<std::uint32_t>(n), KeyBits{begin_bit, end_bit}, d_count_out);
-  CUDA_CHECK_LAUNCH("count_descents_kernel");
+  CUDA_CHECK_LAUNCH("count_descents_kernel", stream);
 }
 
 }  // namespace particles::cuda

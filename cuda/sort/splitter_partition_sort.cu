@@ -509,7 +509,7 @@ SplitterPartitionSort::SplitterPartitionSort(std::size_t capacity)
 void SplitterPartitionSort::forget_splitters(cudaStream_t stream) {
   partition_forget_kernel<<<(max_buckets_ + 255) / 256, 256, 0, stream>>>(
       state_.data(), counts_.data(), max_buckets_);
-  CUDA_CHECK_LAUNCH("partition_forget_kernel");
+  CUDA_CHECK_LAUNCH("partition_forget_kernel", stream);
 }
 
 void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::uint32_t n,
@@ -525,7 +525,7 @@ void SplitterPartitionSort::note_sorted(const std::uint32_t* sorted_keys, std::u
           : std::max<std::uint32_t>(1u, (partition_buckets(n) + kThreads - 1) / kThreads);
   partition_note_sorted_kernel<<<blocks, kThreads, 0, stream>>>(sorted_keys, n, splitters_.data(),
                                                                 state_.data(), enable, copy);
-  CUDA_CHECK_LAUNCH("partition_note_sorted_kernel");
+  CUDA_CHECK_LAUNCH("partition_note_sorted_kernel", stream);
 }
 
 void SplitterPartitionSort::check_count(std::uint32_t n, const char* call) const {
@@ -551,7 +551,7 @@ void SplitterPartitionSort::sort_enabled(std::uint32_t* keys, std::uint32_t* val
   partition_append_kernel<<<detail::grid_stride_blocks(n, kAppendThreads, 8), kAppendThreads, 0,
                             stream>>>(keys, values, n, append_target(), scratch_values_.data(),
                                       enable);
-  CUDA_CHECK_LAUNCH("partition_append_kernel");
+  CUDA_CHECK_LAUNCH("partition_append_kernel", stream);
   launch_bucket_sort(scratch_values_.data(), keys, values, n, stream, enable, fallback, ran,
                      extras);
 }
@@ -599,7 +599,7 @@ void SplitterPartitionSort::launch_bucket_sort(const std::uint32_t* in_values,
                           ? partition_bucket_sort_kernel<true>
                           : partition_bucket_sort_kernel<false>;
   kernel<<<blocks, kBucketThreads, kBucketSharedBytes, stream>>>(args);
-  CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel");
+  CUDA_CHECK_LAUNCH("partition_bucket_sort_kernel", stream);
 }
 
 }  // namespace particles::cuda

@@ -599,11 +599,11 @@ class QuicksortSorter final : public Sorter {
                       bits};
     if (n <= kTile) {  // one tile: sorted in place by a single finish job
       finish_kernel<<<1, kThreads, sizeof(SortShared), stream>>>(finish);
-      CUDA_CHECK_LAUNCH("quicksort finish_kernel");
+      CUDA_CHECK_LAUNCH("quicksort finish_kernel", stream);
       return;
     }
     init_kernel<<<1, 1, 0, stream>>>(control_.data(), segments_[0].data(), n32, bits.mask());
-    CUDA_CHECK_LAUNCH("quicksort init_kernel");
+    CUDA_CHECK_LAUNCH("quicksort init_kernel", stream);
 
     // Levels n needs when each divides by kPivots + 1, plus the slack; then the radix fallback.
     int levels = 1;
@@ -619,25 +619,25 @@ class QuicksortSorter final : public Sorter {
       const std::uint32_t* src_values = level == 0 ? values : buffer_values_[side ^ 1].data();
       pivot_kernel<<<pivot_grid_, kSampleThreads, 0, stream>>>(
           src_keys, segments_[side].data(), control_.data(), side, pivots_.data(), bits);
-      CUDA_CHECK_LAUNCH("quicksort pivot_kernel");
+      CUDA_CHECK_LAUNCH("quicksort pivot_kernel", stream);
       count_kernel<<<count_grid_, kThreads, 0, stream>>>(CountArgs{
           src_keys, segments_[side].data(), chunk_segment_[side].data(), level, pivots_.data(),
           status_.data(), bits,
           PlanArgs{segments_[side ^ 1].data(), chunk_segment_[side ^ 1].data(), control_.data(),
                    side, bucket_base_.data(), jobs_.data(), level == levels - 1 ? 1 : 0}});
-      CUDA_CHECK_LAUNCH("quicksort count_kernel");
+      CUDA_CHECK_LAUNCH("quicksort count_kernel", stream);
       scatter_kernel<<<scatter_grid_, kThreads, sizeof(ScatterShared), stream>>>(
           ScatterArgs{src_keys, src_values, buffer_keys_[side].data(), buffer_values_[side].data(),
                       segments_[side].data(), chunk_segment_[side].data(), control_.data(), side,
                       pivots_.data(), bucket_base_.data(), status_.data(), bits});
-      CUDA_CHECK_LAUNCH("quicksort scatter_kernel");
+      CUDA_CHECK_LAUNCH("quicksort scatter_kernel", stream);
     }
     finish.src_keys[0] = buffer_keys_[0].data();
     finish.src_values[0] = buffer_values_[0].data();
     finish.jobs = jobs_.data();
     finish.ctrl = control_.data();
     finish_kernel<<<finish_grid_, kThreads, sizeof(SortShared), stream>>>(finish);
-    CUDA_CHECK_LAUNCH("quicksort finish_kernel");
+    CUDA_CHECK_LAUNCH("quicksort finish_kernel", stream);
     fallback_.sort(keys, values, n, begin_bit, end_bit, stream,
                    {.enable = &control_.data()->run_fallback});
   }
