@@ -9,12 +9,23 @@
 
 #include "core/hash.hpp"
 #include "core/host_device.hpp"
+#include "core/particle.hpp"
 #include "core/vec3.hpp"
 
 namespace particles {
 
 inline constexpr float kPi = 3.14159265358979323846f;
 inline constexpr float kTwoPi = 6.28318530717958647692f;
+
+// Sets a particle's position and velocity, as every model's init and step do.
+PARTICLES_HD void set_motion(ParticleState& s, Vec3 position, Vec3 velocity) {
+  s.px = position.x;
+  s.py = position.y;
+  s.pz = position.z;
+  s.vx = velocity.x;
+  s.vy = velocity.y;
+  s.vz = velocity.z;
+}
 
 PARTICLES_HD Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};

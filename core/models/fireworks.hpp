@@ -88,12 +88,7 @@ PARTICLES_HD FireworksMotion fireworks_motion(const FireworksParams& p, const Fi
 PARTICLES_HD void fireworks_place(const ModelParams& m, ParticleState& s) {
   const FireworksMotion x =
       fireworks_motion(m.fireworks, fireworks_life(m.fireworks, m.seed, s.seed, s.age));
-  s.px = x.position.x;
-  s.py = x.position.y;
-  s.pz = x.position.z;
-  s.vx = x.velocity.x;
-  s.vy = x.velocity.y;
-  s.vz = x.velocity.z;
+  set_motion(s, x.position, x.velocity);
 }
 
 PARTICLES_HD ParticleState fireworks_init(const ModelParams& m, std::uint32_t seed) {

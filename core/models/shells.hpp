@@ -60,12 +60,7 @@ PARTICLES_HD ParticleState shells_init(const ShellsParams& p, std::uint32_t seed
   const int i = shell_of(p, seed);
   const Vec3 at = shell_start_direction(seed) * shell_radius(p, i);
   const Vec3 v = cross(shell_axis(p, i), at) * shell_spin(p, i);
-  s.px = at.x;
-  s.py = at.y;
-  s.pz = at.z;
-  s.vx = v.x;
-  s.vy = v.y;
-  s.vz = v.z;
+  set_motion(s, at, v);
   return s;
 }
 
@@ -76,12 +71,7 @@ PARTICLES_HD void shells_step(const ShellsParams& p, ParticleState& s, float dt)
   const float w = shell_spin(p, i);
   const Vec3 at = turn_about(Vec3{s.px, s.py, s.pz}, k, small_turn(w * dt));
   const Vec3 v = cross(k, at) * w;
-  s.px = at.x;
-  s.py = at.y;
-  s.pz = at.z;
-  s.vx = v.x;
-  s.vy = v.y;
-  s.vz = v.z;
+  set_motion(s, at, v);
 }
 
 PARTICLES_HD Color shells_color(const ModelParams& m, const ParticleState& s) {

@@ -42,12 +42,7 @@ PARTICLES_HD void smoke_place(const SmokeParams& p, ParticleState& s, float age)
     v = smoke_velocity(p, at, h * static_cast<float>(i));
     at = at + v * h;
   }
-  s.px = at.x;
-  s.py = at.y;
-  s.pz = at.z;
-  s.vx = v.x;
-  s.vy = v.y;
-  s.vz = v.z;
+  set_motion(s, at, v);
   s.age = age;
 }
 

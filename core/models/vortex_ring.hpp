@@ -77,12 +77,7 @@ PARTICLES_HD ParticleState vortex_init(const VortexRingParams& p, std::uint32_t 
   s.seed = seed;
   const Vec3 at = vortex_start(p, seed);
   const Vec3 v = vortex_velocity(p, at, vortex_centre_y(p, 0.0f));
-  s.px = at.x;
-  s.py = at.y;
-  s.pz = at.z;
-  s.vx = v.x;
-  s.vy = v.y;
-  s.vz = v.z;
+  set_motion(s, at, v);
   return s;
 }
 
