@@ -16,12 +16,16 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
-  bench->add_option("--scenes", f.scenes, "Scene files")->delimiter(',')->type_name("FILE,...");
+  // The run's own spellings (--scene, --count) work too: one value or a list either way.
+  bench->add_option("--scenes,--scene", f.scenes, "Scene files")
+      ->delimiter(',')
+      ->type_name("FILE,...")
+      ->check(CLI::ExistingFile);
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
       ->delimiter(',')
       ->type_name("NAME,...")
       ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
-  bench->add_option("--counts", f.counts, "Particle counts (default: each scene's)")
+  bench->add_option("--counts,--count", f.counts, "Particle counts (default: each scene's)")
       ->delimiter(',')
       ->type_name("N,...")
       ->check(CLI::Range(1u, 1u << 27));

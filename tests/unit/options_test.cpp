@@ -166,7 +166,7 @@ TEST_F(OptionsTest, MissingSceneFile) {
   const Parsed p = parse({"--scene", "/nonexistent/scene.toml"});
   EXPECT_FALSE(p.outcome.options);
   EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_EQ(p.err, "error: scene file not found: /nonexistent/scene.toml\n");
+  EXPECT_EQ(p.err, "error: --scene: scene file not found: /nonexistent/scene.toml\n");
 }
 
 TEST(Paths, ExecutableDirHoldsThisTest) {
