@@ -69,7 +69,7 @@ wait_fuzzers() {
   local i
   for i in "${!pids[@]}"; do
     if wait "${pids[$i]}"; then
-      echo "fuzz_${names[$i]}: $(grep -E '^#[0-9]+ +DONE' "$dir/${names[$i]}.log" | tail -1)"
+      echo "fuzz_${names[$i]}: $(grep -E '^#[0-9]+[[:space:]]+DONE' "$dir/${names[$i]}.log" | tail -1)"
     else
       echo "fuzz_${names[$i]} FAILED; its log ends:" >&2
       tail -40 "$dir/${names[$i]}.log" >&2
