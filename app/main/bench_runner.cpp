@@ -167,6 +167,7 @@ class BenchSession {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
         if (config_.verify) {
+          backend_->update_gl_buffers();
           const auto vertices = buffers_->read_vertices();
           const auto order = buffers_->read_order();
           const OrderCheck check =
