@@ -16,9 +16,9 @@
 #include "app/main/app_state.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/frame_record.hpp"
+#include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
-#include "app/main/scene_draw.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -29,15 +29,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Near and far planes that enclose the scene with margin; the extents lag a frame, which the
-// margin absorbs.
-std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& e) {
-  float radius = 50.0f;
-  if (!e.empty()) radius = std::max(0.5f * length(e.max - e.min), 1.0f);
-  const float far_plane = pose.distance + 4.0f * radius + 10.0f;
-  return {std::max(0.01f, far_plane * 1e-5f), far_plane};
 }
 
 class Session {
@@ -75,6 +66,8 @@ class Session {
     present_timer_ = std::make_unique<gl::GpuTimer>();
     state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
     backend_->reset(state_.scene.params, state_.count, *buffers_);
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
 
     if (!headless_) {
       install_input_callbacks(context_->glfw_window(), state_);
@@ -115,40 +108,20 @@ class Session {
 
     const glm::ivec2 size = context_->framebuffer_size();
     if (size.x <= 0 || size.y <= 0) return;  // minimised window
-    target_->resize(size);
-    const auto [near_plane, far_plane] = clip_planes(state_.camera, state_.last_info.extents);
-    const CameraMatrices camera =
-        camera_matrices(state_.camera, float(size.x) / float(size.y), near_plane, far_plane);
-
-    FrameSettings settings;
-    settings.dt = state_.paused ? 0.0f : state_.scene.time_step;
-    settings.view = depth_frame(camera);
-    settings.algorithm = state_.algorithm;
-    settings.key_mode = state_.key_mode;
-    settings.key_bits = state_.key_bits;
-    settings.sort = state_.sorted;
-    settings.fuse_stages = state_.fuse_stages;
-    settings.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
-
-    // The composite renderer's image is made by the backend, in its frame; the raster renderer
-    // draws the backend's buffers after it.
-    const gl::DrawParams draw = scene_draw_params(state_.scene, camera, size);
+    FrameChoices choices;
+    choices.algorithm = state_.algorithm;
+    choices.renderer = state_.renderer;
+    choices.key_mode = state_.key_mode;
+    choices.key_bits = state_.key_bits;
+    choices.sorted = state_.sorted;
+    choices.fuse_stages = state_.fuse_stages;
+    choices.paused = state_.paused;
+    choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
     const RendererKind renderer = state_.renderer;
-    std::optional<CompositeRequest> composite;
-    if (renderer == RendererKind::composite) {
-      composite = composite_request(draw, renderer_->point_size_range(), *target_);
-    }
-    const auto backend_start = Clock::now();
-    state_.last_info = backend_->run_frame(settings, composite ? &*composite : nullptr);
-    const double backend_ms = ms_since(backend_start);
+    const FrameOutcome outcome = frame_runner_->run(state_.scene, state_.camera, size, choices);
+    state_.last_info = outcome.info;
+    const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
-
-    if (renderer == RendererKind::raster) {
-      target_->bind();
-      draw_timer_->begin();
-      renderer_->draw(*buffers_, draw);
-      draw_timer_->end();
-    }
 
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
@@ -287,6 +260,7 @@ class Session {
   std::unique_ptr<Hud> hud_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
   std::unique_ptr<gl::GpuTimer> present_timer_;
+  std::unique_ptr<FrameRunner> frame_runner_;
   // Every frame when a report will be written (--report, or headless); otherwise the newest
   // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
   FrameHistory history_;
