@@ -23,9 +23,8 @@ constexpr int kBlendThreads = 256;
 // blend, and split four ways each block tests that list for a quarter of the pixels.
 constexpr std::uint32_t kHeavyList = 2048;
 constexpr int kHeavySplit = 4;
-// The windows at the end of a long tile list that blend_tile tries before the whole list.
-constexpr std::uint32_t kFirstWindow = 512;
-constexpr std::uint32_t kWindowGrowth = 4;
+// Fewest entries of a long tile list blended first, from its end (blend_kernel).
+constexpr std::uint32_t kFirstWindow = 1024;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
   return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
@@ -240,16 +239,15 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
 }
 
 // The pixels [first_pixel, first_pixel + kPixels) of one tile, the tile's list in draw order. A
-// long list is blended from its end first, in windows of its last kFirstWindow entries, then
-// kWindowGrowth times as many, and so on, each from the bounds 0 and 255 (blend_entries). A pixel
-// whose bounds meet in a window has its exact 8-bit result and needs nothing of the list before
-// it; only the pixels whose bounds stayed apart (sparse ones, whose few sprites leave the bounds
-// apart) test and blend in the next window, and those left after the last are blended over the
-// whole list from the true value under them (the background, or the image a pass before left).
-// Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so the
-// bounds start there. A dense pixel, saturated by its nearest few hundred sprites, costs the
-// first window whatever the length of its tile's list; a sparse one costs the whole list plus
-// the windows, at most 1 + 1 / (kWindowGrowth - 1) times the list.
+// long list is blended from its end first: its last quarter (at least kFirstWindow entries) from
+// the bounds 0 and 255 (blend_entries). A pixel whose bounds meet has its exact 8-bit result and
+// needs nothing of the rest of the list; the pixels whose bounds did not meet (sparse ones, whose
+// few sprites leave the bounds apart) are blended over the whole list from the true value under
+// them (the background, or the image a pass before left), and only they test and blend in that
+// pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so
+// the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
+// cost the tile's dependent blends a quarter of its list. (Windows growing from 512 entries cost
+// more: docs/performance.md.)
 template <int kPixels, class Writer>
 __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
                            const std::uint32_t* __restrict__ sprites,
@@ -266,18 +264,18 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   if (start_from_image && writes) under = out.read(px, py);
   const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
   std::uint32_t value = under;
-  bool active = in_image;  // still to be blended
-  for (std::uint32_t window = kFirstWindow; window < range.y - range.x; window *= kWindowGrowth) {
-    if (!__syncthreads_or(active)) break;
+  bool active = in_image;  // still to be blended over the whole list
+  const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
+  if (range.y - range.x > window) {
     std::uint32_t low = opaque_alpha, high = 0xffffffffu;
     blend_entries<true, kPixels>(range.y - window, range.y, px, py, sprites, geometry, colors,
-                                 active, batch, low, high);
+                                 in_image, batch, low, high);
     if (threadIdx.x < kPixels) {
-      resolved[threadIdx.x] = !active || low == high;
-      if (active && low == high) value = low;
+      resolved[threadIdx.x] = !in_image || low == high;
+      if (low == high) value = low;
     }
     __syncthreads();
-    active = active && !resolved[threadIdx.x % kPixels];
+    active = in_image && !resolved[threadIdx.x % kPixels];
   }
   if (__syncthreads_or(active)) {
     std::uint32_t whole = under, unused = 0;
