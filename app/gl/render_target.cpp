@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -34,7 +35,8 @@ void RenderTarget::resize(glm::ivec2 size) {
   }
   color_ = std::move(color);
   size_ = size;
-  ++generation_;
+  static std::atomic<std::uint64_t> textures_made{0};
+  generation_ = ++textures_made;
 }
 
 void RenderTarget::upload(int width, int height, std::span<const std::uint32_t> rgba8) const {

@@ -19,18 +19,12 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   composite_order_ = DeviceBuffer<std::uint32_t>();
   gl_buffers_behind_ = false;
   compositor_.forget_timings();
+  for (ImageSlot& slot : images_) slot.last_used = -1;
   frame_ = 0;
 }
 
 FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const CompositeJob* composite) {
   const std::uint32_t n = device_.count();
-  if (composite != nullptr && (!image_ || image_.gl_texture() != composite->texture ||
-                               image_generation_ != composite->texture_generation)) {
-    device_.synchronize();  // no composite still writes through the old registration
-    image_ = InteropImage();
-    image_ = InteropImage(composite->texture);
-    image_generation_ = composite->texture_generation;
-  }
   // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
   // so a move costs nothing. Every mapping ends (unmap) at the end of the inner scope.
   using Clock = std::chrono::steady_clock;
@@ -54,7 +48,7 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
         composite_order_.resize(n);
       }
       targets = {composite_vertices_.data(), composite_order_.data()};
-      image_map.emplace(image_.map(device_.stream()));
+      image_map.emplace(image_for(*composite).map(device_.stream()));
     } else if (n > 0) {
       vertex_map.emplace(vertices_.map(device_.stream()));
       order_map.emplace(order_.map(device_.stream()));
@@ -80,6 +74,23 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   host_times_ = {ms(start, mapped), ms(mapped, ran), ms(ran, composited),
                  ms(composited, Clock::now())};
   return info;
+}
+
+InteropImage& CudaPipeline::image_for(const CompositeJob& job) {
+  for (ImageSlot& slot : images_) {
+    if (slot.image && slot.image.gl_texture() == job.texture &&
+        slot.generation == job.texture_generation) {
+      slot.last_used = frame_;
+      return slot.image;
+    }
+  }
+  ImageSlot& slot = images_[0].last_used <= images_[1].last_used ? images_[0] : images_[1];
+  device_.synchronize();  // no composite still writes through the old registration
+  slot.image = InteropImage();
+  slot.image = InteropImage(job.texture);
+  slot.generation = job.texture_generation;
+  slot.last_used = frame_;
+  return slot.image;
 }
 
 void CudaPipeline::update_gl_buffers() {

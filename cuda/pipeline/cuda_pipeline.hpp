@@ -62,11 +62,18 @@ class CudaPipeline {
   HostTimes host_times_;
   InteropBuffer vertices_;
   InteropBuffer order_;
-  InteropImage image_;
   DeviceBuffer<ParticleVertex> composite_vertices_;  // a composite frame's targets
   DeviceBuffer<std::uint32_t> composite_order_;
   bool gl_buffers_behind_ = false;  // the last frame was composited: the GL buffers are older
-  std::uint64_t image_generation_ = 0;
+  // The composite images' registrations, one per texture the caller alternates between (two:
+  // app/main/frame_runner.hpp); a texture not among them replaces the one used least recently.
+  struct ImageSlot {
+    InteropImage image;
+    std::uint64_t generation = 0;
+    std::int64_t last_used = -1;
+  };
+  ImageSlot images_[2];
+  InteropImage& image_for(const CompositeJob& job);
   TileCompositor compositor_;
   std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };
