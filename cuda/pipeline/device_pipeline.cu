@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/auto_policy.hpp"
+#include "core/point_cloud.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/keys/depth_keys.hpp"
@@ -133,6 +134,16 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
   count_ = count;
   frame_ = 0;
+  if (params.model == Model::points) {
+    const std::vector<PointRecord> points = points_for_count(params.points, count);
+    points_.resize(points.size());
+    CUDA_CHECK(
+        cudaMemcpy(points_.data(), points.data(), points_.size_bytes(), cudaMemcpyHostToDevice));
+    params_.points.records = points_.data();
+    params_.points.record_count = count;
+  } else {
+    points_.resize(0);
+  }
   for (auto& state : states_) state.resize(count);
   keys_.resize(count);
   order_.resize(count);
@@ -157,7 +168,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
-  launch_init(params, states_[0].data(), count, stream_.get());
+  launch_init(params_, states_[0].data(), count, stream_.get());
   restart_auto_order();
   synchronize();
 }
