@@ -4,8 +4,7 @@
 // plain device buffers, to tell interop's cost apart. (This is how auto's conditional graph node
 // was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
 // its sorts with device words instead: docs/performance.md.) Last, composite frames at 1280x720,
-// which map only the image texture (their particles stay in device memory), each followed by
-// the GL blit a present makes and a wait for GL, as a frame on screen ends.
+// each followed by the GL blit a present makes, with and without waiting for GL to finish.
 // Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
 #include <cstdio>

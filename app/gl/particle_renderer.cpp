@@ -38,9 +38,6 @@ void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& pa
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glEnable(GL_PROGRAM_POINT_SIZE);
-  // GL enables dithering by default, and a driver may then dither each blend's 8-bit result;
-  // the compositor (core/composite/sprite.hpp) rounds to nearest, as this image should.
-  glDisable(GL_DITHER);
 
   const Name prog = program_.id();
   glProgramUniformMatrix4fv(prog, u_view_, 1, GL_FALSE, glm::value_ptr(params.camera.view));
@@ -55,8 +52,7 @@ void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& pa
   glDrawElements(GL_POINTS, static_cast<GLsizei>(buffers.count()), GL_UNSIGNED_INT, nullptr);
   glBindVertexArray(0);
   glUseProgram(0);
-  glDisable(GL_BLEND);  // leave the common defaults for whoever draws next (the HUD sets its own)
-  glEnable(GL_DITHER);
+  glDisable(GL_BLEND);  // leave the common default for whoever draws next (the HUD sets its own)
 }
 
 void ParticleRenderer::draw(const RenderTarget& target, const ParticleBuffers& buffers,

@@ -3,7 +3,6 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -35,8 +34,7 @@ void RenderTarget::resize(glm::ivec2 size) {
   }
   color_ = std::move(color);
   size_ = size;
-  static std::atomic<std::uint64_t> textures_made{0};
-  generation_ = ++textures_made;
+  ++generation_;
 }
 
 void RenderTarget::upload(int width, int height, std::span<const std::uint32_t> rgba8) const {

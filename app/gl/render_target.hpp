@@ -22,8 +22,7 @@ class RenderTarget {
 
   Name framebuffer() const { return fbo_.get(); }
   Name color_texture() const { return color_.get(); }
-  // Changes each time resize() replaces the colour texture, and is unique among all render
-  // targets of the process: GL reuses texture names, so the name alone may mean a new texture.
+  // Incremented each time resize() replaces the colour texture (whose name GL may reuse).
   std::uint64_t generation() const { return generation_; }
 
   // Replaces the image with `rgba8` (width x height RGBA8 texels, r in the lowest byte, rows

@@ -61,12 +61,13 @@ class Session {
     state_.count = options.count.value_or(on_cpu ? state_.scene.cpu_count : state_.scene.count);
     renderer_ = std::make_unique<gl::ParticleRenderer>();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
+    target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
     draw_timer_ = std::make_unique<gl::GpuTimer>();
     present_timer_ = std::make_unique<gl::GpuTimer>();
     state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
     backend_->reset(state_.scene.params, state_.count, *buffers_);
-    frame_runner_ = std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *draw_timer_,
-                                                  context_->framebuffer_size());
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
 
     if (!headless_) {
       install_input_callbacks(context_->glfw_window(), state_);
@@ -124,13 +125,13 @@ class Session {
 
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
-      gl::write_png(path, frame_runner_->image().read_pixels());
+      gl::write_png(path, target_->read_pixels());
       std::cerr << "wrote " << path << '\n';
       state_.screenshot_requested = false;
     }
     if (!headless_) {
       present_timer_->begin();
-      frame_runner_->image().blit_to_default_framebuffer(size);
+      target_->blit_to_default_framebuffer(size);
       present_timer_->end();
       hud_->draw(state_);
       context_->swap_buffers();
@@ -198,7 +199,7 @@ class Session {
     if (!screenshot.empty()) {
       if (screenshot.has_parent_path())
         std::filesystem::create_directories(screenshot.parent_path());
-      gl::write_png(screenshot.string(), frame_runner_->image().read_pixels());
+      gl::write_png(screenshot.string(), target_->read_pixels());
       std::cout << "screenshot: " << screenshot.string() << '\n';
     }
     if (!report.empty()) {
@@ -255,6 +256,7 @@ class Session {
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;
   std::unique_ptr<gl::ParticleBuffers> buffers_;
+  std::unique_ptr<gl::RenderTarget> target_;
   std::unique_ptr<Hud> hud_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
   std::unique_ptr<gl::GpuTimer> present_timer_;

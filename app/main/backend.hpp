@@ -1,8 +1,7 @@
 #pragma once
 // A backend runs the five per-frame steps (simulate, extents, keys, sort, order) and leaves the
 // results in the renderer's GL buffers: vertices in the vertex buffer, the far-to-near draw
-// order in the element buffer. A composite frame on CUDA is the exception: its particles stay in
-// device memory until update_gl_buffers() is called.
+// order in the element buffer.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,9 +39,6 @@ class Backend {
   // FrameInfo then carries composite timings as they arrive.
   virtual FrameInfo run_frame(const FrameSettings& settings,
                               const CompositeRequest* composite = nullptr) = 0;
-  // Makes the GL buffers hold the last frame's particles, before reading them back or drawing a
-  // composite frame through GL as well.
-  virtual void update_gl_buffers() {}
   // Waits for outstanding GPU work and returns the stage timings not yet reported by
   // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
   virtual std::vector<StageTimes> drain_stage_times() { return {}; }

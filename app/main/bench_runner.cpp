@@ -69,6 +69,7 @@ class BenchSession {
     context_ = gl::make_headless_context(config.width, config.height);
     backend_ = make_backend(config.backend);
     buffers_ = std::make_unique<gl::ParticleBuffers>();
+    target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
     // Headless, the window's framebuffer is this stand-in: the present is the same blit.
     screen_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
     renderer_ = std::make_unique<gl::ParticleRenderer>();
@@ -115,8 +116,7 @@ class BenchSession {
     choices.key_bits = config_.key_bits;
     choices.fuse_stages = config_.fuse_stages;
     choices.stage_sample_period = config_.stage_every;
-    FrameRunner frame_runner(*backend_, *renderer_, *buffers_, draw_timer,
-                             {config_.width, config_.height});
+    FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
     // once, and a camera path then moves from that framed pose.
@@ -148,7 +148,7 @@ class BenchSession {
       }
       if (config_.draw) {
         present_timer.begin();
-        frame_runner.image().blit_to(screen_->framebuffer(), screen_->size());
+        target_->blit_to(screen_->framebuffer(), screen_->size());
         present_timer.end();
       }
 
@@ -157,7 +157,6 @@ class BenchSession {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
         if (config_.verify) {
-          backend_->update_gl_buffers();
           const auto vertices = buffers_->read_vertices();
           const auto order = buffers_->read_order();
           const OrderCheck check =
@@ -202,6 +201,7 @@ class BenchSession {
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleBuffers> buffers_;
+  std::unique_ptr<gl::RenderTarget> target_;
   std::unique_ptr<gl::RenderTarget> screen_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;
 };

@@ -30,8 +30,6 @@ class CudaBackend final : public Backend {
     return pipeline_.run_frame(settings, &job);
   }
 
-  void update_gl_buffers() override { pipeline_.update_gl_buffers(); }
-
   std::vector<StageTimes> drain_stage_times() override {
     const StageTimes last = pipeline_.drain_stage_times();
     if (last.frame < 0) return {};

@@ -22,19 +22,9 @@ std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_
   return {std::max(0.01f, far_plane * 1e-5f), far_plane};
 }
 
-FrameRunner::FrameRunner(Backend& backend, gl::ParticleRenderer& renderer,
-                         gl::ParticleBuffers& buffers, gl::GpuTimer& draw_timer, glm::ivec2 size)
-    : backend_(backend), renderer_(renderer), buffers_(buffers), draw_timer_(draw_timer) {
-  for (auto& target : targets_) target = std::make_unique<gl::RenderTarget>(size);
-}
-
-FrameRunner::~FrameRunner() = default;
-
 FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
                               const FrameChoices& choices) {
-  current_ ^= 1;
-  gl::RenderTarget& target = *targets_[current_];
-  target.resize(size);
+  target_.resize(size);
   const auto [near_plane, far_plane] = clip_planes(pose, last_extents_);
   const CameraMatrices camera =
       camera_matrices(pose, float(size.x) / float(size.y), near_plane, far_plane);
@@ -55,7 +45,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   const gl::DrawParams draw = scene_draw_params(scene, camera, size);
   std::optional<CompositeRequest> composite;
   if (choices.draw && choices.renderer == RendererKind::composite) {
-    composite = composite_request(draw, renderer_.point_size_range(), target);
+    composite = composite_request(draw, renderer_.point_size_range(), target_);
   }
   const auto start = std::chrono::steady_clock::now();
   out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);
@@ -63,7 +53,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!out.info.extents.empty()) last_extents_ = out.info.extents;
   if (choices.draw && choices.renderer == RendererKind::raster) {
-    target.bind();
+    target_.bind();
     draw_timer_.begin();
     renderer_.draw(buffers_, draw);
     draw_timer_.end();

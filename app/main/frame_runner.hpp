@@ -5,14 +5,8 @@
 // the sorted particles into the render target under the raster renderer. What happens to the
 // image next (present, HUD, screenshot, checks) is the caller's. Make one per backend reset: it
 // keeps the particles' last extents for the clip planes.
-//
-// Frames alternate between two render targets, so that the compositor writes one while GL still
-// presents the other: with one image, each frame's composite had to wait for GL to finish
-// reading the last (docs/performance.md has the measurement).
 #include <glm/vec2.hpp>
 
-#include <array>
-#include <memory>
 #include <utility>
 
 #include "app/main/backend.hpp"
@@ -57,25 +51,23 @@ std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_
 
 class FrameRunner {
  public:
-  // Needs a current GL context; `size`: the images' first size (run() resizes them).
   FrameRunner(Backend& backend, gl::ParticleRenderer& renderer, gl::ParticleBuffers& buffers,
-              gl::GpuTimer& draw_timer, glm::ivec2 size);
-  ~FrameRunner();
-  FrameRunner(const FrameRunner&) = delete;
-  FrameRunner& operator=(const FrameRunner&) = delete;
+              gl::RenderTarget& target, gl::GpuTimer& draw_timer)
+      : backend_(backend),
+        renderer_(renderer),
+        buffers_(buffers),
+        target_(target),
+        draw_timer_(draw_timer) {}
 
   // The frame of `scene` seen from `pose` into the render target, resized to `size` first.
   FrameOutcome run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
                    const FrameChoices& choices);
-  // The render target holding the newest frame's image (valid after the first run()).
-  gl::RenderTarget& image() { return *targets_[current_]; }
 
  private:
   Backend& backend_;
   gl::ParticleRenderer& renderer_;
   gl::ParticleBuffers& buffers_;
-  std::array<std::unique_ptr<gl::RenderTarget>, 2> targets_;
-  int current_ = 0;
+  gl::RenderTarget& target_;
   gl::GpuTimer& draw_timer_;
   Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
 };

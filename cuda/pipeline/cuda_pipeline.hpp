@@ -1,10 +1,8 @@
 #pragma once
-// The CUDA backend as the app sees it. A raster frame is written straight into the renderer's GL
-// buffers: both are mapped on the pipeline's stream, the frame runs with the mapped pointers as
-// targets, and they are unmapped before returning, so GL may draw as soon as this returns
-// (unmapping orders the stream's work before GL's later use of the buffers). A composite frame
-// keeps its particles in device buffers of its own, which only the compositor reads, and maps
-// only the image texture; update_gl_buffers() copies them into the GL buffers on demand.
+// The CUDA backend as the app sees it: DevicePipeline writing straight into the renderer's GL
+// buffers. Each frame maps both buffers on the pipeline's stream, runs the frame with the mapped
+// pointers as targets and unmaps before returning, so GL may draw as soon as this returns
+// (unmapping orders the stream's work before GL's later use of the buffers).
 #include <glad/gl.h>
 
 #include <cstdint>
@@ -13,7 +11,6 @@
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/composite/tile_compositor.hpp"
-#include "cuda/detail/device_buffer.hpp"
 #include "cuda/interop/interop_buffer.hpp"
 #include "cuda/interop/interop_image.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
@@ -43,9 +40,6 @@ class CudaPipeline {
   // returns the previous frame's FrameInfo (see device_pipeline.hpp: extents and path are one
   // frame late; composite timings arrive when they are ready, naming their frame).
   FrameInfo run_frame(const FrameSettings& settings, const CompositeJob* composite = nullptr);
-  // Makes the GL buffers hold the last frame's vertices and draw order, for a readback or a GL
-  // draw of a composite frame (raster frames are written there already; then it does nothing).
-  void update_gl_buffers();
   // Stage timings of the newest frame, which run_frame has not returned yet; waits for it.
   StageTimes drain_stage_times() { return device_.drain_stage_times(); }
 
@@ -62,18 +56,8 @@ class CudaPipeline {
   HostTimes host_times_;
   InteropBuffer vertices_;
   InteropBuffer order_;
-  DeviceBuffer<ParticleVertex> composite_vertices_;  // a composite frame's targets
-  DeviceBuffer<std::uint32_t> composite_order_;
-  bool gl_buffers_behind_ = false;  // the last frame was composited: the GL buffers are older
-  // The composite images' registrations, one per texture the caller alternates between (two:
-  // app/main/frame_runner.hpp); a texture not among them replaces the one used least recently.
-  struct ImageSlot {
-    InteropImage image;
-    std::uint64_t generation = 0;
-    std::int64_t last_used = -1;
-  };
-  ImageSlot images_[2];
-  InteropImage& image_for(const CompositeJob& job);
+  InteropImage image_;
+  std::uint64_t image_generation_ = 0;
   TileCompositor compositor_;
   std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };

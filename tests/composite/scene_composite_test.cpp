@@ -108,7 +108,6 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
           framed = true;
         }
         if (f + 1 < frames) continue;
-        backend_->update_gl_buffers();
         renderer.draw(raster_target, buffers, draw);
         const gl::Image raster = raster_target.read_pixels();
         const gl::Image composite = composite_target.read_pixels();
