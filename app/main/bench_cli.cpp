@@ -20,7 +20,7 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+      ->check(CLI::IsMember(algorithm_names()));
   bench->add_option("--counts", f.counts, "Particle counts (default: each scene's)")
       ->delimiter(',')
       ->type_name("N,...")

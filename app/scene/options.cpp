@@ -59,7 +59,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
          "Sort algorithm")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+      ->check(CLI::IsMember(algorithm_names()));
   app->add_option_function<std::string>(
          "--renderer", [&o](const std::string& s) { o.renderer = *renderer_from_string(s); },
          "raster (GL point sprites) or composite (the tile compositor); default composite on "
