@@ -238,7 +238,6 @@ DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
       graphs_.push_back(build_graphs(shape, true));
       built = true;
     } catch (const std::exception&) {
-      abandon_capture(stream_.get());
       timed_ok_ = false;
     }
   }
@@ -260,7 +259,12 @@ DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, boo
 GraphExec DevicePipeline::capture_frame(const GraphShape& shape, int slot, bool timed, bool stages,
                                         MarkMap& marks) {
   CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-  record_frame(shape, slot, timed ? slot : -1, stages, marks);
+  try {
+    record_frame(shape, slot, timed ? slot : -1, stages, marks);
+  } catch (...) {
+    abandon_capture(stream_.get());  // the stream, and what unwinds after this, usable again
+    throw;
+  }
   cudaGraph_t raw = nullptr;
   CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
   const Graph graph(raw);
@@ -555,12 +559,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const std::int64_t period = std::max(1, settings.stage_sample_period);
   const bool stages = !graphs.timed || static_cast<std::int64_t>(frame_) % period == 0;
   if (!stages && !graphs.span_execs[slot]) {
-    try {
-      graphs.span_execs[slot] = capture_frame(run_shape, slot, true, false, graphs.span_marks);
-    } catch (...) {
-      abandon_capture(stream_.get());
-      throw;
-    }
+    graphs.span_execs[slot] = capture_frame(run_shape, slot, true, false, graphs.span_marks);
   }
   const GraphExec& exec = stages ? graphs.execs[slot] : graphs.span_execs[slot];
   CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));
