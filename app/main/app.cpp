@@ -1,5 +1,8 @@
 #include "app/main/app.hpp"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -19,6 +22,8 @@
 #include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
+#include "app/main/scene_switch.hpp"
+#include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -57,8 +62,10 @@ class Session {
 
     backend_ = make_backend(options.backend);
     state_.backend_name = backend_->name();
-    const bool on_cpu = state_.backend_name == "cpu";
-    state_.count = options.count.value_or(on_cpu ? state_.scene.cpu_count : state_.scene.count);
+    state_.count = options.count.value_or(default_count(state_.scene, state_.backend_name));
+    state_.scene_files = list_scene_files();
+    state_.count_presets =
+        count_presets(state_.backend_name, default_count(state_.scene, state_.backend_name));
     renderer_ = std::make_unique<gl::ParticleRenderer>();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
@@ -96,6 +103,7 @@ class Session {
       context_->poll_events();
       apply_mouse(context_->glfw_window(), state_);
     }
+    apply_switches();
     if (state_.follow_path && !state_.scene.camera_path.empty()) {
       state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
                                      static_cast<float>(state_.sim_time));
@@ -164,11 +172,29 @@ class Session {
     ++state_.frame;
   }
 
-  // Stage timings name the backend frame they measured (counted from the backend's reset,
-  // which happens once per session, so it is this session's frame number).
+  // A scene or count the HUD or keys asked for, before this frame runs: the backend restarts
+  // (its frame numbers from 0) and a new FrameRunner forgets the old scene's extents.
+  void apply_switches() {
+    if (!state_.requested_scene && !state_.requested_count) return;
+    // The old particles' outstanding timings, before the reset forgets them.
+    for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
+    const SwitchResult result = apply_switch_requests(state_, *backend_, *buffers_);
+    if (!result.reset) return;
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
+    backend_frame_base_ = state_.frame;
+    if (!headless_) {
+      glfwSetWindowTitle(context_->glfw_window(), ("particles: " + state_.scene.name).c_str());
+    }
+    std::cerr << "particles: switched to scene '" << state_.scene.name << "', " << state_.count
+              << " particles\n";
+  }
+
+  // Stage timings name the backend frame they measured, counted from the backend's last reset,
+  // which happened at session frame backend_frame_base_.
   void record_stages(const StageTimes& t) {
     if (t.frame < 0) return;
-    FrameRecord* r = history_.find(static_cast<std::uint64_t>(t.frame));
+    FrameRecord* r = history_.find(backend_frame_base_ + static_cast<std::uint64_t>(t.frame));
     if (r == nullptr || r->timed()) return;  // gone, or already recorded
     if (t.has_stages) {
       for (int s = 0; s < kStageCount; ++s) {
@@ -185,7 +211,8 @@ class Session {
   void record_composite(const FrameInfo& info) {
     if (info.composite_frame < 0) return;
     state_.composite_ms.push(info.composite_ms);
-    if (FrameRecord* r = history_.find(static_cast<std::uint64_t>(info.composite_frame))) {
+    if (FrameRecord* r =
+            history_.find(backend_frame_base_ + static_cast<std::uint64_t>(info.composite_frame))) {
       r->composite_ms = info.composite_ms;
     }
   }
@@ -252,6 +279,7 @@ class Session {
 
   AppState state_;
   bool headless_ = false;
+  std::uint64_t backend_frame_base_ = 0;  // the session frame of the backend's last reset
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <vector>
 
+#include "app/scene/paths.hpp"
+
 namespace particles {
 
 CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
@@ -16,7 +18,9 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
-  bench->add_option("--scenes", f.scenes, "Scene files")->delimiter(',')->type_name("FILE,...");
+  bench->add_option("--scenes", f.scenes, "Scene files or names (galaxy: scenes/galaxy.toml)")
+      ->delimiter(',')
+      ->type_name("FILE,...");
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
       ->delimiter(',')
       ->type_name("NAME,...")
@@ -66,7 +70,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (!f.file.empty()) load_bench_file(f.file, c);
   if (!f.scenes.empty()) {
     c.scenes.clear();
-    for (const auto& s : f.scenes) c.scenes.emplace_back(s);
+    for (const auto& s : f.scenes) c.scenes.push_back(resolve_scene_argument(s));
   }
   if (!f.algorithms.empty()) {
     c.algorithms.clear();

@@ -19,7 +19,10 @@ namespace {
   throw std::runtime_error(msg.str());
 }
 
-std::filesystem::path resolve_scene(const std::filesystem::path& p) {
+// A scene's name or a path, as on the command line; a relative path that is not here is looked
+// for beside the program as well.
+std::filesystem::path resolve_scene(const std::string& text) {
+  const std::filesystem::path p = resolve_scene_argument(text);
   if (p.is_absolute() || std::filesystem::exists(p)) return p;
   return find_resource(p);
 }

@@ -48,7 +48,8 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       "particles: real-time depth-sorted particle renderer (CUDA or CPU backend, OpenGL)",
       "particles");
   app->add_option_function<std::string>(
-         "--scene", [&o](const std::string& s) { o.scene = s; }, "Scene file (TOML)")
+         "--scene", [&o](const std::string& s) { o.scene = resolve_scene_argument(s); },
+         "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml)")
       ->type_name("FILE");
   app->add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
