@@ -1,6 +1,7 @@
 #include "app/main/bench_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -18,14 +19,28 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
-  bench->add_option("--scenes", f.scenes, "Scene files or names (galaxy: scenes/galaxy.toml)")
+  // The run's own spellings (--scene, --count) work too: one value or a list either way.
+  bench
+      ->add_option("--scenes,--scene", f.scenes,
+                   "Scene files or names (galaxy: scenes/galaxy.toml)")
       ->delimiter(',')
-      ->type_name("FILE,...");
+      ->type_name("FILE,...")
+      ->check(
+          [](const std::string& scene) -> std::string {
+            // As the bench will look for it: a name, a path here, or one beside the program.
+            const std::filesystem::path p = resolve_scene_argument(scene);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(p, ec) ||
+                (!p.is_absolute() && std::filesystem::is_regular_file(find_resource(p), ec)))
+              return {};
+            return "scene file not found: " + scene;
+          },
+          "FILE|NAME");
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
       ->delimiter(',')
       ->type_name("NAME,...")
       ->check(CLI::IsMember(algorithm_names()));
-  bench->add_option("--counts", f.counts, "Particle counts (default: each scene's)")
+  bench->add_option("--counts,--count", f.counts, "Particle counts (default: each scene's)")
       ->delimiter(',')
       ->type_name("N,...")
       ->check(CLI::Range(1u, 1u << 27));

@@ -3,11 +3,16 @@
 #define TOML_HEADER_ONLY 1
 #include <toml++/toml.h>
 
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
 #include <tuple>
 
 #include "app/scene/paths.hpp"
+#include "app/scene/toml_guard.hpp"
 
 namespace particles {
 namespace {
@@ -20,10 +25,12 @@ namespace {
 }
 
 // A scene's name or a path, as on the command line; a relative path that is not here is looked
-// for beside the program as well.
+// for beside the program as well. No throw for a path the OS rejects (too long, say):
+// finish_bench_config reports it missing.
 std::filesystem::path resolve_scene(const std::string& text) {
   const std::filesystem::path p = resolve_scene_argument(text);
-  if (p.is_absolute() || std::filesystem::exists(p)) return p;
+  std::error_code ec;
+  if (p.is_absolute() || std::filesystem::exists(p, ec)) return p;
   return find_resource(p);
 }
 
@@ -47,9 +54,26 @@ void for_each_in(const std::filesystem::path& file, const toml::node& node, cons
 }  // namespace
 
 void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(file, ec)) {
+    throw std::runtime_error(file.string() + ": cannot open bench file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(file.string() + ": cannot open bench file (read error)");
+  parse_bench_text(text.str(), file, config);
+}
+
+void parse_bench_text(std::string_view toml_text, const std::filesystem::path& file,
+                      BenchConfig& config) {
+  if (const auto bad = find_unsafe_toml_character(toml_text)) {
+    throw std::runtime_error(file.string() + ':' + std::to_string(bad->line) + ':' +
+                             std::to_string(bad->column) + ": " + bad->message);
+  }
   toml::table root;
   try {
-    root = toml::parse_file(file.string());
+    root = toml::parse(toml_text, file.string());
   } catch (const toml::parse_error& e) {
     fail_at(file, e.source(), std::string(e.description()));
   }

@@ -3,6 +3,7 @@
 // frames each, from a bench file (bench/*.toml) and/or flags (flags win).
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include "app/scene/options.hpp"
@@ -38,6 +39,10 @@ struct BenchConfig {
 // Scenes may be named ("galaxy") as on the command line; relative scene paths are resolved
 // against the current directory, then find_resource().
 void load_bench_file(const std::filesystem::path& file, BenchConfig& config);
+
+// The same on bench-file text already in memory; `source_name` stands for the file in messages.
+void parse_bench_text(std::string_view toml_text, const std::filesystem::path& source_name,
+                      BenchConfig& config);
 
 // Fills what neither the file nor the flags gave, and checks ranges; throws with the reason.
 void finish_bench_config(BenchConfig& config);

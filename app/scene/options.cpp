@@ -134,10 +134,12 @@ int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
 }
 
 int finish_options(Options& o, std::ostream& err) {
-  if (o.scene.empty()) o.scene = find_resource("scenes/galaxy.toml");
+  const bool given = !o.scene.empty();
+  if (!given) o.scene = find_resource("scenes/galaxy.toml");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(o.scene, ec)) {
-    err << "error: scene file not found: " << o.scene.string() << "\n";
+    err << "error: " << (given ? "--scene: " : "") << "scene file not found: " << o.scene.string()
+        << "\n";
     return kUsageExitCode;
   }
   if (!has_display()) o.headless = true;  // nothing to open a window on

@@ -4,6 +4,7 @@
 #include "app/scene/scene_loader.hpp"
 
 #include "app/scene/ply_reader.hpp"
+#include "app/scene/toml_guard.hpp"
 #include "core/models/model_names.hpp"
 
 #include <toml++/toml.h>
@@ -200,6 +201,14 @@ double SceneReader::number(const toml::node& n, const std::string& name, Range r
     wrong_type(n, name, "a number");
   }
   if (!std::isfinite(v)) fail(n.source(), name + " must be a finite number");
+  // Every number lands in a float: one beyond its range would become infinity (and converting
+  // it is undefined behaviour in C++).
+  if (std::fabs(v) > std::numeric_limits<float>::max()) {
+    std::ostringstream s;
+    s << std::setprecision(10) << name << " = " << v << " is too large for a float (at most "
+      << std::numeric_limits<float>::max() << " in magnitude)";
+    fail(n.source(), s.str());
+  }
   if (!range.contains(v)) {
     std::ostringstream s;
     s << std::setprecision(10) << name << " = " << v << " is out of range: must be "
@@ -685,6 +694,10 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
 }  // namespace
 
 SceneDesc parse_scene(std::string_view toml_text, const std::string& source_name) {
+  if (const auto bad = find_unsafe_toml_character(toml_text)) {
+    throw SceneError(source_name + ":" + std::to_string(bad->line) + ":" +
+                     std::to_string(bad->column) + ": " + bad->message);
+  }
   toml::table root;
   try {
     root = toml::parse(toml_text, source_name);

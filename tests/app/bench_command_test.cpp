@@ -3,6 +3,8 @@
 // how a bench file and the flags make a BenchConfig (in-process, no backend needed).
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/main/bench_cli.hpp"
@@ -155,6 +158,30 @@ TEST(BenchCommand, UnknownRendererFlagIsAUsageError) {
   EXPECT_NE(r.output.find("splat"), std::string::npos) << r.output;
 }
 
+TEST(BenchCommand, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--file /nonexistent/bench.toml", "--file"},
+      {"--scenes /nonexistent/scene.toml", "--scenes"},
+      {"--scene /nonexistent/scene.toml", "--scenes"},  // the alias: named as the flag's list
+      {"--counts 0", "--counts"},
+      {"--count many", "--counts"},
+      {"--counts 5,134217729", "--counts"},
+      {"--key-modes fuzzy", "--key-modes"},
+      {"--key-bits 0", "--key-bits"},
+      {"--frames 0", "--frames"},
+      {"--warmup -1", "--warmup"},
+      {"--stage-every x", "--stage-every"},
+      {"--backend metal", "--backend"},
+      {"--verify=maybe", "--verify"},
+      {"--out", "--out"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const Result r = run(std::string(PARTICLES_BINARY) + " bench " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
+  }
+}
+
 TEST(BenchCommand, BadSizeFlagIsAUsageErrorNamingIt) {
   for (const char* size : {"640", "0x480", "640x", "20000x100"}) {
     const Result r = run(std::string(PARTICLES_BINARY) + " bench --size " + size);
@@ -213,6 +240,27 @@ TEST(BenchConfig, RenderersComeFromTheFileInItsOrder) {
                              config);
   EXPECT_EQ(config.renderers,
             (std::vector{particles::RendererKind::composite, particles::RendererKind::raster}));
+}
+
+// `particles bench` takes the run's spellings, --scene and --count, as well as --scenes and
+// --counts, each with one value or a list.
+TEST(BenchConfig, SceneAndCountAreAliasesOfScenesAndCounts) {
+  const std::string fountain = PARTICLES_SOURCE_DIR "/scenes/fountain.toml";
+  for (const bool singular : {false, true}) {
+    CLI::App cli;
+    particles::BenchFlags flags;
+    particles::add_bench_command(cli, flags);
+    const std::string scene_flag = singular ? "--scene" : "--scenes";
+    const std::string count_flag = singular ? "--count" : "--counts";
+    std::vector<std::string> args = {"particles", "bench", scene_flag, kGalaxy + "," + fountain,
+                                     count_flag,  "4096"};
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    cli.parse(static_cast<int>(argv.size()), argv.data());
+    const particles::BenchConfig config = particles::resolve_bench_config(flags);
+    EXPECT_EQ(config.scenes, (std::vector<std::filesystem::path>{kGalaxy, fountain})) << scene_flag;
+    EXPECT_EQ(config.counts, std::vector<std::uint32_t>{4096}) << count_flag;
+  }
 }
 
 TEST(BenchConfig, RenderersDefaultToTheBackendsOwn) {
@@ -283,6 +331,33 @@ TEST(BenchConfig, ScenesMayBeNamedInFlagsAndFiles) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("scene file not found: no_such_scene"), std::string::npos)
         << e.what();
+  }
+}
+
+// toml++ 3.3.0 reaches undefined behaviour on some non-ASCII characters outside strings (found
+// by fuzz/scene_loader_fuzz.cpp), so the bench loader refuses them first too.
+TEST(BenchConfig, TextFromMemoryAndNonAsciiOutsideStringsNamesLineAndColumn) {
+  particles::BenchConfig config;
+  particles::parse_bench_text("frames = 7 # \xc2\xa7\n", "memory.toml", config);
+  EXPECT_EQ(config.frames, 7);
+  try {
+    particles::parse_bench_text("frames = 7\nwarmup\xc8\x9c = 1\n", "memory.toml", config);
+    FAIL() << "accepted a non-ASCII key";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("memory.toml:2:7: non-ASCII character outside", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST(BenchConfig, AnUnreadableFileIsNamed) {
+  particles::BenchConfig config;
+  const auto dir = fresh_dir("particles-bench-config-dir");
+  std::filesystem::create_directories(dir);
+  try {
+    particles::load_bench_file(dir, config);
+    FAIL() << "read a directory as a bench file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot open bench file");
   }
 }
 

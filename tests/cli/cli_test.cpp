@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -117,6 +118,30 @@ TEST(Cli, EitherRendererRunsInAWindowWithItsTimes) {
     std::fclose(csv);
     EXPECT_TRUE(present) << renderer << ": no present time in " << report;
     EXPECT_EQ(composite, std::string(renderer) == "composite") << renderer << ", " << report;
+  }
+}
+
+TEST(Cli, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--scene /nonexistent/dir/scene.toml", "--scene: scene file not found"},
+      {"--scene", "--scene"},
+      {"--count 0", "--count"},
+      {"--count many", "--count"},
+      {"--algorithm bubble", "--algorithm"},
+      {"--renderer splat", "--renderer"},
+      {"--backend metal", "--backend"},
+      {"--frames 0", "--frames"},
+      {"--key-mode fuzzy", "--key-mode"},
+      {"--key-bits 33", "--key-bits"},
+      {"--size 64", "--size"},
+      {"--headless=maybe", "--headless"},
+      {"--screenshot", "--screenshot"},
+      {"--report", "--report"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
   }
 }
 

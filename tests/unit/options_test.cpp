@@ -84,7 +84,7 @@ TEST_F(OptionsTest, SceneByName) {
   EXPECT_TRUE(std::filesystem::is_regular_file(p.outcome.options->scene));
   const Parsed missing = parse({"--scene", "no_such_scene"});
   EXPECT_EQ(missing.outcome.exit_code, kUsageExitCode);
-  EXPECT_EQ(missing.err, "error: scene file not found: no_such_scene\n");
+  EXPECT_EQ(missing.err, "error: --scene: scene file not found: no_such_scene\n");
 }
 
 TEST_F(OptionsTest, EveryFlag) {
@@ -176,7 +176,7 @@ TEST_F(OptionsTest, MissingSceneFile) {
   const Parsed p = parse({"--scene", "/nonexistent/scene.toml"});
   EXPECT_FALSE(p.outcome.options);
   EXPECT_EQ(p.outcome.exit_code, 2);
-  EXPECT_EQ(p.err, "error: scene file not found: /nonexistent/scene.toml\n");
+  EXPECT_EQ(p.err, "error: --scene: scene file not found: /nonexistent/scene.toml\n");
 }
 
 TEST(Paths, ExecutableDirHoldsThisTest) {

@@ -468,5 +468,44 @@ TEST(SceneLoaderErrors, InlineMistakes) {
   }
 }
 
+// Found by fuzz/scene_loader_fuzz.cpp: a finite double beyond a float's range was accepted
+// where any number goes (kAny, kPositive) and became infinity in the SceneDesc.
+TEST(SceneLoader, NumbersBeyondAFloatAreRefused) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"[model]\ntype='galaxy'\n[model.galaxy]\ntwist = 1e300\n",
+       "inline.toml:4:9: model.galaxy.twist = 1e+300 is too large for a float"},
+      {"[model]\ntype='galaxy'\n[camera]\ntarget = [0, -3.5e38, 0]\n",
+       "inline.toml:4:14: camera.target[1] = -3.5e+38 is too large for a float"},
+      {"[model]\ntype='galaxy'\n[[camera.path]]\ntime = 0\ndistance = 1e39\n",
+       "inline.toml:5:12: camera.path[0].distance = 1e+39 is too large for a float"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = parse_error(text);
+    EXPECT_EQ(message.rfind(expected, 0), 0u) << "got: " << message << "\nwanted: " << expected;
+  }
+  // The largest float itself is a float.
+  EXPECT_EQ(parse_error("[model]\ntype='galaxy'\n[model.galaxy]\ntwist = -3.4028234e38\n"), "");
+}
+
+// Found by fuzz/scene_loader_fuzz.cpp: Debian 12's toml++ (3.3.0) reaches undefined behaviour
+// classifying some non-ASCII characters outside strings (app/scene/toml_guard.hpp); the loader
+// refuses them first, naming the position, and still takes them in strings and comments.
+TEST(SceneLoader, NonAsciiOutsideStringsIsRefusedBeforeTomlSeesIt) {
+  EXPECT_EQ(parse_error("[[camera.path\xc8\x9c]]\n"),
+            "inline.toml:1:14: non-ASCII character outside a string or comment (TOML allows "
+            "them only in strings and comments)");
+  EXPECT_EQ(parse_error("# \xc3\xa9\n[model]\ntype = 'galaxy' \xc2\xa7\n")
+                .rfind("inline.toml:3:17: non-ASCII character outside", 0),
+            0u);
+  const std::string ok =
+      "# Galaxie \xc3\xa0 deux bras \xe2\x80\x94 comment\n"
+      "name = \"Galaxie \xc3\xa0 deux bras\" # \xc2\xa7\n"
+      "[model]\ntype = 'galaxy'\n";
+  EXPECT_EQ(parse_error(ok), "");
+  EXPECT_EQ(parse_scene(ok, "inline.toml").name, "Galaxie \xc3\xa0 deux bras");
+  EXPECT_EQ(parse_scene("\xef\xbb\xbf[model]\ntype = 'galaxy'\n", "bom.toml").params.model,
+            Model::galaxy);
+}
+
 }  // namespace
 }  // namespace particles

@@ -1,0 +1,107 @@
+#include "app/scene/toml_guard.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace particles {
+namespace {
+
+bool non_ascii(char c) {
+  return static_cast<unsigned char>(c) >= 0x80;
+}
+
+TomlTextProblem problem_at(std::string_view text, std::size_t at, std::string message) {
+  TomlTextProblem p;
+  p.message = std::move(message);
+  for (std::size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++p.column;  // not a UTF-8 continuation byte: a new code point
+    }
+  }
+  return p;
+}
+
+// The number of `quote` characters starting at text[i].
+std::size_t run_of(std::string_view text, std::size_t i, char quote) {
+  std::size_t n = 0;
+  while (i + n < text.size() && text[i + n] == quote) ++n;
+  return n;
+}
+
+}  // namespace
+
+std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text) {
+  enum class State { outside, comment, basic, literal, multi_basic, multi_literal };
+  State state = State::outside;
+  std::size_t i = 0;
+  if (text.starts_with("\xEF\xBB\xBF")) i = 3;  // a byte order mark, which toml++ skips
+  while (i < text.size()) {
+    const char c = text[i];
+    switch (state) {
+      case State::outside:
+        if (non_ascii(c)) {
+          return problem_at(text, i,
+                            "non-ASCII character outside a string or comment (TOML allows them "
+                            "only in strings and comments)");
+        }
+        if (c == '#') {
+          state = State::comment;
+        } else if (c == '"' || c == '\'') {
+          const bool multi = run_of(text, i, c) >= 3;
+          state = c == '"' ? (multi ? State::multi_basic : State::basic)
+                           : (multi ? State::multi_literal : State::literal);
+          i += multi ? 3 : 1;
+          continue;
+        }
+        break;
+      case State::comment:
+        if (c == '\n') state = State::outside;
+        break;
+      case State::basic:
+      case State::literal:
+        // A line break ends the string; the parser reports the unterminated string first.
+        if (c == '\n' || (c == '"' && state == State::basic) ||
+            (c == '\'' && state == State::literal)) {
+          state = State::outside;
+        } else if (c == '\\' && state == State::basic) {
+          ++i;  // the escaped character (an ASCII one or an error the parser reports)
+        }
+        break;
+      case State::multi_basic:
+      case State::multi_literal: {
+        const char quote = state == State::multi_basic ? '"' : '\'';
+        if (c == quote) {
+          // Up to two quotes may close the string with it: """a"""" is the string a".
+          const std::size_t n = run_of(text, i, quote);
+          if (n >= 3) state = State::outside;
+          i += n >= 3 ? std::min<std::size_t>(n, 5) : n;
+          continue;
+        }
+        if (c == '\\' && state == State::multi_basic) {
+          // The parser asks whether the escaped character, and after a line-ending backslash
+          // the first one it does not skip, is whitespace.
+          std::size_t next = i + 1;
+          while (next < text.size() && (text[next] == ' ' || text[next] == '\t' ||
+                                        text[next] == '\r' || text[next] == '\n')) {
+            ++next;
+          }
+          if (next < text.size() && non_ascii(text[next])) {
+            return problem_at(text, next,
+                              "non-ASCII character after a backslash in a multi-line string "
+                              "(write it as a \\u escape)");
+          }
+          i = next == i + 1 ? i + 2 : next;
+          continue;
+        }
+        break;
+      }
+    }
+    ++i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace particles

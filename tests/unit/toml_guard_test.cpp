@@ -1,0 +1,58 @@
+// The check in front of toml++ (app/scene/toml_guard.hpp): where a document has a character
+// toml++ 3.3.0 cannot classify safely, and that strings and comments of every kind keep theirs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "app/scene/toml_guard.hpp"
+
+namespace particles {
+namespace {
+
+// "line:column: message" of the first unsafe character, or "" for none.
+std::string where(const std::string& text) {
+  const auto p = find_unsafe_toml_character(text);
+  return p ? std::to_string(p->line) + ":" + std::to_string(p->column) + ": " + p->message : "";
+}
+
+TEST(TomlGuard, NonAsciiInStringsAndCommentsIsSafe) {
+  for (const char* text : {
+           "a = \"\xc3\xa9\"  # \xc2\xa7\n",
+           "a = '\xc3\xa9\\'\n",  // no escapes in literal strings: the backslash is a character
+           "a = \"\\\"\xc2\xa7\"\n",
+           "a = \"\"\"\n\xc2\xa7 \xc3\xa9\n\"\"\"\n",
+           "a = '''\n\xc2\xa7\\\n\xc3\xa9'''\n",
+           "a = \"\"\"x\"\"\"\"\" # \xc2\xa7\n",  // five quotes: the string is x""
+           "\"\xc3\xa9\" = 1\n",
+           "\xef\xbb\xbf"
+           "a = 1\n",
+       }) {
+    EXPECT_EQ(where(text), "") << text;
+  }
+}
+
+TEST(TomlGuard, NonAsciiOutsideStringsIsFound) {
+  EXPECT_EQ(where("\xc3\xa9 = 1\n").substr(0, 5), "1:1: ");
+  EXPECT_EQ(where("a = 1\nb = 2 \xc2\xa7\n").substr(0, 5), "2:7: ");
+  // Columns count code points: the comment's two-byte character is one.
+  EXPECT_EQ(where("a = \"\xc3\xa9\" \xc2\xa7\n").substr(0, 5), "1:9: ");
+  // A string ends at its closing quote, and a single-line one at the end of its line.
+  EXPECT_EQ(where("a = \"x\" \xc2\xa7\n").substr(0, 5), "1:9: ");
+  EXPECT_EQ(where("a = \"x\n\xc2\xa7\n").substr(0, 5), "2:1: ");
+  EXPECT_EQ(where("a = \"\"\"x\"\"\"\" \xc2\xa7\n").substr(0, 5), "1:14:");  // x"
+  EXPECT_NE(where("# x\n\xc2\xa7\n").find("outside a string or comment"), std::string::npos);
+}
+
+TEST(TomlGuard, NonAsciiAfterABackslashInAMultiLineBasicStringIsFound) {
+  // marzer/tomlplusplus#190: a line-ending backslash, then a non-ASCII character.
+  EXPECT_EQ(where("s = \"\"\"\\\n\xc2\xa7\"\"\"\n"),
+            "2:1: non-ASCII character after a backslash in a multi-line string (write it as a "
+            "\\u escape)");
+  EXPECT_EQ(where("s = \"\"\"\\  \r\n  \n \xc2\xa7\"\"\"\n").substr(0, 5), "3:2: ");
+  EXPECT_EQ(where("s = \"\"\"\\\xc2\xa7\"\"\"\n").substr(0, 5), "1:9: ");
+  // Escapes and quotes after a backslash are still read as such.
+  EXPECT_EQ(where("s = \"\"\"\\\"\"\"\" \xc2\xa7\n").substr(0, 5), "1:14:");
+}
+
+}  // namespace
+}  // namespace particles
