@@ -80,13 +80,14 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
   for (const auto& [key, node] : root) {
     const std::string name(key.str());
     auto integer = [&](std::int64_t lo, std::int64_t hi) {
-      const auto v = node.value<std::int64_t>();
-      if (!node.is_integer() || !v) fail_at(file, node.source(), name + " must be an integer");
-      if (*v < lo || *v > hi) {
+      // as_integer, not value<int64_t>: that converts a float, 1e30 too (undefined behaviour).
+      const auto* v = node.as_integer();
+      if (!v) fail_at(file, node.source(), name + " must be an integer");
+      if (**v < lo || **v > hi) {
         fail_at(file, node.source(),
                 name + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
       }
-      return *v;
+      return **v;
     };
     if (name == "scenes") {
       config.scenes.clear();
@@ -118,11 +119,11 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
     } else if (name == "counts") {
       config.counts.clear();
       for_each_in(file, node, "counts", [&](const toml::node& item) {
-        const auto v = item.value<std::int64_t>();
-        if (!item.is_integer() || !v || *v < 1 || *v > (std::int64_t{1} << 27)) {
+        const auto* v = item.as_integer();
+        if (!v || **v < 1 || **v > (std::int64_t{1} << 27)) {
           fail_at(file, item.source(), "counts entries must be integers in [1, 2^27]");
         }
-        config.counts.push_back(static_cast<std::uint32_t>(*v));
+        config.counts.push_back(static_cast<std::uint32_t>(**v));
       });
     } else if (name == "key_modes") {
       config.key_modes.clear();

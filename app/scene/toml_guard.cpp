@@ -1,6 +1,7 @@
 #include "app/scene/toml_guard.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 namespace particles {
@@ -36,36 +37,71 @@ std::size_t run_of(std::string_view text, std::size_t i, char quote) {
 std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text) {
   enum class State { outside, comment, basic, literal, multi_basic, multi_literal };
   State state = State::outside;
+  // Outside strings: toml++ starts a string only where a key or a value starts; elsewhere (in
+  // `+"x`, say) a quote is one more character of a bare value it scans, so here too. `last` is
+  // the last character that was not whitespace or comment ('\n' at the start of a line), `key`
+  // whether a key is being read (a dot there parts it), `open` the arrays and inline tables of
+  // the value being read.
+  char last = '\n';
+  bool key = true;
+  std::string open;
   std::size_t i = 0;
   if (text.starts_with("\xEF\xBB\xBF")) i = 3;  // a byte order mark, which toml++ skips
   while (i < text.size()) {
     const char c = text[i];
     switch (state) {
-      case State::outside:
+      case State::outside: {
         if (non_ascii(c)) {
           return problem_at(text, i,
                             "non-ASCII character outside a string or comment (TOML allows them "
                             "only in strings and comments)");
         }
+        if (c == ' ' || c == '\t' || c == '\r') break;
+        const bool starts_string = last == '\n' || last == '=' || last == '[' || last == ',' ||
+                                   last == '{' || (last == '.' && key);
         if (c == '#') {
           state = State::comment;
-        } else if (c == '"' || c == '\'') {
+          break;
+        }
+        if ((c == '"' || c == '\'') && starts_string) {
           const bool multi = run_of(text, i, c) >= 3;
           state = c == '"' ? (multi ? State::multi_basic : State::basic)
                            : (multi ? State::multi_literal : State::literal);
           i += multi ? 3 : 1;
           continue;
         }
+        if (c == '\n' && open.empty()) {
+          key = true;
+        } else if (c == '=' && key) {
+          key = false;
+        } else if ((c == '{' || c == '[') && !key) {
+          open.push_back(c);
+          key = c == '{';
+        } else if (c == ',' && !open.empty()) {
+          key = open.back() == '{';
+        } else if ((c == ']' || c == '}') && !open.empty()) {
+          open.pop_back();
+          key = false;
+        }
+        last = c;
         break;
+      }
       case State::comment:
-        if (c == '\n') state = State::outside;
+        if (c == '\n') {
+          state = State::outside;
+          continue;  // the line break counts outside
+        }
         break;
       case State::basic:
       case State::literal:
-        // A line break ends the string; the parser reports the unterminated string first.
-        if (c == '\n' || (c == '"' && state == State::basic) ||
-            (c == '\'' && state == State::literal)) {
+        if (c == '\n') {
+          // The parser has reported the unterminated string; the line break counts outside.
           state = State::outside;
+          continue;
+        }
+        if ((c == '"' && state == State::basic) || (c == '\'' && state == State::literal)) {
+          state = State::outside;
+          last = c;
         } else if (c == '\\' && state == State::basic) {
           ++i;  // the escaped character (an ASCII one or an error the parser reports)
         }
@@ -76,7 +112,10 @@ std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text)
         if (c == quote) {
           // Up to two quotes may close the string with it: """a"""" is the string a".
           const std::size_t n = run_of(text, i, quote);
-          if (n >= 3) state = State::outside;
+          if (n >= 3) {
+            state = State::outside;
+            last = quote;
+          }
           i += n >= 3 ? std::min<std::size_t>(n, 5) : n;
           continue;
         }

@@ -349,6 +349,26 @@ TEST(BenchConfig, TextFromMemoryAndNonAsciiOutsideStringsNamesLineAndColumn) {
   }
 }
 
+// Found by fuzz/bench_file_fuzz.cpp: a float where an integer goes was converted to one before
+// its type was checked, undefined behaviour for 1.3e34 (toml++'s value<int64_t>).
+TEST(BenchConfig, HugeFloatsWhereIntegersGoAreRefused) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"counts = [1, 1342177e28]\n", "memory.toml:1:14: counts entries must be integers"},
+      {"frames = 1e30\n", "memory.toml:1:10: frames must be an integer"},
+      {"warmup = -inf\n", "memory.toml:1:10: warmup must be an integer"},
+      {"key_bits = nan\n", "memory.toml:1:12: key_bits must be an integer"},
+  };
+  for (const auto& [text, expected] : cases) {
+    particles::BenchConfig config;
+    try {
+      particles::parse_bench_text(text, "memory.toml", config);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(BenchConfig, AnUnreadableFileIsNamed) {
   particles::BenchConfig config;
   const auto dir = fresh_dir("particles-bench-config-dir");

@@ -26,6 +26,10 @@ TEST(TomlGuard, NonAsciiInStringsAndCommentsIsSafe) {
            "\"\xc3\xa9\" = 1\n",
            "\xef\xbb\xbf"
            "a = 1\n",
+           // Strings where keys and values start: dotted and quoted keys, table headers, arrays
+           // over lines, inline tables.
+           "a.\"\xc3\xa9\".'\xc2\xa7' = [\n  \"\xc3\xa9\", # \xc2\xa7\n  '\xc2\xa7',\n]\n",
+           "[x . \"\xc3\xa9\"]\n[[y.'\xc2\xa7']]\nb = { c.\"\xc3\xa9\" = 1, d = [\"\xc2\xa7\"] }\n",
        }) {
     EXPECT_EQ(where(text), "") << text;
   }
@@ -41,6 +45,17 @@ TEST(TomlGuard, NonAsciiOutsideStringsIsFound) {
   EXPECT_EQ(where("a = \"x\n\xc2\xa7\n").substr(0, 5), "2:1: ");
   EXPECT_EQ(where("a = \"\"\"x\"\"\"\" \xc2\xa7\n").substr(0, 5), "1:14:");  // x"
   EXPECT_NE(where("# x\n\xc2\xa7\n").find("outside a string or comment"), std::string::npos);
+}
+
+// Found by fuzz/bench_file_fuzz.cpp: toml++ reads `+"scene=...` as one bare value, scanning
+// every character of it for whitespace; a quote inside a value is not the start of a string.
+TEST(TomlGuard, AQuoteInsideABareValueDoesNotStartAString) {
+  EXPECT_EQ(where("scenes =+\"scene=\xd2\x86 = 0b").substr(0, 6), "1:17: ");
+  EXPECT_EQ(where("a = 1.\"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
+  EXPECT_EQ(where("a = 1 \"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
+  EXPECT_EQ(where("a = \"x\"\"\xc3\xa9\"\n").substr(0, 5), "1:9: ");
+  EXPECT_EQ(where("a = [1, 2].\"\xc3\xa9\"\n").substr(0, 6), "1:13: ");
+  EXPECT_EQ(where("a = { b = 1 }.\"\xc3\xa9\"\n").substr(0, 6), "1:16: ");
 }
 
 TEST(TomlGuard, NonAsciiAfterABackslashInAMultiLineBasicStringIsFound) {
