@@ -3,15 +3,19 @@
 // draw, only CUDA-GL interop around DevicePipeline, as the app runs it; then the same frames into
 // plain device buffers, to tell interop's cost apart. (This is how auto's conditional graph node
 // was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
-// its sorts with device words instead: docs/performance.md.)
+// its sorts with device words instead: docs/performance.md.) Last, composite frames at 1280x720,
+// each followed by the GL blit a present makes, with and without waiting for GL to finish.
 // Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <glm/gtc/type_ptr.hpp>
+
 #include "app/gl/gl_context.hpp"
 #include "app/gl/particle_buffers.hpp"
+#include "app/gl/render_target.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "bench/scene_bench_args.hpp"
 #include "cuda/detail/device_buffer.hpp"
@@ -76,6 +80,56 @@ int main(int argc, char** argv) {
         if (f >= 20) total.push_back(ms);
       }
       std::printf("| %s | %.3f |\n", std::string(to_string(a)).c_str(), median(total));
+    }
+    // Composite frames: the image texture mapped, the particles in device memory.
+    const glm::ivec2 size{1280, 720};
+    gl::RenderTarget image(size);
+    gl::RenderTarget screen(size);
+    std::printf(
+        "\n| algorithm | GL finished each frame | composite frame + present | map | enqueue + wait "
+        "| composite enqueue | unmap |\n|---|---|---|---|---|---|---|\n");
+    struct Row {
+      bool finish;
+      Algorithm algorithm;
+    };
+    for (const auto [finish, a] :
+         {Row{true, Algorithm::radix}, Row{true, Algorithm::automatic},
+          Row{false, Algorithm::radix}, Row{false, Algorithm::automatic}}) {
+      std::vector<double> total, map, run, composite, unmap;
+      for (int f = 0; f < frames + 20; ++f) {
+        const FrameSettings s = settings(a);
+        cuda::CompositeJob job;
+        const CameraMatrices camera =
+            camera_matrices(scene.camera, float(size.x) / float(size.y), 0.05f, 2000.0f);
+        for (int i = 0; i < 16; ++i) {
+          job.camera.view[i] = glm::value_ptr(camera.view)[i];
+          job.camera.projection[i] = glm::value_ptr(camera.projection)[i];
+        }
+        job.camera.width = size.x;
+        job.camera.height = size.y;
+        job.camera.sprite_size = scene.sprite_size;
+        job.camera.point_size_max = 64.0f;
+        job.background = premultiplied_background(0.0f, 0.0f, 0.0f, 1.0f);
+        job.texture = image.color_texture();
+        job.texture_generation = image.generation();
+        const auto start = std::chrono::steady_clock::now();
+        pipeline.run_frame(s, &job);
+        image.blit_to(screen.framebuffer(), size);
+        if (finish) glFinish();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        if (f < 20) continue;
+        const auto& h = pipeline.last_host_times();
+        total.push_back(ms);
+        map.push_back(h.map_ms);
+        run.push_back(h.run_ms);
+        composite.push_back(h.composite_ms);
+        unmap.push_back(h.unmap_ms);
+      }
+      std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n",
+                  std::string(to_string(a)).c_str(), finish ? "yes" : "no", median(total),
+                  median(map), median(run), median(composite), median(unmap));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "interop_bench: %s\n", e.what());

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/key_distributions.hpp"
 #include "bench/sort_bench_args.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
-#include "sort_test_data.hpp"
 
 using namespace particles::cuda;
 using particles::cuda::testing::Distribution;

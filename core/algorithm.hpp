@@ -3,7 +3,9 @@
 // reports. The CPU backend honours the choice with CPU twins where one exists.
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace particles {
 
@@ -34,6 +36,13 @@ constexpr std::optional<Algorithm> algorithm_from_string(std::string_view name) 
     if (to_string(a) == name) return a;
   }
   return std::nullopt;
+}
+
+// Every algorithm's name, in kAllAlgorithms' order: the one list the command line checks against.
+inline std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (Algorithm a : kAllAlgorithms) names.emplace_back(to_string(a));
+  return names;
 }
 
 }  // namespace particles

@@ -22,4 +22,10 @@ PARTICLES_HD std::uint32_t pack_rgba8(Color c) {
   return byte(c.r) | (byte(c.g) << 8) | (byte(c.b) << 16) | (byte(c.a) << 24);
 }
 
+// The inverse of pack_rgba8 for its 256 levels: pack_rgba8(unpack_rgba8(v)) == v.
+PARTICLES_HD Color unpack_rgba8(std::uint32_t v) {
+  auto channel = [](std::uint32_t byte) { return static_cast<float>(byte & 0xffu) / 255.0f; };
+  return {channel(v), channel(v >> 8), channel(v >> 16), channel(v >> 24)};
+}
+
 }  // namespace particles

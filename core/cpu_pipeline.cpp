@@ -3,6 +3,7 @@
 #include "core/auto_policy.hpp"
 #include "core/cpu_frame_sort.hpp"
 #include "core/parallel_for.hpp"
+#include "core/point_cloud.hpp"
 
 #include <algorithm>
 #include <array>
@@ -133,8 +134,14 @@ std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
 
 void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
+  points_.clear();
+  if (params.model == Model::points) {
+    points_ = points_for_count(params.points, count);
+    params_.points.records = points_.data();
+    params_.points.record_count = count;
+  }
   state_.resize(count);
-  for (std::uint32_t i = 0; i < count; ++i) state_[i] = model_init(params, i);
+  for (std::uint32_t i = 0; i < count; ++i) state_[i] = model_init(params_, i);
   vertices_.resize(count);
   keys_.resize(count);
   order_.resize(count);

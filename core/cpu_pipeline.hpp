@@ -15,6 +15,7 @@ namespace particles {
 
 class CpuPipeline {
  public:
+  // A points scene's cloud is copied (core/point_cloud.hpp): `params` need not outlive the reset.
   void reset(const ModelParams& params, std::uint32_t count);
 
   // Runs one frame and leaves vertices() and order() ready for upload.
@@ -28,6 +29,7 @@ class CpuPipeline {
 
  private:
   ModelParams params_;
+  std::vector<PointRecord> points_;  // the points model's cloud, params_.points.records
   std::int64_t frame_ = 0;
   std::vector<ParticleState> state_;
   std::vector<ParticleVertex> vertices_;

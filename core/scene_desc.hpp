@@ -2,6 +2,7 @@
 // Everything a scene file says, after validation. Plain data: the loader fills it, backends and
 // the renderer read it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct SceneDesc {
   // that do not place their camera (docs/scenes.md).
   bool camera_auto_frame = false;
   std::vector<CameraKey> camera_path;  // empty: the camera stays where the user puts it
+  // The points model's cloud, as the loader prepared it (docs/scenes.md); params.points.records
+  // points into it, so copies of a SceneDesc share it and keep it alive.
+  std::shared_ptr<const std::vector<PointRecord>> points;
 };
 
 }  // namespace particles

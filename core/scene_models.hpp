@@ -11,6 +11,7 @@
 #include "core/models/fireworks.hpp"
 #include "core/models/fountain.hpp"
 #include "core/models/galaxy.hpp"
+#include "core/models/points.hpp"
 #include "core/models/shells.hpp"
 #include "core/models/smoke.hpp"
 #include "core/models/snow.hpp"
@@ -41,6 +42,8 @@ PARTICLES_HD ParticleState model_init(const ModelParams& m, std::uint32_t index)
       return shells_init(m.shells, seed);
     case Model::snow:
       return snow_init(m.snow, seed);
+    case Model::points:
+      return points_init(m.points, index);  // no randomness: particle i is point i
   }
   return ParticleState{};
 }
@@ -70,9 +73,11 @@ PARTICLES_HD void model_step_as(const ModelParams& m, ParticleState& s, float dt
     attractor_step(m.attractor, s, dt);
   } else if constexpr (M == Model::shells) {
     shells_step(m.shells, s, dt);
-  } else {
-    static_assert(M == Model::snow);
+  } else if constexpr (M == Model::snow) {
     snow_step(m.snow, s, dt);
+  } else {
+    static_assert(M == Model::points);
+    points_step(m.points, s, dt);
   }
 }
 
@@ -92,15 +97,21 @@ PARTICLES_HD Color model_color_as(const ModelParams& m, const ParticleState& s) 
     return attractor_color(m, s);
   } else if constexpr (M == Model::shells) {
     return shells_color(m, s);
-  } else {
-    static_assert(M == Model::snow);
+  } else if constexpr (M == Model::snow) {
     return snow_color(m, s);
+  } else {
+    static_assert(M == Model::points);
+    return points_color(m, s);
   }
 }
 
 template <Model M>
 PARTICLES_HD ParticleVertex model_vertex_as(const ModelParams& m, const ParticleState& s) {
-  return {s.px, s.py, s.pz, pack_rgba8(model_color_as<M>(m, s))};
+  if constexpr (M == Model::points) {
+    return {s.px, s.py, s.pz, points_rgba8(m.points, s)};  // packed once, when the file was read
+  } else {
+    return {s.px, s.py, s.pz, pack_rgba8(model_color_as<M>(m, s))};
+  }
 }
 
 // Calls f(ModelTag<model>{}) (host code: how a launch picks its kernel instantiation).
@@ -121,6 +132,8 @@ decltype(auto) with_model(Model model, F&& f) {
       return f(ModelTag<Model::shells>{});
     case Model::snow:
       return f(ModelTag<Model::snow>{});
+    case Model::points:
+      return f(ModelTag<Model::points>{});
     case Model::galaxy:
       break;
   }
@@ -146,6 +159,8 @@ PARTICLES_HD void model_step(const ModelParams& m, ParticleState& s, float dt) {
       return model_step_as<Model::shells>(m, s, dt);
     case Model::snow:
       return model_step_as<Model::snow>(m, s, dt);
+    case Model::points:
+      return model_step_as<Model::points>(m, s, dt);
   }
 }
 
@@ -167,11 +182,14 @@ PARTICLES_HD Color model_color(const ModelParams& m, const ParticleState& s) {
       return model_color_as<Model::shells>(m, s);
     case Model::snow:
       return model_color_as<Model::snow>(m, s);
+    case Model::points:
+      return model_color_as<Model::points>(m, s);
   }
   return Color{};
 }
 
 PARTICLES_HD ParticleVertex model_vertex(const ModelParams& m, const ParticleState& s) {
+  if (m.model == Model::points) return model_vertex_as<Model::points>(m, s);
   return {s.px, s.py, s.pz, pack_rgba8(model_color(m, s))};
 }
 

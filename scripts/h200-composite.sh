@@ -34,6 +34,11 @@ b() {  # name args...: one bench run, its table kept
   $p bench "$@" --out "$log/$name" > "$log/$name.log" 2>&1
   echo "== $name rc=$?"; grep -E '^\|' "$log/$name.log" | cut -c1-400
 }
+"$bin/interop_bench" scenes/galaxy.toml --frames 300 > "$log/interop_bench.log" 2>&1
+echo "interop_bench rc=$?"; cat "$log/interop_bench.log"
+all_scenes=$(ls scenes/*.toml | tr '\n' ',' | sed 's/,$//')
+b bc_scenes --scenes "$all_scenes" --algorithms auto --counts 1048576 \
+  --renderers raster,composite --frames 200 --warmup 30
 b bc_1m --scenes scenes/galaxy.toml,scenes/fountain.toml --algorithms radix,auto \
   --counts 1048576 --renderers raster,composite --frames 600 --warmup 60
 b bc_4k --scenes scenes/galaxy.toml --algorithms auto --counts 1048576 \
@@ -47,5 +52,10 @@ b bc_16m --scenes scenes/galaxy_dense.toml --algorithms radix,auto --renderers c
   --section SpeedOfLight --section LaunchStats --section Occupancy \
   $p --headless --frames 100 --algorithm auto > "$log/ncu.log" 2>&1
 [[ -n ${NCU:-} ]] && grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|Compute \(SM\)|Registers Per|Achieved Occupancy|Block Size|Grid Size" "$log/ncu.log" | head -120
+[[ -n ${NCU:-} ]] && ncu --clock-control none --launch-skip 100 --launch-count 1 -k regex:blend \
+  --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+  --section MemoryWorkloadAnalysis $p --headless --frames 60 --algorithm auto \
+  > "$log/ncu_blend.log" 2>&1
+[[ -n ${NCU:-} ]] && grep -E "Stall|Warp Cycles|Issued|Eligible|No Eligible|Active Warps|Throughput|Hit Rate|Duration" "$log/ncu_blend.log" | head -60
 cp "$log/bc_1m/chart.svg" "$out/chart_composite_1m.svg" 2>/dev/null
 tar -czf "$out/results.tar.gz" -C "$out" logs && rm -rf "$log"

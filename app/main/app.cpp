@@ -1,5 +1,8 @@
 #include "app/main/app.hpp"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -16,9 +19,11 @@
 #include "app/main/app_state.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/frame_record.hpp"
+#include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
-#include "app/main/scene_draw.hpp"
+#include "app/main/scene_switch.hpp"
+#include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -29,15 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Near and far planes that enclose the scene with margin; the extents lag a frame, which the
-// margin absorbs.
-std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& e) {
-  float radius = 50.0f;
-  if (!e.empty()) radius = std::max(0.5f * length(e.max - e.min), 1.0f);
-  const float far_plane = pose.distance + 4.0f * radius + 10.0f;
-  return {std::max(0.01f, far_plane * 1e-5f), far_plane};
 }
 
 class Session {
@@ -66,8 +62,10 @@ class Session {
 
     backend_ = make_backend(options.backend);
     state_.backend_name = backend_->name();
-    const bool on_cpu = state_.backend_name == "cpu";
-    state_.count = options.count.value_or(on_cpu ? state_.scene.cpu_count : state_.scene.count);
+    state_.count = options.count.value_or(default_count(state_.scene, state_.backend_name));
+    state_.scene_files = list_scene_files();
+    state_.count_presets =
+        count_presets(state_.backend_name, default_count(state_.scene, state_.backend_name));
     renderer_ = std::make_unique<gl::ParticleRenderer>();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
@@ -75,6 +73,8 @@ class Session {
     present_timer_ = std::make_unique<gl::GpuTimer>();
     state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
     backend_->reset(state_.scene.params, state_.count, *buffers_);
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
 
     if (!headless_) {
       install_input_callbacks(context_->glfw_window(), state_);
@@ -103,6 +103,7 @@ class Session {
       context_->poll_events();
       apply_mouse(context_->glfw_window(), state_);
     }
+    apply_switches();
     if (state_.follow_path && !state_.scene.camera_path.empty()) {
       state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
                                      static_cast<float>(state_.sim_time));
@@ -115,40 +116,20 @@ class Session {
 
     const glm::ivec2 size = context_->framebuffer_size();
     if (size.x <= 0 || size.y <= 0) return;  // minimised window
-    target_->resize(size);
-    const auto [near_plane, far_plane] = clip_planes(state_.camera, state_.last_info.extents);
-    const CameraMatrices camera =
-        camera_matrices(state_.camera, float(size.x) / float(size.y), near_plane, far_plane);
-
-    FrameSettings settings;
-    settings.dt = state_.paused ? 0.0f : state_.scene.time_step;
-    settings.view = depth_frame(camera);
-    settings.algorithm = state_.algorithm;
-    settings.key_mode = state_.key_mode;
-    settings.key_bits = state_.key_bits;
-    settings.sort = state_.sorted;
-    settings.fuse_stages = state_.fuse_stages;
-    settings.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
-
-    // The composite renderer's image is made by the backend, in its frame; the raster renderer
-    // draws the backend's buffers after it.
-    const gl::DrawParams draw = scene_draw_params(state_.scene, camera, size);
+    FrameChoices choices;
+    choices.algorithm = state_.algorithm;
+    choices.renderer = state_.renderer;
+    choices.key_mode = state_.key_mode;
+    choices.key_bits = state_.key_bits;
+    choices.sorted = state_.sorted;
+    choices.fuse_stages = state_.fuse_stages;
+    choices.paused = state_.paused;
+    choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
     const RendererKind renderer = state_.renderer;
-    std::optional<CompositeRequest> composite;
-    if (renderer == RendererKind::composite) {
-      composite = composite_request(draw, renderer_->point_size_range(), *target_);
-    }
-    const auto backend_start = Clock::now();
-    state_.last_info = backend_->run_frame(settings, composite ? &*composite : nullptr);
-    const double backend_ms = ms_since(backend_start);
+    const FrameOutcome outcome = frame_runner_->run(state_.scene, state_.camera, size, choices);
+    state_.last_info = outcome.info;
+    const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
-
-    if (renderer == RendererKind::raster) {
-      target_->bind();
-      draw_timer_->begin();
-      renderer_->draw(*buffers_, draw);
-      draw_timer_->end();
-    }
 
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
@@ -191,11 +172,29 @@ class Session {
     ++state_.frame;
   }
 
-  // Stage timings name the backend frame they measured (counted from the backend's reset,
-  // which happens once per session, so it is this session's frame number).
+  // A scene or count the HUD or keys asked for, before this frame runs: the backend restarts
+  // (its frame numbers from 0) and a new FrameRunner forgets the old scene's extents.
+  void apply_switches() {
+    if (!state_.requested_scene && !state_.requested_count) return;
+    // The old particles' outstanding timings, before the reset forgets them.
+    for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
+    const SwitchResult result = apply_switch_requests(state_, *backend_, *buffers_);
+    if (!result.reset) return;
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
+    backend_frame_base_ = state_.frame;
+    if (!headless_) {
+      glfwSetWindowTitle(context_->glfw_window(), ("particles: " + state_.scene.name).c_str());
+    }
+    std::cerr << "particles: switched to scene '" << state_.scene.name << "', " << state_.count
+              << " particles\n";
+  }
+
+  // Stage timings name the backend frame they measured, counted from the backend's last reset,
+  // which happened at session frame backend_frame_base_.
   void record_stages(const StageTimes& t) {
     if (t.frame < 0) return;
-    FrameRecord* r = history_.find(static_cast<std::uint64_t>(t.frame));
+    FrameRecord* r = history_.find(backend_frame_base_ + static_cast<std::uint64_t>(t.frame));
     if (r == nullptr || r->timed()) return;  // gone, or already recorded
     if (t.has_stages) {
       for (int s = 0; s < kStageCount; ++s) {
@@ -212,7 +211,8 @@ class Session {
   void record_composite(const FrameInfo& info) {
     if (info.composite_frame < 0) return;
     state_.composite_ms.push(info.composite_ms);
-    if (FrameRecord* r = history_.find(static_cast<std::uint64_t>(info.composite_frame))) {
+    if (FrameRecord* r =
+            history_.find(backend_frame_base_ + static_cast<std::uint64_t>(info.composite_frame))) {
       r->composite_ms = info.composite_ms;
     }
   }
@@ -279,6 +279,7 @@ class Session {
 
   AppState state_;
   bool headless_ = false;
+  std::uint64_t backend_frame_base_ = 0;  // the session frame of the backend's last reset
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;
@@ -287,6 +288,7 @@ class Session {
   std::unique_ptr<Hud> hud_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
   std::unique_ptr<gl::GpuTimer> present_timer_;
+  std::unique_ptr<FrameRunner> frame_runner_;
   // Every frame when a report will be written (--report, or headless); otherwise the newest
   // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
   FrameHistory history_;

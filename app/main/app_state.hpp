@@ -3,7 +3,10 @@
 // measured, and what the HUD and input handlers read and change.
 #include <array>
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/main/frame_stats.hpp"
 #include "app/scene/options.hpp"
@@ -37,6 +40,14 @@ struct AppState {
   bool frame_on_load = false;    // the scene asked to be framed once its extents are known
   bool screenshot_requested = false;
   bool quit_requested = false;
+
+  // Live switching (HUD and keys set these; the session applies them at the start of the next
+  // frame, see scene_switch.hpp): a scene file to load and/or a particle count.
+  std::optional<std::filesystem::path> requested_scene;
+  std::optional<std::uint32_t> requested_count;
+  std::string switch_error;                        // the last failed switch, until one succeeds
+  std::vector<std::filesystem::path> scene_files;  // every scenes/*.toml, for the picker
+  std::vector<std::uint32_t> count_presets;        // for the count control (count_presets())
 
   CameraPose camera;
   double cursor_x = 0.0, cursor_y = 0.0;  // last cursor position, for mouse drags

@@ -4,6 +4,7 @@
 // order in the element buffer.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ class Backend {
   // Waits for outstanding GPU work and returns the stage timings not yet reported by
   // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
   virtual std::vector<StageTimes> drain_stage_times() { return {}; }
+  // Bytes in use on the backend's device (cudaMemGetInfo: total - free, so every process on
+  // the device counts), for the soak's leak check; nothing on the CPU backend.
+  virtual std::optional<std::uint64_t> device_memory_used() const { return std::nullopt; }
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -1,10 +1,13 @@
 #include "app/main/bench_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include "app/scene/paths.hpp"
 
 namespace particles {
 
@@ -17,14 +20,26 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
   // The run's own spellings (--scene, --count) work too: one value or a list either way.
-  bench->add_option("--scenes,--scene", f.scenes, "Scene files")
+  bench
+      ->add_option("--scenes,--scene", f.scenes,
+                   "Scene files or names (galaxy: scenes/galaxy.toml)")
       ->delimiter(',')
       ->type_name("FILE,...")
-      ->check(CLI::ExistingFile);
+      ->check(
+          [](const std::string& scene) -> std::string {
+            // As the bench will look for it: a name, a path here, or one beside the program.
+            const std::filesystem::path p = resolve_scene_argument(scene);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(p, ec) ||
+                (!p.is_absolute() && std::filesystem::is_regular_file(find_resource(p), ec)))
+              return {};
+            return "scene file not found: " + scene;
+          },
+          "FILE|NAME");
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+      ->check(CLI::IsMember(algorithm_names()));
   bench->add_option("--counts,--count", f.counts, "Particle counts (default: each scene's)")
       ->delimiter(',')
       ->type_name("N,...")
@@ -70,7 +85,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
   if (!f.file.empty()) load_bench_file(f.file, c);
   if (!f.scenes.empty()) {
     c.scenes.clear();
-    for (const auto& s : f.scenes) c.scenes.emplace_back(s);
+    for (const auto& s : f.scenes) c.scenes.push_back(resolve_scene_argument(s));
   }
   if (!f.algorithms.empty()) {
     c.algorithms.clear();

@@ -24,8 +24,11 @@ namespace {
   throw std::runtime_error(msg.str());
 }
 
-std::filesystem::path resolve_scene(const std::filesystem::path& p) {
-  // No throw for a path the OS rejects (too long, say): finish_bench_config reports it missing.
+// A scene's name or a path, as on the command line; a relative path that is not here is looked
+// for beside the program as well. No throw for a path the OS rejects (too long, say):
+// finish_bench_config reports it missing.
+std::filesystem::path resolve_scene(const std::string& text) {
+  const std::filesystem::path p = resolve_scene_argument(text);
   std::error_code ec;
   if (p.is_absolute() || std::filesystem::exists(p, ec)) return p;
   return find_resource(p);

@@ -36,7 +36,8 @@ struct BenchConfig {
 };
 
 // Reads a bench file; throws std::runtime_error naming file:line:column on bad content.
-// Relative scene paths are resolved against the current directory, then find_resource().
+// Scenes may be named ("galaxy") as on the command line; relative scene paths are resolved
+// against the current directory, then find_resource().
 void load_bench_file(const std::filesystem::path& file, BenchConfig& config);
 
 // The same on bench-file text already in memory; `source_name` stands for the file in messages.

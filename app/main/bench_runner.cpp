@@ -17,8 +17,8 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/bench_results.hpp"
+#include "app/main/frame_runner.hpp"
 #include "app/main/order_check.hpp"
-#include "app/main/scene_draw.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 
@@ -108,6 +108,15 @@ class BenchSession {
     };
     for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
 
+    FrameChoices choices;
+    choices.algorithm = spec.algorithm;
+    choices.renderer = spec.renderer;
+    choices.draw = config_.draw;
+    choices.key_mode = spec.key_mode;
+    choices.key_bits = config_.key_bits;
+    choices.fuse_stages = config_.fuse_stages;
+    choices.stage_sample_period = config_.stage_every;
+    FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
     // once, and a camera path then moves from that framed pose.
@@ -119,23 +128,10 @@ class BenchSession {
       if (!spec.scene.camera_path.empty()) {
         pose = camera_on_path(pose, spec.scene.camera_path, static_cast<float>(sim_time));
       }
-      const float aspect = float(config_.width) / float(config_.height);
-      const CameraMatrices camera = camera_matrices(pose, aspect, 0.05f, 2000.0f);
-      FrameSettings settings;
-      settings.dt = spec.scene.time_step;
-      settings.view = depth_frame(camera);
-      settings.algorithm = spec.algorithm;
-      settings.key_mode = spec.key_mode;
-      settings.key_bits = config_.key_bits;
-      settings.fuse_stages = config_.fuse_stages;
-      settings.stage_sample_period = config_.stage_every;
-      const gl::DrawParams draw =
-          scene_draw_params(spec.scene, camera, {config_.width, config_.height});
-      std::optional<CompositeRequest> composite;
-      if (config_.draw && spec.renderer == RendererKind::composite) {
-        composite = composite_request(draw, renderer_->point_size_range(), *target_);
-      }
-      const FrameInfo info = backend_->run_frame(settings, composite ? &*composite : nullptr);
+      const FrameOutcome outcome =
+          frame_runner.run(spec.scene, pose, {config_.width, config_.height}, choices);
+      const FrameInfo& info = outcome.info;
+      const FrameSettings& settings = outcome.settings;
       sim_time += spec.scene.time_step;
       if (frame_pending && !info.extents.empty()) {
         base_pose = frame_extents(base_pose, info.extents);
@@ -151,12 +147,6 @@ class BenchSession {
           run.frames[index].composite_ms = info.composite_ms;
       }
       if (config_.draw) {
-        if (spec.renderer == RendererKind::raster) {
-          target_->bind();
-          draw_timer.begin();
-          renderer_->draw(*buffers_, draw);
-          draw_timer.end();
-        }
         present_timer.begin();
         target_->blit_to(screen_->framebuffer(), screen_->size());
         present_timer.end();

@@ -30,6 +30,15 @@ class CudaBackend final : public Backend {
     return pipeline_.run_frame(settings, &job);
   }
 
+  std::optional<std::uint64_t> device_memory_used() const override {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();  // a failed query is no frame's error
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(total - free);
+  }
+
   std::vector<StageTimes> drain_stage_times() override {
     const StageTimes last = pipeline_.drain_stage_times();
     if (last.frame < 0) return {};

@@ -10,6 +10,7 @@
 
 #include "app/main/app_state.hpp"
 #include "app/main/input.hpp"
+#include "app/main/scene_switch.hpp"
 
 namespace particles {
 namespace {
@@ -88,6 +89,55 @@ void frame_shares(const AppState& state) {
   share("present", state.present_ms);
 }
 
+// "64K", "1M", or the number itself when it is no whole number of K.
+std::string count_label(std::uint32_t n) {
+  if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + "M";
+  if (n >= (1u << 10) && n % (1u << 10) == 0) return std::to_string(n >> 10) + "K";
+  return std::to_string(n);
+}
+
+// Every scenes/*.toml by name; picking one asks the session to load it next frame.
+void scene_picker(AppState& state) {
+  const auto& files = state.scene_files;
+  if (files.empty()) {
+    ImGui::TextDisabled("no scenes/*.toml found");
+    return;
+  }
+  const int current = scene_index(files, state.scene.source_path);
+  const std::string preview =
+      current >= 0 ? files[static_cast<std::size_t>(current)].stem().string() : state.scene.name;
+  if (ImGui::BeginCombo("scene ([ ])", preview.c_str())) {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const bool selected = static_cast<int>(i) == current;
+      if (ImGui::Selectable(files[i].stem().string().c_str(), selected) && !selected) {
+        state.requested_scene = files[i];
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+}
+
+// The count presets for the backend and the scene's own count, marked "scene".
+void count_control(AppState& state) {
+  const std::uint32_t scene_default = default_count(state.scene, state.backend_name);
+  const std::string preview = count_label(state.count);
+  if (ImGui::BeginCombo("particles (- =)", preview.c_str())) {
+    for (const std::uint32_t n : state.count_presets) {
+      const std::string label = count_label(n) + (n == scene_default ? " (scene)" : "");
+      const bool selected = n == state.count;
+      if (ImGui::Selectable(label.c_str(), selected) && !selected) state.requested_count = n;
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  if (!state.switch_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("not switched: %s", state.switch_error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
 }  // namespace
 
 Hud::Hud(GLFWwindow* window) {
@@ -121,6 +171,8 @@ void Hud::draw(AppState& state) {
   ImGui::TextWrapped("GL %s", state.gl_renderer.c_str());
   ImGui::Separator();
 
+  scene_picker(state);
+  count_control(state);
   choice_combo("algorithm", state.algorithm, kAllAlgorithms);
   ImGui::Text("sort path: %s", to_string(state.last_info.path));
   choice_combo("renderer (R)", state.renderer, kAllRenderers);

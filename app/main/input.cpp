@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "app/main/app_state.hpp"
+#include "app/main/scene_switch.hpp"
 
 namespace particles {
 namespace {
@@ -39,6 +40,16 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
       break;
     case GLFW_KEY_F:
       s.frame_requested = true;
+      break;
+    case GLFW_KEY_LEFT_BRACKET:
+    case GLFW_KEY_RIGHT_BRACKET:
+      s.requested_scene =
+          step_scene(s.scene_files, s.scene.source_path, key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1);
+      break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_EQUAL:
+      s.requested_count = step_count(s.count_presets, s.count, key == GLFW_KEY_EQUAL ? 1 : -1);
+      if (*s.requested_count == s.count) s.requested_count.reset();
       break;
     case GLFW_KEY_C:
       s.follow_path = !s.follow_path;
@@ -100,7 +111,8 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
 const char* key_help() {
   return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  R renderer  Space pause  "
          "U unsorted  "
-         "K key mode  F frame  C camera path  P screenshot  Q quit";
+         "K key mode  F frame  C camera path  [ ] scene  - = particle count  P screenshot  "
+         "Q quit";
 }
 
 }  // namespace particles

@@ -1,5 +1,6 @@
 // particles: real-time transparent particles drawn back to front, sorted on the GPU.
-// `particles [flags]` runs the demo; `particles bench [flags]` runs the benchmark matrix.
+// `particles [flags]` runs the demo; `particles bench [flags]` runs the benchmark matrix;
+// `particles soak [flags]` runs the long switching and leak check.
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "app/main/app.hpp"
 #include "app/main/bench_cli.hpp"
 #include "app/main/bench_runner.hpp"
+#include "app/main/soak.hpp"
 #include "app/scene/options.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +18,8 @@ int main(int argc, char** argv) {
     particles::BenchFlags bench_flags;
     const auto cli = particles::make_cli(options);
     CLI::App* bench = particles::add_bench_command(*cli, bench_flags);
+    particles::SoakFlags soak_flags;
+    CLI::App* soak = particles::add_soak_command(*cli, soak_flags);
     if (const int code = particles::run_cli(*cli, argc, argv, std::cout, std::cerr); code >= 0) {
       return code;
     }
@@ -23,6 +27,11 @@ int main(int argc, char** argv) {
       std::ostringstream command;
       for (int i = 0; i < argc; ++i) command << (i ? " " : "") << argv[i];
       return particles::run_bench(particles::resolve_bench_config(bench_flags), command.str());
+    }
+    if (soak->parsed()) {
+      std::ostringstream command;
+      for (int i = 0; i < argc; ++i) command << (i ? " " : "") << argv[i];
+      return particles::run_soak(particles::resolve_soak_config(soak_flags), command.str());
     }
     if (const int code = particles::finish_options(options, std::cerr); code != 0) return code;
     return particles::run_app(options);

@@ -48,7 +48,8 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       "particles: real-time depth-sorted particle renderer (CUDA or CPU backend, OpenGL)",
       "particles");
   app->add_option_function<std::string>(
-         "--scene", [&o](const std::string& s) { o.scene = s; }, "Scene file (TOML)")
+         "--scene", [&o](const std::string& s) { o.scene = resolve_scene_argument(s); },
+         "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml)")
       ->type_name("FILE");
   app->add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
@@ -59,7 +60,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
          "Sort algorithm")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+      ->check(CLI::IsMember(algorithm_names()));
   app->add_option_function<std::string>(
          "--renderer", [&o](const std::string& s) { o.renderer = *renderer_from_string(s); },
          "raster (GL point sprites) or composite (the tile compositor); default composite on "

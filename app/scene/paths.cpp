@@ -1,5 +1,6 @@
 #include "app/scene/paths.hpp"
 
+#include <algorithm>
 #include <system_error>
 #include <vector>
 
@@ -27,6 +28,30 @@ std::filesystem::path find_resource(const std::filesystem::path& relative) {
     if (std::filesystem::exists(c, ec)) return c.lexically_normal();
   }
   return candidates.back().lexically_normal();
+}
+
+std::vector<std::filesystem::path> list_scene_files() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(find_resource("scenes"), ec)) {
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".toml") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
+  return files;
+}
+
+std::filesystem::path resolve_scene_argument(const std::string& name_or_path) {
+  const std::filesystem::path p(name_or_path);
+  std::error_code ec;
+  if (p.empty() || std::filesystem::exists(p, ec)) return p;
+  if (!p.has_parent_path() && !p.has_extension()) {
+    const auto named = find_resource(std::filesystem::path("scenes") / (name_or_path + ".toml"));
+    if (std::filesystem::is_regular_file(named, ec)) return named;
+  }
+  return p;
 }
 
 }  // namespace particles

@@ -2,6 +2,8 @@
 // Where the program's files are: scenes and shaders are found next to the executable (an
 // installed or copied build) or, failing that, in the source tree it was built from.
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace particles {
 
@@ -12,5 +14,14 @@ std::filesystem::path executable_dir();
 // PARTICLES_SOURCE_DIR/relative; if none exists, the last candidate, so an error message can
 // still name a path.
 std::filesystem::path find_resource(const std::filesystem::path& relative);
+
+// Every scenes/*.toml of the directory find_resource("scenes") gives, sorted by file name; empty
+// when there is none.
+std::vector<std::filesystem::path> list_scene_files();
+
+// What --scene and the bench's scenes take: a file that exists as given; else a bare name with
+// no directory and no extension ("galaxy") as scenes/<name>.toml found by find_resource, when
+// that exists; else the argument unchanged, so an error names what the user typed.
+std::filesystem::path resolve_scene_argument(const std::string& name_or_path);
 
 }  // namespace particles

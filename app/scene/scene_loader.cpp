@@ -3,19 +3,29 @@
 #define TOML_HEADER_ONLY 1
 #include "app/scene/scene_loader.hpp"
 
+#include "app/scene/ply_reader.hpp"
 #include "app/scene/toml_guard.hpp"
 #include "core/models/model_names.hpp"
 
 #include <toml++/toml.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <initializer_list>
 #include <iomanip>
+#include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 namespace particles {
 namespace {
@@ -143,6 +153,11 @@ class SceneReader {
   void read_attractor(const toml::table& t, AttractorParams& p) const;
   void read_shells(const toml::table& t, ShellsParams& p) const;
   void read_snow(const toml::table& t, SnowParams& p) const;
+  void read_points(const toml::table& t, PointsParams& p) const;
+  void load_points(const toml::table& root, const toml::table& t, SceneDesc& d) const;
+  std::string string_choice(const toml::table& t, std::string_view section, std::string_view key,
+                            std::initializer_list<std::string_view> choices,
+                            std::string fallback) const;
   void get_vec3(const toml::table& t, std::string_view section, std::string_view key, Range range,
                 Vec3& out) const;
   void read_colors(const toml::table& t, SceneDesc& d) const;
@@ -265,6 +280,17 @@ SceneDesc SceneReader::read(const toml::table& root) const {
   if (const toml::table* t = table(root, "", "particles")) read_particles(*t, d);
   read_model(root, table(root, "", "model"), d.params);
   if (const toml::table* t = table(root, "", "colors")) read_colors(*t, d);
+  // After the colours and the counts: a cloud without colours takes the scene's, and the counts
+  // default to the cloud's.
+  if (d.params.model == Model::points) {
+    const toml::table* model = root["model"].as_table();
+    const toml::table* points = model ? table(*model, "model", "points") : nullptr;
+    if (!points) {
+      fail(model ? model->source() : root.source(),
+           "missing table [model.points]: a points scene needs model.points.file");
+    }
+    load_points(root, *points, d);
+  }
   // A scene that does not place its camera is framed on its particles once the first frame's
   // extents are known; one that does keeps its pose unless it asks (camera.auto_frame).
   d.camera_auto_frame = true;
@@ -334,6 +360,8 @@ void SceneReader::read_model_table(Model model, const toml::table& t, ModelParam
       return read_shells(t, m.shells);
     case Model::snow:
       return read_snow(t, m.snow);
+    case Model::points:
+      return read_points(t, m.points);
   }
 }
 
@@ -481,6 +509,132 @@ void SceneReader::read_snow(const toml::table& t, SnowParams& p) const {
   if (!(p.box_min.x < p.box_max.x && p.box_min.y < p.box_max.y && p.box_min.z < p.box_max.z)) {
     fail(t.source(), std::string(s) + ": box_max must exceed box_min in x, y and z");
   }
+}
+
+std::string SceneReader::string_choice(const toml::table& t, std::string_view section,
+                                       std::string_view key,
+                                       std::initializer_list<std::string_view> choices,
+                                       std::string fallback) const {
+  const toml::node* n = t.get(key);
+  if (!n) return fallback;
+  std::string list;
+  for (std::string_view c : choices) list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+  const std::string name = join(section, key);
+  if (!n->is_string()) wrong_type(*n, name, "a string, one of " + list);
+  const std::string& value = n->as_string()->get();
+  for (std::string_view c : choices) {
+    if (c == value) return value;
+  }
+  fail(n->source(), name + " = \"" + value + "\" is not one of " + list);
+}
+
+// The motion; the file and how it is placed are load_points', after the colours.
+void SceneReader::read_points(const toml::table& t, PointsParams& p) const {
+  constexpr std::string_view s = "model.points";
+  check_keys(t, s, {"file", "up", "fit", "alpha", "motion", "speed", "period", "amplitude"});
+  const std::string motion =
+      string_choice(t, s, "motion", {"still", "turntable", "breathing"}, "still");
+  p.motion = motion == "turntable"   ? PointMotion::turntable
+             : motion == "breathing" ? PointMotion::breathing
+                                     : PointMotion::still;
+  // A turn or breath takes longer than the largest time step (0.1 s): the clock wraps once a
+  // step at most.
+  get(t, s, "speed", closed(-10, 10), p.speed);
+  get(t, s, "period", closed(0.2, 600), p.period);
+  get(t, s, "amplitude", closed(0, 0.5), p.amplitude);
+}
+
+// Prints "file: N of M points" over itself on a terminal, for clouds that take a while.
+class LoadProgress {
+ public:
+  explicit LoadProgress(std::string name) : name_(std::move(name)) {}
+  void operator()(std::uint64_t done, std::uint64_t total) {
+    if (total < (1u << 20) || !isatty(STDERR_FILENO)) return;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "\r%s: %llu of %llu points (%.0f%%), %.1f s", name_.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                 100.0 * static_cast<double>(done) / static_cast<double>(total), seconds);
+    if (done == total) std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string name_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void SceneReader::load_points(const toml::table& root, const toml::table& t, SceneDesc& d) const {
+  constexpr std::string_view s = "model.points";
+  const toml::node* file = t.get("file");
+  if (!file) fail(t.source(), "missing key model.points.file: the PLY file to load");
+  if (!file->is_string()) wrong_type(*file, "model.points.file", "a string (a path)");
+  const std::string up = string_choice(t, s, "up", {"y", "z"}, "y");
+  float fit = 0.0f, alpha = 1.0f;
+  get(t, s, "fit", kNonNegative, fit);
+  get(t, s, "alpha", kUnit, alpha);
+
+  // Relative to the scene file.
+  const std::filesystem::path named = file->as_string()->get();
+  const std::filesystem::path path =
+      named.is_absolute() ? named : std::filesystem::path(source_).parent_path() / named;
+  PlyCloud cloud;
+  try {
+    LoadProgress progress(path.string());
+    cloud = read_ply(path, [&](std::uint64_t done, std::uint64_t total) { progress(done, total); });
+  } catch (const PlyError& e) {
+    fail(file->source(), "model.points.file: " + std::string(e.what()));
+  }
+  std::vector<PointRecord>& points = cloud.points;
+
+  // Up: a z-up file (most scanners and CAD) turned so its z is the scene's +y.
+  if (up == "z") {
+    for (PointRecord& p : points) p = {p.x, p.z, -p.y, p.rgba8};
+  }
+  auto bounds = [&points] {
+    Vec3 lo = {points[0].x, points[0].y, points[0].z}, hi = lo;
+    for (const PointRecord& p : points) {
+      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+      hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    }
+    return std::pair{lo, hi};
+  };
+  auto [lo, hi] = bounds();
+  if (fit > 0.0f) {
+    // Centred on the origin, the longest side `fit` long (a single point stays a point).
+    const double cx = 0.5 * (double{lo.x} + hi.x), cy = 0.5 * (double{lo.y} + hi.y),
+                 cz = 0.5 * (double{lo.z} + hi.z);
+    const double side = std::max({double{hi.x} - lo.x, double{hi.y} - lo.y, double{hi.z} - lo.z});
+    const double scale = side > 0.0 ? fit / side : 1.0;
+    for (PointRecord& p : points) {
+      p.x = static_cast<float>((p.x - cx) * scale);
+      p.y = static_cast<float>((p.y - cy) * scale);
+      p.z = static_cast<float>((p.z - cz) * scale);
+    }
+    std::tie(lo, hi) = bounds();
+  }
+  d.params.points.centre = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z)};
+
+  // Colours: the file's, or colors.inner at the bottom to colors.outer at the top; then alpha.
+  const float height = hi.y - lo.y;
+  for (PointRecord& p : points) {
+    Color c = cloud.has_color ? unpack_rgba8(p.rgba8)
+                              : mix(d.params.color_inner, d.params.color_outer,
+                                    height > 0.0f ? (p.y - lo.y) / height : 0.0f);
+    c.a *= alpha;
+    p.rgba8 = pack_rgba8(c);
+  }
+
+  // The counts default to the cloud's (the CPU's within its range); a scene's own counts
+  // subsample or repeat it (core/point_cloud.hpp).
+  const toml::table* particles = root["particles"].as_table();
+  const auto n = static_cast<std::uint32_t>(points.size());
+  if (!particles || !particles->contains("count")) d.count = n;
+  if (!particles || !particles->contains("cpu_count")) d.cpu_count = std::min(n, 1u << 24);
+  auto shared = std::make_shared<const std::vector<PointRecord>>(std::move(points));
+  d.params.points.records = shared->data();
+  d.params.points.record_count = n;
+  d.points = std::move(shared);
 }
 
 void SceneReader::read_colors(const toml::table& t, SceneDesc& d) const {

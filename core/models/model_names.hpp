@@ -9,9 +9,9 @@
 
 namespace particles {
 
-inline constexpr std::array<Model, 8> kAllModels = {
-    Model::galaxy,    Model::fountain,  Model::smoke,  Model::vortex_ring,
-    Model::fireworks, Model::attractor, Model::shells, Model::snow};
+inline constexpr std::array<Model, 9> kAllModels = {
+    Model::galaxy,    Model::fountain, Model::smoke, Model::vortex_ring, Model::fireworks,
+    Model::attractor, Model::shells,   Model::snow,  Model::points};
 
 constexpr std::string_view to_string(Model m) {
   switch (m) {
@@ -31,6 +31,8 @@ constexpr std::string_view to_string(Model m) {
       return "shells";
     case Model::snow:
       return "snow";
+    case Model::points:
+      return "points";
   }
   return "?";
 }

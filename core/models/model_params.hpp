@@ -10,7 +10,17 @@
 namespace particles {
 
 // One entry per model; the names the scene files use are in core/models/model_names.hpp.
-enum class Model { galaxy, fountain, smoke, vortex_ring, fireworks, attractor, shells, snow };
+enum class Model {
+  galaxy,
+  fountain,
+  smoke,
+  vortex_ring,
+  fireworks,
+  attractor,
+  shells,
+  snow,
+  points
+};
 
 // A disc of stars in logarithmic-ish spiral arms, in differential rotation about +y.
 struct GalaxyParams {
@@ -109,6 +119,33 @@ struct SnowParams {
   float lantern_radius = 6.0f;  // flakes within this distance take colors.inner's warmth
 };
 
+// One point of a point cloud as the points model reads it: where it sits before any motion, and
+// the colour it is drawn with (pack_rgba8's layout), 16 bytes so the GPU reads it in one load.
+struct alignas(16) PointRecord {
+  float x, y, z;
+  std::uint32_t rgba8;
+};
+static_assert(sizeof(PointRecord) == 16);
+
+enum class PointMotion : int { still, turntable, breathing };
+
+// A point cloud read from a file (app/scene/ply_reader.hpp), drawn as it is or moving gently as a
+// whole: turning about a vertical axis through its centre, or swelling and shrinking about it.
+// Particle i is records[i % record_count]; the pipelines fill records at reset with their own
+// copy of the scene's points (host memory on the CPU, device memory on CUDA), resampled to the
+// particle count (core/point_cloud.hpp), so `records` always points into the memory of the code
+// that runs the model.
+struct PointsParams {
+  const PointRecord* records = nullptr;
+  std::uint32_t record_count = 0;
+  PointMotion motion = PointMotion::still;
+  Vec3 centre{0.0f, 0.0f,
+              0.0f};        // of the cloud's bounding box: the turntable's axis goes through it
+  float speed = 0.3f;       // turntable: radians per second about +y
+  float period = 6.0f;      // breathing: seconds per breath
+  float amplitude = 0.04f;  // breathing: the cloud's size swings by this share either way
+};
+
 // Every parameter set is present; `model` says which one is used. This keeps the struct
 // trivially copyable into a kernel argument.
 struct ModelParams {
@@ -121,6 +158,7 @@ struct ModelParams {
   AttractorParams attractor;
   ShellsParams shells;
   SnowParams snow;
+  PointsParams points;
   // Each model says what it uses them for (docs/scenes.md); e.g. galaxy core / rim.
   Color color_inner{1.0f, 0.85f, 0.6f, 0.9f};
   Color color_outer{0.3f, 0.5f, 1.0f, 0.6f};

@@ -18,9 +18,9 @@ constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kTilePixels = kTileSize * kTileSize;
 constexpr int kBlendThreads = 256;
-// A tile whose list is longer than this is blended by kHeavySplit blocks, each taking a band of
-// its rows: one block walks a tile's list, so the longest list bounds the whole blend, and split
-// four ways each block tests that list for a quarter of the pixels.
+// A tile whose list is longer than this (a heavy tile) is blended by kHeavySplit blocks, each
+// taking a band of its rows: one block walks a tile's list, so the longest list bounds the whole
+// blend, and split four ways each block tests that list for a quarter of the pixels.
 constexpr std::uint32_t kHeavyList = 2048;
 constexpr int kHeavySplit = 4;
 // Fewest entries of a long tile list blended first, from its end (blend_kernel).
@@ -121,12 +121,21 @@ __global__ void emit_kernel(const float4* __restrict__ geometry,
   }
 }
 
+// Each tile's range in the sorted entries, and the list of tiles whose lists are longer than
+// kHeavyList (heavy), in no particular order: a tile starting at entry i is heavy exactly when
+// entry i + kHeavyList still belongs to it.
 __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::uint32_t entries,
-                                  uint2* __restrict__ ranges) {
+                                  uint2* __restrict__ ranges, std::uint32_t* __restrict__ heavy,
+                                  std::uint32_t* __restrict__ heavy_count) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= entries) return;
   const std::uint32_t tile = tiles[i];
-  if (i == 0 || tiles[i - 1] != tile) ranges[tile].x = i;
+  if (i == 0 || tiles[i - 1] != tile) {
+    ranges[tile].x = i;
+    if (entries - i > kHeavyList && tiles[i + kHeavyList] == tile) {
+      heavy[atomicAdd(heavy_count, 1u)] = tile;
+    }
+  }
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
 }
 
@@ -237,7 +246,8 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
 // them (the background, or the image a pass before left), and only they test and blend in that
 // pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so
 // the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
-// cost the tile's dependent blends a quarter of its list.
+// cost the tile's dependent blends a quarter of its list. (Windows growing from 512 entries cost
+// more: docs/performance.md.)
 template <int kPixels, class Writer>
 __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
                            const std::uint32_t* __restrict__ sprites,
@@ -276,28 +286,35 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   if (writes) out.write(px, py, value);
 }
 
-// kHeavySplit blocks per tile: the first blends a tile with a short list whole, four threads a
-// pixel; a tile with a list longer than kHeavyList is shared by all of them, a band of its rows
-// each, sixteen threads a pixel.
+// The first heavy_blocks blocks share the heavy tiles, kHeavySplit blocks each, a band of its
+// rows a block, sixteen threads a pixel (heavy_blocks is a bound: blocks past the heavy tiles
+// found return at once); they come first so that the longest lists start first. Every other
+// block blends one tile with a short list whole, four threads a pixel.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
+                 const std::uint32_t* __restrict__ heavy,
+                 const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, std::uint32_t background,
                  bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
   __shared__ bool resolved[kTilePixels];
-  const int tile = static_cast<int>(blockIdx.x) / kHeavySplit;
-  const int share = static_cast<int>(blockIdx.x) % kHeavySplit;
-  const uint2 range = ranges[tile];
-  if (range.y - range.x > kHeavyList) {
+  if (blockIdx.x < heavy_blocks) {
+    const std::uint32_t h = blockIdx.x / kHeavySplit;
+    if (h >= *heavy_count) return;
+    const int tile = static_cast<int>(heavy[h]);
     constexpr int kPixels = kTilePixels / kHeavySplit;
-    blend_tile<kPixels>(tile, share * kPixels, grid, range, sprites, geometry, colors, background,
-                        start_from_image, out, batch, resolved);
-  } else if (share == 0) {
-    blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, background,
-                            start_from_image, out, batch, resolved);
+    const int share = static_cast<int>(blockIdx.x % kHeavySplit);
+    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors,
+                        background, start_from_image, out, batch, resolved);
+    return;
   }
+  const int tile = static_cast<int>(blockIdx.x - heavy_blocks);
+  const uint2 range = ranges[tile];
+  if (range.y - range.x > kHeavyList) return;
+  blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, background,
+                          start_from_image, out, batch, resolved);
 }
 
 }  // namespace
@@ -327,7 +344,11 @@ void TileCompositor::reserve_entries(std::size_t entries) {
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
-  if (tile_ranges_.size() < tiles) tile_ranges_.resize(tiles);
+  if (tile_ranges_.size() < tiles) {
+    tile_ranges_.resize(tiles);
+    heavy_tiles_.resize(tiles);
+  }
+  if (heavy_count_.empty()) heavy_count_.resize(1);
 }
 
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
@@ -404,6 +425,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     }
     CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0,
                                static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
+    CUDA_CHECK(cudaMemsetAsync(heavy_count_.data(), 0, sizeof(std::uint32_t), stream));
     if (entries > 0) {
       emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
           sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid, entry_tiles_.data(),
@@ -412,19 +434,26 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
       sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), static_cast<std::size_t>(entries),
                     0, tile_bits, stream);
       tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
-          entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data());
+          entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data(),
+          heavy_tiles_.data(), heavy_count_.data());
       CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     }
     const bool over_image = p > 1;
-    const unsigned tiles = static_cast<unsigned>(grid.count()) * kHeavySplit;
+    // At most entries / (kHeavyList + 1) tiles have longer lists than kHeavyList.
+    const std::uint64_t heavy_bound = std::min<std::uint64_t>(
+        entries / (kHeavyList + 1), static_cast<std::uint64_t>(grid.count()));
+    const unsigned heavy_blocks = static_cast<unsigned>(heavy_bound) * kHeavySplit;
+    const unsigned blocks = heavy_blocks + static_cast<unsigned>(grid.count());
     if (output.surface != 0) {
-      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
-          sprite_colors_.data(), background, over_image, SurfaceWriter{output.surface});
+      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
+          over_image, SurfaceWriter{output.surface});
     } else {
-      blend_kernel<<<tiles, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), entry_sprites_.data(), sprite_geometry_.data(),
-          sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
+      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
+          over_image, LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

@@ -12,8 +12,9 @@
 //  3. emit one (tile, draw position) entry per touched tile, in draw order;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. blend: one block per tile, one thread per pixel, walking the tile's list in order through
-//     shared memory, "over" with 8-bit rounding after every sprite, as the framebuffer does.
+//  5. blend: one block per tile (four for a tile with a long list, found while step 4 makes the
+//     ranges), walking the tile's list in order through shared memory, each pixel blending "over"
+//     with 8-bit rounding after every sprite, as the framebuffer does.
 // Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
 #include <cuda_runtime.h>
 
@@ -92,8 +93,10 @@ class TileCompositor {
   // Entries: tile (the sort key) and draw position; the sorter sorts them in place.
   DeviceBuffer<std::uint32_t> entry_tiles_;
   DeviceBuffer<std::uint32_t> entry_sprites_;
-  std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
-  DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
+  std::unique_ptr<Sorter> sorter_;           // made for the entry capacity
+  DeviceBuffer<uint2> tile_ranges_;          // [begin, end) into the sorted entries, by tile
+  DeviceBuffer<std::uint32_t> heavy_tiles_;  // tiles with long lists (blend_kernel), and their
+  DeviceBuffer<std::uint32_t> heavy_count_;  // count
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
   SortAlgorithm binning_;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/auto_policy.hpp"
+#include "core/point_cloud.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/launch_grid.hpp"
 #include "cuda/keys/depth_keys.hpp"
@@ -133,6 +134,16 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   params_ = params;
   count_ = count;
   frame_ = 0;
+  if (params.model == Model::points) {
+    const std::vector<PointRecord> points = points_for_count(params.points, count);
+    points_.resize(points.size());
+    CUDA_CHECK(
+        cudaMemcpy(points_.data(), points.data(), points_.size_bytes(), cudaMemcpyHostToDevice));
+    params_.points.records = points_.data();
+    params_.points.record_count = count;
+  } else {
+    points_.resize(0);
+  }
   for (auto& state : states_) state.resize(count);
   keys_.resize(count);
   order_.resize(count);
@@ -157,7 +168,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   auto_words[kAlwaysOne] = 1;
   CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
                         cudaMemcpyHostToDevice));
-  launch_init(params, states_[0].data(), count, stream_.get());
+  launch_init(params_, states_[0].data(), count, stream_.get());
   restart_auto_order();
   synchronize();
 }
@@ -227,7 +238,6 @@ DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
       graphs_.push_back(build_graphs(shape, true));
       built = true;
     } catch (const std::exception&) {
-      abandon_capture(stream_.get());
       timed_ok_ = false;
     }
   }
@@ -249,7 +259,12 @@ DevicePipeline::Graphs DevicePipeline::build_graphs(const GraphShape& shape, boo
 GraphExec DevicePipeline::capture_frame(const GraphShape& shape, int slot, bool timed, bool stages,
                                         MarkMap& marks) {
   CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-  record_frame(shape, slot, timed ? slot : -1, stages, marks);
+  try {
+    record_frame(shape, slot, timed ? slot : -1, stages, marks);
+  } catch (...) {
+    abandon_capture(stream_.get());  // the stream, and what unwinds after this, usable again
+    throw;
+  }
   cudaGraph_t raw = nullptr;
   CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &raw));
   const Graph graph(raw);
@@ -544,12 +559,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const std::int64_t period = std::max(1, settings.stage_sample_period);
   const bool stages = !graphs.timed || static_cast<std::int64_t>(frame_) % period == 0;
   if (!stages && !graphs.span_execs[slot]) {
-    try {
-      graphs.span_execs[slot] = capture_frame(run_shape, slot, true, false, graphs.span_marks);
-    } catch (...) {
-      abandon_capture(stream_.get());
-      throw;
-    }
+    graphs.span_execs[slot] = capture_frame(run_shape, slot, true, false, graphs.span_marks);
   }
   const GraphExec& exec = stages ? graphs.execs[slot] : graphs.span_execs[slot];
   CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));

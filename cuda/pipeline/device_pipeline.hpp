@@ -94,7 +94,9 @@ class DevicePipeline {
   DevicePipeline(const DevicePipeline&) = delete;
   DevicePipeline& operator=(const DevicePipeline&) = delete;
 
-  // New scene or count: state = model_init, order = identity, graph dropped.
+  // New scene or count: state = model_init, order = identity, graph dropped. A points scene's
+  // cloud (host memory, params.points) is uploaded here, resampled to `count`
+  // (core/point_cloud.hpp): `params` need not outlive the reset.
   void reset(const ModelParams& params, std::uint32_t count);
   // Enqueues one frame writing into `targets`; returns the previous frame's FrameInfo (see top).
   FrameInfo run_frame(const FrameSettings& settings, const FrameTargets& targets);
@@ -202,6 +204,7 @@ class DevicePipeline {
   // Frame f steps states_[f % 2] into states_[(f + 1) % 2] (one graph per frame slot), so the
   // step can also move each particle to a new place (auto's layout, above).
   std::array<DeviceBuffer<ParticleState>, 2> states_;
+  DeviceBuffer<PointRecord> points_;  // the points model's cloud, params_.points.records
   DeviceBuffer<std::uint32_t> keys_;
   DeviceBuffer<std::uint32_t> order_;  // the draw order; last frame's order at the frame's start
   // Whether order_ holds the last frame's order in the current layout, as auto needs: false after

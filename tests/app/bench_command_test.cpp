@@ -309,6 +309,31 @@ TEST(BenchConfig, UnknownRendererFlagIsAnErrorNamingIt) {
   }
 }
 
+TEST(BenchConfig, ScenesMayBeNamedInFlagsAndFiles) {
+  particles::BenchFlags flags;
+  flags.scenes = {"galaxy", PARTICLES_SOURCE_DIR "/scenes/fountain.toml"};
+  const particles::BenchConfig config = particles::resolve_bench_config(flags);
+  ASSERT_EQ(config.scenes.size(), 2u);
+  EXPECT_EQ(config.scenes[0].filename(), "galaxy.toml");
+  EXPECT_TRUE(std::filesystem::is_regular_file(config.scenes[0]));
+  EXPECT_EQ(config.scenes[1], PARTICLES_SOURCE_DIR "/scenes/fountain.toml");
+
+  particles::BenchConfig from_file;
+  particles::load_bench_file(bench_file("named", "scenes = [\"smoke\", \"snow\"]\n"), from_file);
+  ASSERT_EQ(from_file.scenes.size(), 2u);
+  EXPECT_EQ(from_file.scenes[0].filename(), "smoke.toml");
+  EXPECT_TRUE(std::filesystem::is_regular_file(from_file.scenes[1]));
+
+  flags.scenes = {"no_such_scene"};
+  try {
+    particles::resolve_bench_config(flags);
+    FAIL() << "accepted scene 'no_such_scene'";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("scene file not found: no_such_scene"), std::string::npos)
+        << e.what();
+  }
+}
+
 // toml++ 3.3.0 reaches undefined behaviour on some non-ASCII characters outside strings (found
 // by fuzz/scene_loader_fuzz.cpp), so the bench loader refuses them first too.
 TEST(BenchConfig, TextFromMemoryAndNonAsciiOutsideStringsNamesLineAndColumn) {

@@ -15,6 +15,7 @@
 #include "cuda/check.hpp"
 #include "cuda/detail/cuda_handles.hpp"
 #include "tests/gpu/device_copies.hpp"
+#include "tests/unit/test_points.hpp"
 
 namespace particles::test {
 
@@ -31,12 +32,30 @@ cuda::DeviceBuffer<T> device_value(const T& value) {
   return to_device(std::vector<T>{value});
 }
 
+// The points model's cloud is test_points() in host memory, as a loaded scene's is: what the
+// CPU twins and DevicePipeline::reset (which uploads it) take.
 inline ModelParams scene(Model model, std::uint32_t seed = 7) {
   ModelParams p;
   p.model = model;
   p.seed = seed;
-  return p;
+  return with_test_points(p);
 }
+
+// scene(model) for the tests that launch the kernels themselves: the points model's cloud
+// uploaded, and `params` pointing at the device copy.
+struct DeviceScene {
+  explicit DeviceScene(Model model, std::uint32_t seed = 7) : params(scene(model, seed)) {
+    if (model == Model::points) {
+      points = to_device(test_points());
+      params.points.records = points.data();
+    }
+  }
+  DeviceScene(const DeviceScene&) = delete;
+  DeviceScene& operator=(const DeviceScene&) = delete;
+
+  ModelParams params;
+  cuda::DeviceBuffer<PointRecord> points;
+};
 
 // A camera orbiting the origin at `distance`, looking at it; frame-dependent so depth orders
 // keep changing in the pipeline tests.

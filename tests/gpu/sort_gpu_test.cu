@@ -15,6 +15,7 @@
 #include <tuple>
 #include <utility>
 
+#include "bench/key_distributions.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/detail/launch_grid.hpp"
@@ -24,7 +25,6 @@
 #include "cuda/sort/radix_engine.hpp"
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/sort/sorter.hpp"
-#include "sort_test_data.hpp"
 #include "sort_test_device.hpp"
 #include "tests/gpu/device_copies.hpp"
 

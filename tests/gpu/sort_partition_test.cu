@@ -14,8 +14,8 @@
 #include "cuda/sort/splitter_partition_cpu.hpp"
 #include "cuda/sort/splitter_partition_sort.hpp"
 #include "tests/gpu/device_copies.hpp"
-#include "tests/gpu/sort_partition_data.hpp"
 #include "tests/gpu/sort_test_device.hpp"
+#include "tests/sort/sort_partition_data.hpp"
 
 namespace particles::cuda {
 namespace {

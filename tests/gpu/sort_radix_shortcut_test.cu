@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bench/key_distributions.hpp"
 #include "cuda/check.hpp"
 #include "cuda/detail/device_buffer.hpp"
 #include "cuda/sort/cpu_reference.hpp"
@@ -18,7 +19,6 @@
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix_bucket_sort.cuh"
 #include "cuda/sort/radix_engine.hpp"
-#include "sort_test_data.hpp"
 #include "sort_test_device.hpp"
 
 namespace particles::cuda {

@@ -94,7 +94,8 @@ class StageFused : public ::testing::TestWithParam<FusedCase> {};
 TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
-  const ModelParams params = test::scene(model, 11);
+  const test::DeviceScene on_device(model, 11);
+  const ModelParams& params = on_device.params;
   StepRun fused_run(params, n), apart_run(params, n);
   auto& [state_fused, vertices_fused, vertices_fused_at] = fused_run;
   auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
@@ -147,7 +148,9 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
                                            FusedCase{Model::attractor, 65537, 1.0f / 60.0f},
                                            FusedCase{Model::shells, 65537, 1.0f / 60.0f},
                                            FusedCase{Model::snow, 65537, 1.0f / 60.0f},
-                                           FusedCase{Model::snow, 4097, 0.0f}),
+                                           FusedCase{Model::snow, 4097, 0.0f},
+                                           FusedCase{Model::points, 65537, 1.0f / 60.0f},
+                                           FusedCase{Model::points, 4097, 0.0f}),
                          [](const auto& p) {
                            return std::string(to_string(p.param.model)) + "_n" +
                                   std::to_string(p.param.count) +
@@ -160,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, StageFused,
 TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
   REQUIRE_CUDA_DEVICE();
   const auto [model, n, step] = GetParam();
-  const ModelParams params = test::scene(model, 12);
+  const test::DeviceScene on_device(model, 12);
+  const ModelParams& params = on_device.params;
   StepRun combined_run(params, n), folded_run(params, n);
   auto& [state_combined, vertices_combined, vertices_combined_at] = combined_run;
   auto& [state_folded, vertices_folded, vertices_folded_at] = folded_run;

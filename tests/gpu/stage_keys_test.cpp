@@ -88,7 +88,7 @@ TEST_P(StageKeys, SimulatedScenesMatchCpu) {
   for (Model model : kAllModels) {
     constexpr std::uint32_t n = 20000;
     cuda::DeviceBuffer<ParticleState> state(n);
-    cuda::launch_init(test::scene(model), state.data(), n, nullptr);
+    cuda::launch_init(test::DeviceScene(model).params, state.data(), n, nullptr);
     const auto host = test::to_host(state.data(), n);
     const DepthFrame view = test::orbit_view(5);
     check_keys(host, view, GetParam(), {}, false);

@@ -37,6 +37,9 @@ class StageSim : public ::testing::TestWithParam<Model> {};
 
 TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   REQUIRE_CUDA_DEVICE();
+  // The same scene twice: for the kernels (a points cloud in device memory) and for the CPU.
+  const test::DeviceScene on_device(GetParam());
+  const ModelParams& device_params = on_device.params;
   const ModelParams params = scene(GetParam());
   constexpr std::uint32_t n = 5000;
   // Eleven simulated seconds: every fountain and smoke particle respawns, the vortex ring starts
@@ -48,7 +51,7 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   const float dt_value = 1.0f / 60.0f;
   auto dt = test::device_value(dt_value);
 
-  cuda::launch_init(params, state.data(), n, nullptr);
+  cuda::launch_init(device_params, state.data(), n, nullptr);
   std::vector<ParticleState> cpu(n);
   for (std::uint32_t i = 0; i < n; ++i) cpu[i] = model_init(params, i);
   {
@@ -56,7 +59,7 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
     for (std::uint32_t i = 0; i < n; ++i) expect_close(gpu[i], cpu[i], i);
   }
   for (int s = 0; s < steps; ++s) {
-    cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
+    cuda::launch_step(device_params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
                       nullptr);
     cpu_simulate(params, cpu, dt_value);
   }
@@ -87,7 +90,8 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
 
 TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
   REQUIRE_CUDA_DEVICE();
-  const ModelParams params = scene(GetParam());
+  const test::DeviceScene on_device(GetParam());
+  const ModelParams& params = on_device.params;
   constexpr std::uint32_t n = 777;
   cuda::DeviceBuffer<ParticleState> state(n);
   cuda::DeviceBuffer<ParticleVertex> vertices(n);

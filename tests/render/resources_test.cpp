@@ -140,8 +140,16 @@ TEST_F(ResourceTest, GpuTimerReportsWithoutStalling) {
   ASSERT_TRUE(timing.has_value());
   EXPECT_GE(timing->milliseconds, 0.0);
   EXPECT_LT(timing->frames_ago, 5u);
-  while (timer.poll()) {
-  }
+  // Every measured frame is reported once, oldest first: at least the ring's three (a frame is
+  // skipped when every query is still in flight), at most the five frames.
+  std::vector<std::uint64_t> drained{timing->frames_ago};
+  while (auto t = timer.poll()) drained.push_back(t->frames_ago);
+  EXPECT_GE(drained.size(), 3u);
+  EXPECT_LE(drained.size(), 5u);
+  EXPECT_EQ(std::adjacent_find(drained.begin(), drained.end(),
+                               [](std::uint64_t a, std::uint64_t b) { return a <= b; }),
+            drained.end())
+      << "results come out oldest first, none twice";
   EXPECT_FALSE(timer.poll().has_value()) << "each result is reported once";
 
   // Results that arrive while the next frame begins are kept for poll(), not dropped: with the

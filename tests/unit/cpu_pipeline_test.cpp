@@ -6,11 +6,15 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "core/auto_policy.hpp"
 #include "core/camera.hpp"
 #include "core/models/model_names.hpp"
+#include "core/scene_models.hpp"
+#include "tests/unit/test_points.hpp"
 
 namespace particles {
 namespace {
@@ -79,6 +83,7 @@ TEST(CpuStages, OverAllCoresEqualTheSerialLoopBitForBit) {
   for (Model model : kAllModels) {
     ModelParams params;
     params.model = model;
+    params = test::with_test_points(params);
     const std::size_t n = 200003;  // not a multiple of any thread count
     std::vector<ParticleState> state(n), serial(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -227,6 +232,7 @@ TEST_P(CpuPipelineTest, EveryFrameIsOrderedFarToNear) {
   const auto [model, algorithm, key_mode] = GetParam();
   ModelParams params;
   params.model = model;
+  params = test::with_test_points(params);
   CpuPipeline pipeline;
   pipeline.reset(params, 4000);
   FrameSettings settings;
@@ -269,6 +275,87 @@ INSTANTIATE_TEST_SUITE_P(AllModels, CpuPipelineTest,
                                             ::testing::Values(Algorithm::radix,
                                                               Algorithm::automatic),
                                             ::testing::Values(KeyMode::exact, KeyMode::quantized)));
+
+// The points model over the whole CPU frame, every motion and algorithm: each frame's order is
+// exactly far-to-near by depth recomputed from the points (the motion's own formula, not the
+// pipeline's state), and every vertex is its point's, coloured as the file said.
+class CpuPointsTest : public ::testing::TestWithParam<std::tuple<PointMotion, Algorithm>> {};
+
+TEST_P(CpuPointsTest, EveryFrameIsExactlyOrderedAndEveryVertexIsItsPoint) {
+  const auto [motion, algorithm] = GetParam();
+  ModelParams params;
+  params.model = Model::points;
+  params = test::with_test_points(params, motion);
+  const auto& points = test::test_points();
+  for (std::uint32_t n : {1u, 1000u, 7919u}) {  // subsampled, and each point repeated
+    CpuPipeline pipeline;
+    pipeline.reset(params, n);
+    FrameSettings settings;
+    settings.algorithm = algorithm;
+    CameraPose pose;
+    pose.distance = 12.0f;
+    ParticleState clock{};
+    for (int frame = 0; frame < 40; ++frame) {
+      pose.yaw_deg = 9.0f * static_cast<float>(frame);
+      settings.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.1f, 1000.0f));
+      settings.dt = frame == 20 ? 0.0f : 1.0f / 30.0f;
+      pipeline.run_frame(settings);
+      if (settings.dt != 0.0f) points_step(params.points, clock, settings.dt);
+      const auto order = pipeline.order();
+      const auto vertices = pipeline.vertices();
+      std::vector<float> depth(n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const PointRecord& p = points[static_cast<std::uint64_t>(i) * points.size() / n];
+        ParticleState s = clock;
+        s.seed = 0;
+        points_place(params.points, p, s);
+        ASSERT_EQ(vertices[i].x, s.px) << "frame " << frame << " particle " << i;
+        ASSERT_EQ(vertices[i].y, s.py);
+        ASSERT_EQ(vertices[i].z, s.pz);
+        ASSERT_EQ(vertices[i].rgba8, p.rgba8);
+        depth[i] = view_depth(settings.view, position_of(s));
+      }
+      for (std::uint32_t i = 1; i < n; ++i) {
+        ASSERT_GE(depth[order[i - 1]], depth[order[i]]) << "frame " << frame << " at " << i;
+        if (depth[order[i - 1]] == depth[order[i]] && algorithm != Algorithm::automatic) {
+          ASSERT_LT(order[i - 1], order[i]);  // ties (repeated points) keep the index order
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Motions, CpuPointsTest,
+                         ::testing::Combine(::testing::Values(PointMotion::still,
+                                                              PointMotion::turntable,
+                                                              PointMotion::breathing),
+                                            ::testing::ValuesIn(kAllAlgorithms)));
+
+TEST(CpuPoints, ResetRefusesACloudWithoutPoints) {
+  ModelParams params;
+  params.model = Model::points;
+  CpuPipeline pipeline;
+  EXPECT_THROW(pipeline.reset(params, 10), std::invalid_argument);
+}
+
+TEST(CpuPoints, ResetCopiesTheCloud) {
+  // The pipeline keeps its own copy: the scene's points may go away after the reset.
+  std::vector<PointRecord> points = {{1, 2, 3, 0x11223344u}, {4, 5, 6, 0x55667788u}};
+  ModelParams params;
+  params.model = Model::points;
+  params.points.records = points.data();
+  params.points.record_count = 2;
+  CpuPipeline pipeline;
+  pipeline.reset(params, 4);
+  points.assign(2, PointRecord{0, 0, 0, 0});
+  FrameSettings settings;
+  settings.view = test_view();
+  pipeline.run_frame(settings);
+  EXPECT_EQ(pipeline.vertices()[0].x, 1.0f);
+  EXPECT_EQ(pipeline.vertices()[1].rgba8, 0x11223344u);  // 4 particles: each point twice
+  EXPECT_EQ(pipeline.vertices()[2].rgba8, 0x55667788u);
+  EXPECT_EQ(pipeline.vertices()[3].z, 6.0f);
+}
 
 TEST(CpuPipeline, UnsortedDrawsInIndexOrder) {
   CpuPipeline pipeline;

@@ -15,6 +15,7 @@
 #include "core/cpu_frame_sort.hpp"
 #include "core/cpu_pipeline.hpp"
 #include "core/parallel_for.hpp"
+#include "tests/unit/test_points.hpp"
 
 namespace particles {
 namespace {
@@ -187,9 +188,10 @@ TEST(CpuFrameSort, EqualsStableSortOnSceneFrames) {
 }
 
 TEST(CpuStages, TheFusedStepEqualsTheStagesOneByOne) {
-  for (Model model : {Model::galaxy, Model::fountain}) {
+  for (Model model : {Model::galaxy, Model::fountain, Model::points}) {
     ModelParams params;
     params.model = model;
+    params = test::with_test_points(params);
     const std::size_t n = 100003;
     std::vector<ParticleState> fused(n), apart(n);
     for (std::size_t i = 0; i < n; ++i) {

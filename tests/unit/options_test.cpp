@@ -77,6 +77,16 @@ TEST_F(OptionsTest, Defaults) {
   EXPECT_TRUE(o.vsync);
 }
 
+TEST_F(OptionsTest, SceneByName) {
+  const Parsed p = parse({"--scene", "fountain"});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  EXPECT_EQ(p.outcome.options->scene.filename(), "fountain.toml");
+  EXPECT_TRUE(std::filesystem::is_regular_file(p.outcome.options->scene));
+  const Parsed missing = parse({"--scene", "no_such_scene"});
+  EXPECT_EQ(missing.outcome.exit_code, kUsageExitCode);
+  EXPECT_EQ(missing.err, "error: --scene: scene file not found: no_such_scene\n");
+}
+
 TEST_F(OptionsTest, EveryFlag) {
   const Parsed p =
       parse({"--scene",   kGalaxy,    "--count",    "5000",       "--algorithm", "quicksort",

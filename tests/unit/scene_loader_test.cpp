@@ -112,15 +112,12 @@ TEST(SceneLoader, EveryDocumentedKeyIsHonoured) {
 
 TEST(SceneLoader, EveryShippedModelHasAScene) {
   // Each model has at least one scene, and each scene's file name says its model.
-  const std::pair<const char*, Model> shipped[] = {{"galaxy.toml", Model::galaxy},
-                                                   {"fountain.toml", Model::fountain},
-                                                   {"smoke.toml", Model::smoke},
-                                                   {"vortex_ring.toml", Model::vortex_ring},
-                                                   {"fireworks.toml", Model::fireworks},
-                                                   {"lorenz.toml", Model::attractor},
-                                                   {"shells.toml", Model::shells},
-                                                   {"shells_inside.toml", Model::shells},
-                                                   {"snow.toml", Model::snow}};
+  const std::pair<const char*, Model> shipped[] = {
+      {"galaxy.toml", Model::galaxy},       {"fountain.toml", Model::fountain},
+      {"smoke.toml", Model::smoke},         {"vortex_ring.toml", Model::vortex_ring},
+      {"fireworks.toml", Model::fireworks}, {"lorenz.toml", Model::attractor},
+      {"shells.toml", Model::shells},       {"shells_inside.toml", Model::shells},
+      {"snow.toml", Model::snow},           {"points.toml", Model::points}};
   for (const auto& [file, model] : shipped) {
     EXPECT_EQ(load_scene(kScenes / file).params.model, model) << file;
   }

@@ -3,6 +3,7 @@
 // seed). The GPU tests (tests/gpu/stage_sim_test.cpp) check that the kernels agree with these.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "core/models/model_names.hpp"
 #include "core/scene_models.hpp"
+#include "tests/unit/test_points.hpp"
 
 namespace particles {
 namespace {
@@ -18,7 +20,7 @@ ModelParams params_of(Model model) {
   ModelParams m;
   m.model = model;
   m.seed = 11;
-  return m;
+  return test::with_test_points(m);
 }
 
 TEST(ExactMath, SinCosAtan2MatchTheCLibrary) {
@@ -271,6 +273,77 @@ TEST(SnowModel, FlakesStayInTheBoxAndFall) {
       ASSERT_LT(s.pz, p.box_max.z);
       ASSERT_LT(s.vy, 0.0f);
     }
+  }
+}
+
+ModelParams points_of(PointMotion motion) {
+  ModelParams m;
+  m.model = Model::points;
+  return test::with_test_points(m, motion);
+}
+
+TEST(PointsModel, ParticleIIsPointIAndKeepsItsColour) {
+  const ModelParams m = points_of(PointMotion::still);
+  const auto& points = test::test_points();
+  for (std::uint32_t i = 0; i < 2 * points.size(); i += 7) {
+    ParticleState s = model_init(m, i);
+    const PointRecord& p = points[i % points.size()];
+    EXPECT_EQ(s.seed, i % points.size());
+    for (int step = 0; step < 3; ++step) {
+      EXPECT_EQ(s.px, p.x);
+      EXPECT_EQ(s.py, p.y);
+      EXPECT_EQ(s.pz, p.z);
+      EXPECT_EQ(speed_of(s), 0.0f);
+      EXPECT_EQ(model_vertex(m, s).rgba8, p.rgba8);  // the file's colour, as it was packed
+      EXPECT_EQ(pack_rgba8(model_color(m, s)), p.rgba8);
+      model_step(m, s, 0.05f);
+    }
+  }
+}
+
+TEST(PointsModel, TheTurntableTurnsTheCloudWholeAboutItsCentre) {
+  const ModelParams m = points_of(PointMotion::turntable);
+  const PointsParams& p = m.points;
+  const float period = kTwoPi / p.speed;
+  for (std::uint32_t i = 0; i < 500; ++i) {
+    ParticleState s = model_init(m, i);
+    const PointRecord& rest = test::test_points()[i];
+    const float dx = rest.x - p.centre.x, dz = rest.z - p.centre.z;
+    double t = 0.0;
+    for (int step = 0; step < 1200; ++step) {  // 20 s: more than one turn, the clock wraps
+      model_step(m, s, 1.0f / 60.0f);
+      t += 1.0 / 60.0;
+      ASSERT_LT(s.age, period);
+      ASSERT_EQ(s.py, rest.y);
+      const double a = p.speed * std::fmod(t, static_cast<double>(period));
+      const double x = p.centre.x + std::cos(a) * dx + std::sin(a) * dz;
+      const double z = p.centre.z + std::cos(a) * dz - std::sin(a) * dx;
+      ASSERT_NEAR(s.px, x, 1e-3) << i << " step " << step;
+      ASSERT_NEAR(s.pz, z, 1e-3) << i << " step " << step;
+      // The velocity is the turn's: perpendicular to the offset, speed times the radius.
+      ASSERT_NEAR(speed_of(s), std::fabs(p.speed) * std::hypot(dx, dz), 1e-4);
+    }
+  }
+}
+
+TEST(PointsModel, BreathingSwellsAndShrinksAboutTheCentre) {
+  const ModelParams m = points_of(PointMotion::breathing);
+  const PointsParams& p = m.points;
+  const float steps_per_period = p.period * 100.0f;  // dt = 0.01
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    ParticleState s = model_init(m, i);
+    const PointRecord& rest = test::test_points()[i];
+    const Vec3 d = Vec3{rest.x, rest.y, rest.z} - p.centre;
+    float lo = 1e9f, hi = 0.0f;
+    for (int step = 0; step < static_cast<int>(steps_per_period) * 2; ++step) {
+      model_step(m, s, 0.01f);
+      ASSERT_LT(s.age, p.period);
+      const float r = length(Vec3{s.px, s.py, s.pz} - p.centre);
+      lo = std::min(lo, r);
+      hi = std::max(hi, r);
+    }
+    EXPECT_NEAR(hi, length(d) * (1.0f + p.amplitude), 1e-3f * std::max(1.0f, length(d)));
+    EXPECT_NEAR(lo, length(d) * (1.0f - p.amplitude), 1e-3f * std::max(1.0f, length(d)));
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Inputs shared by the sort tests and the sort benchmark: named key distributions.
+// Named key distributions, the inputs of the sort benchmark and of the sort tests.
 #include <algorithm>
 #include <cstdint>
 #include <random>

@@ -5,9 +5,9 @@
 #include <numeric>
 #include <random>
 
+#include "bench/key_distributions.hpp"
 #include "cuda/sort/cpu_reference.hpp"
 #include "cuda/sort/odd_even_window_cpu.hpp"
-#include "sort_test_data.hpp"
 
 namespace particles::cuda {
 namespace {

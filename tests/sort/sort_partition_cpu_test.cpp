@@ -8,7 +8,7 @@
 
 #include "cuda/sort/cpu_reference.hpp"
 #include "cuda/sort/splitter_partition_cpu.hpp"
-#include "tests/gpu/sort_partition_data.hpp"
+#include "tests/sort/sort_partition_data.hpp"
 
 namespace particles::cuda {
 namespace {

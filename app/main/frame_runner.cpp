@@ -1,0 +1,64 @@
+#include "app/main/frame_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/scene_draw.hpp"
+#include "core/view_depth.hpp"
+
+namespace particles {
+
+std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_extents) {
+  float radius = 50.0f;
+  if (!last_extents.empty()) {
+    radius = std::max(0.5f * length(last_extents.max - last_extents.min), 1.0f);
+  }
+  const float far_plane = pose.distance + 4.0f * radius + 10.0f;
+  return {std::max(0.01f, far_plane * 1e-5f), far_plane};
+}
+
+FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
+                              const FrameChoices& choices) {
+  target_.resize(size);
+  const auto [near_plane, far_plane] = clip_planes(pose, last_extents_);
+  const CameraMatrices camera =
+      camera_matrices(pose, float(size.x) / float(size.y), near_plane, far_plane);
+
+  FrameOutcome out;
+  FrameSettings& settings = out.settings;
+  settings.dt = choices.paused ? 0.0f : scene.time_step;
+  settings.view = depth_frame(camera);
+  settings.algorithm = choices.algorithm;
+  settings.key_mode = choices.key_mode;
+  settings.key_bits = choices.key_bits;
+  settings.sort = choices.sorted;
+  settings.fuse_stages = choices.fuse_stages;
+  settings.stage_sample_period = choices.stage_sample_period;
+
+  // The composite renderer's image is made by the backend, in its frame; the raster renderer
+  // draws the backend's buffers after it.
+  const gl::DrawParams draw = scene_draw_params(scene, camera, size);
+  std::optional<CompositeRequest> composite;
+  if (choices.draw && choices.renderer == RendererKind::composite) {
+    composite = composite_request(draw, renderer_.point_size_range(), target_);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);
+  out.backend_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!out.info.extents.empty()) last_extents_ = out.info.extents;
+  if (choices.draw && choices.renderer == RendererKind::raster) {
+    target_.bind();
+    draw_timer_.begin();
+    renderer_.draw(buffers_, draw);
+    draw_timer_.end();
+  }
+  return out;
+}
+
+}  // namespace particles

@@ -1,0 +1,75 @@
+#pragma once
+// One frame as the window and the bench both run it, so that what the bench measures is what
+// the user sees: the camera's matrices (clip planes around the particles' last extents), the
+// backend's frame (with the compositor's request under the composite renderer), and GL's draw of
+// the sorted particles into the render target under the raster renderer. What happens to the
+// image next (present, HUD, screenshot, checks) is the caller's. Make one per backend reset: it
+// keeps the particles' last extents for the clip planes.
+#include <glm/vec2.hpp>
+
+#include <utility>
+
+#include "app/main/backend.hpp"
+#include "core/algorithm.hpp"
+#include "core/camera.hpp"
+#include "core/depth_keys.hpp"
+#include "core/frame_types.hpp"
+#include "core/renderer_kind.hpp"
+#include "core/scene_desc.hpp"
+
+namespace particles {
+
+namespace gl {
+class GpuTimer;
+class ParticleBuffers;
+class ParticleRenderer;
+class RenderTarget;
+}  // namespace gl
+
+// What the user chose for a frame.
+struct FrameChoices {
+  Algorithm algorithm = Algorithm::radix;
+  RendererKind renderer = RendererKind::raster;
+  KeyMode key_mode = KeyMode::exact;
+  int key_bits = 16;
+  bool sorted = true;
+  bool fuse_stages = true;
+  bool paused = false;  // the frame runs with dt = 0: same particles, camera free to move
+  bool draw = true;     // false: the backend's frame alone, neither composited nor drawn
+  int stage_sample_period = kDefaultStageSamplePeriod;
+};
+
+struct FrameOutcome {
+  FrameInfo info;           // the backend's (extents and path one frame late)
+  FrameSettings settings;   // what the backend ran, view included
+  double backend_ms = 0.0;  // CPU wall time of the backend's frame call
+};
+
+// Near and far planes that enclose the particles with margin; the extents lag a frame, which the
+// margin absorbs.
+std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_extents);
+
+class FrameRunner {
+ public:
+  FrameRunner(Backend& backend, gl::ParticleRenderer& renderer, gl::ParticleBuffers& buffers,
+              gl::RenderTarget& target, gl::GpuTimer& draw_timer)
+      : backend_(backend),
+        renderer_(renderer),
+        buffers_(buffers),
+        target_(target),
+        draw_timer_(draw_timer) {}
+
+  // The frame of `scene` seen from `pose` into the render target, resized to `size` first.
+  FrameOutcome run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
+                   const FrameChoices& choices);
+
+ private:
+  Backend& backend_;
+  gl::ParticleRenderer& renderer_;
+  gl::ParticleBuffers& buffers_;
+  gl::RenderTarget& target_;
+  gl::GpuTimer& draw_timer_;
+  Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
+};
+
+}  // namespace particles

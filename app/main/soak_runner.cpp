@@ -1,0 +1,371 @@
+// `particles soak`'s run: segments of frames through FrameRunner, switching between them
+// through switch_scene (the window's path), with order checks, memory samples and the report.
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <deque>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/backend.hpp"
+#include "app/main/frame_runner.hpp"
+#include "app/main/memory_usage.hpp"
+#include "app/main/order_check.hpp"
+#include "app/main/scene_switch.hpp"
+#include "app/main/soak.hpp"
+#include "core/camera.hpp"
+
+namespace particles {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+const char* key_mode_name(KeyMode m) {
+  return m == KeyMode::exact ? "exact" : "quantized";
+}
+
+std::string mib(const std::optional<std::uint64_t>& bytes) {
+  if (!bytes) return "n/a";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", double(*bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+std::string percent(const std::optional<double>& p) {
+  if (!p) return "n/a";
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.2f%%", *p);
+  return text;
+}
+
+// Headless there is no swap to hold the CPU back, and Mesa's llvmpipe queues every frame it has
+// not rasterized yet: unthrottled, host RSS grew by ~0.15 MiB a frame at 64K particles (raster,
+// 640x360), with no end. Like a window's swap chain, this keeps at most two frames in flight.
+class FrameThrottle {
+ public:
+  FrameThrottle() = default;
+  FrameThrottle(const FrameThrottle&) = delete;
+  FrameThrottle& operator=(const FrameThrottle&) = delete;
+  ~FrameThrottle() {
+    for (GLsync fence : fences_) glDeleteSync(fence);
+  }
+
+  void frame_issued() {
+    fences_.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    while (fences_.size() > kFramesInFlight) {
+      const GLsync oldest = fences_.front();
+      fences_.pop_front();
+      GLenum status = GL_TIMEOUT_EXPIRED;
+      while (status == GL_TIMEOUT_EXPIRED) {
+        status = glClientWaitSync(oldest, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+      }
+      glDeleteSync(oldest);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kFramesInFlight = 2;
+  std::deque<GLsync> fences_;
+};
+
+struct SoakTotals {
+  std::int64_t frames = 0, verified = 0, mis_sorted = 0, errors = 0;
+  int switches = 0, resets = 0;
+  std::string first_mis_sort, first_error;
+  double seconds = 0.0;
+};
+
+class SoakSession {
+ public:
+  explicit SoakSession(SoakConfig& config) : config_(config) {
+    context_ = gl::make_headless_context(config.width, config.height);
+    backend_ = make_backend(config.backend);
+    finish_soak_config(config_, backend_->name());
+    buffers_ = std::make_unique<gl::ParticleBuffers>();
+    target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
+    renderer_ = std::make_unique<gl::ParticleRenderer>();
+    draw_timer_ = std::make_unique<gl::GpuTimer>();
+  }
+
+  std::string gl_renderer() const { return context_->renderer_description(); }
+  std::string backend_name() const { return backend_->name(); }
+
+  void run() {
+    const auto start = Clock::now();
+    const int segments = (config_.frames + config_.every - 1) / config_.every;
+    const int cycle = soak_cycle_length(config_);
+    for (int segment = 0; segment < segments && totals_.errors == 0; ++segment) {
+      const int frames = std::min(config_.every, config_.frames - segment * config_.every);
+      try {
+        switch_to(soak_settings(config_, segment));
+        run_segment(frames);
+      } catch (const std::exception& e) {
+        // A backend error is usually sticky (CUDA's are): stop, report, fail.
+        error(std::string("segment ") + std::to_string(segment) + ": " + e.what());
+      }
+      sample(segment);
+      if ((segment + 1) % cycle == 0 || segment + 1 == segments) progress(segment, segments);
+    }
+    totals_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  const std::vector<SoakSample>& samples() const { return samples_; }
+  const SoakTotals& totals() const { return totals_; }
+
+ private:
+  void error(const std::string& what) {
+    if (totals_.errors++ == 0) totals_.first_error = what;
+    std::cerr << "soak: error: " << what << '\n';
+  }
+
+  void switch_to(const SoakSettings& s) {
+    if (have_settings_) ++totals_.switches;
+    const std::filesystem::path& scene_path = config_.scenes[s.scene];
+    const std::uint32_t count = config_.counts[s.count];
+    const bool first = !have_settings_;
+    settings_ = s;
+    have_settings_ = true;
+    if (!first && scene_path == scene_path_ && count == count_) return;
+    SwitchRequest request;
+    if (first || scene_path != scene_path_) request.scene = scene_path;
+    request.count = count;  // the soak's count, not the scene's default
+    const SwitchResult result = switch_scene(request, *backend_, *buffers_, scene_, count_);
+    if (!result.error.empty()) throw std::runtime_error(result.error);
+    scene_path_ = scene_path;
+    ++totals_.resets;
+    // As the window does on a switch: a new FrameRunner, the scene's camera, time from 0.
+    frame_runner_ =
+        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
+    base_pose_ = scene_.camera;
+    frame_pending_ = scene_.camera_auto_frame;
+    sim_time_ = 0.0;
+  }
+
+  void run_segment(int frames) {
+    FrameChoices choices;
+    choices.algorithm = config_.algorithms[settings_.algorithm];
+    choices.key_mode = config_.key_modes[settings_.key_mode];
+    choices.key_bits = config_.key_bits;
+    choices.renderer = config_.renderers[settings_.renderer];
+    for (int i = 0; i < frames; ++i) {
+      CameraPose pose = base_pose_;
+      if (!scene_.camera_path.empty()) {
+        pose = camera_on_path(pose, scene_.camera_path, static_cast<float>(sim_time_));
+      }
+      const FrameOutcome outcome =
+          frame_runner_->run(scene_, pose, {config_.width, config_.height}, choices);
+      sim_time_ += scene_.time_step;
+      if (frame_pending_ && !outcome.info.extents.empty()) {
+        base_pose_ = frame_extents(base_pose_, outcome.info.extents);
+        frame_pending_ = false;
+      }
+      if (totals_.frames % config_.verify_every == 0) verify(outcome.settings, choices);
+      throttle_.frame_issued();
+      while (draw_timer_->poll()) {
+      }
+      ++totals_.frames;
+    }
+  }
+
+  void verify(const FrameSettings& settings, const FrameChoices& choices) {
+    const auto vertices = buffers_->read_vertices();
+    const auto order = buffers_->read_order();
+    const OrderCheck check =
+        check_draw_order(vertices, order, settings.view, choices.key_mode, choices.key_bits);
+    ++totals_.verified;
+    if (check.ok) return;
+    if (totals_.mis_sorted++ == 0) {
+      totals_.first_mis_sort = "frame " + std::to_string(totals_.frames) + " (" + scene_.name +
+                               ", " + std::to_string(count_) + ", " +
+                               std::string(to_string(choices.algorithm)) + ", " +
+                               key_mode_name(choices.key_mode) + ", " +
+                               std::string(to_string(choices.renderer)) + "): " + check.problem;
+      std::cerr << "soak: mis-sorted " << totals_.first_mis_sort << '\n';
+    }
+  }
+
+  void sample(int segment) {
+    glFinish();
+    for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
+      char text[64];
+      std::snprintf(text, sizeof text, "GL error 0x%04x", static_cast<unsigned>(e));
+      error(std::string("segment ") + std::to_string(segment) + ": " + text);
+    }
+    backend_->drain_stage_times();  // the frames' GPU work is done before memory is read
+    SoakSample s;
+    s.segment = segment;
+    s.frame = totals_.frames;
+    s.scene = scene_.name;
+    s.count = count_;
+    s.algorithm = std::string(to_string(config_.algorithms[settings_.algorithm]));
+    s.key_mode = key_mode_name(config_.key_modes[settings_.key_mode]);
+    s.renderer = std::string(to_string(config_.renderers[settings_.renderer]));
+    s.rss_bytes = host_rss_bytes();
+    s.device_bytes = backend_->device_memory_used();
+    samples_.push_back(s);
+  }
+
+  void progress(int segment, int segments) const {
+    const SoakSample& s = samples_.back();
+    std::cerr << "soak: segment " << segment + 1 << '/' << segments << ", frame " << s.frame
+              << ", RSS " << mib(s.rss_bytes) << " MiB, device " << mib(s.device_bytes)
+              << " MiB, mis-sorted " << totals_.mis_sorted << ", errors " << totals_.errors << '\n';
+  }
+
+  SoakConfig& config_;
+  std::unique_ptr<gl::GlContext> context_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<gl::ParticleBuffers> buffers_;
+  std::unique_ptr<gl::RenderTarget> target_;
+  std::unique_ptr<gl::ParticleRenderer> renderer_;
+  std::unique_ptr<gl::GpuTimer> draw_timer_;
+  std::unique_ptr<FrameRunner> frame_runner_;
+  FrameThrottle throttle_;
+
+  SoakSettings settings_;
+  bool have_settings_ = false;
+  std::filesystem::path scene_path_;
+  SceneDesc scene_;
+  std::uint32_t count_ = 0;
+  CameraPose base_pose_;
+  bool frame_pending_ = false;
+  double sim_time_ = 0.0;
+
+  SoakTotals totals_;
+  std::vector<SoakSample> samples_;
+};
+
+void write_samples_csv(const std::filesystem::path& file, const std::vector<SoakSample>& samples) {
+  std::ofstream out(file);
+  out << "segment,frame,scene,count,algorithm,key_mode,renderer,rss_bytes,device_bytes\n";
+  for (const SoakSample& s : samples) {
+    out << s.segment << ',' << s.frame << ',' << s.scene << ',' << s.count << ',' << s.algorithm
+        << ',' << s.key_mode << ',' << s.renderer << ','
+        << (s.rss_bytes ? std::to_string(*s.rss_bytes) : "") << ','
+        << (s.device_bytes ? std::to_string(*s.device_bytes) : "") << '\n';
+  }
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+nlohmann::json growth_json(const SoakGrowth& g) {
+  nlohmann::json j;
+  auto put = [&j](const char* key, const auto& v) {
+    j[key] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  put("after_warmup_bytes", g.after_warmup);
+  put("at_end_bytes", g.at_end);
+  put("peak_bytes", g.peak);
+  put("growth_percent", g.percent);
+  return j;
+}
+
+}  // namespace
+
+int run_soak(SoakConfig config, const std::string& command) {
+  SoakSession session(config);
+  const std::string date = utc_now();
+  std::cerr << "soak: " << config.frames << " frames, a switch every " << config.every
+            << ", order checked every " << config.verify_every << ", " << config.scenes.size()
+            << " scenes, " << config.counts.size() << " counts, backend " << session.backend_name()
+            << ", cycle of " << soak_cycle_length(config) << " segments\n";
+  session.run();
+  const SoakTotals& t = session.totals();
+  const int cycle = soak_cycle_length(config);
+  const SoakGrowth rss = soak_growth(session.samples(), cycle, false);
+  const SoakGrowth device = soak_growth(session.samples(), cycle, true);
+  const bool on_device = session.backend_name() == "cuda";
+
+  std::vector<std::string> failures;
+  if (t.mis_sorted) failures.push_back(std::to_string(t.mis_sorted) + " mis-sorted frames");
+  if (t.errors) failures.push_back(std::to_string(t.errors) + " errors: " + t.first_error);
+  if (t.frames != config.frames) {
+    failures.push_back("ran " + std::to_string(t.frames) + " of " + std::to_string(config.frames) +
+                       " frames");
+  }
+  auto judge = [&](const char* what, const SoakGrowth& g, bool required) {
+    if (!g.percent) {
+      if (required) failures.push_back(std::string(what) + ": no figures");
+    } else if (*g.percent > config.max_growth_percent) {
+      failures.push_back(std::string(what) + " grew " + percent(g.percent));
+    }
+  };
+  judge("host RSS", rss, true);
+  judge("device memory", device, on_device);
+  const bool passed = failures.empty();
+
+  std::ostringstream table;
+  table << "| soak | value |\n|---|---|\n"
+        << "| frames | " << t.frames << " |\n"
+        << "| switches | " << t.switches << " (" << t.resets
+        << " scene/count loads, the first included) |\n"
+        << "| cycles | " << t.frames / (std::int64_t{cycle} * config.every) << " full, of " << cycle
+        << " segments x " << config.every << " frames |\n"
+        << "| order checks | " << t.verified << " |\n"
+        << "| mis-sorted frames | " << t.mis_sorted << " |\n"
+        << "| errors | " << t.errors << " |\n"
+        << "| wall time | " << static_cast<long>(t.seconds) << " s |\n\n"
+        << "| memory (MiB) | after warm-up | at end | peak | growth |\n"
+        << "|---|---|---|---|---|\n";
+  auto row = [&table](const char* name, const SoakGrowth& g) {
+    table << "| " << name << " | " << mib(g.after_warmup) << " | " << mib(g.at_end) << " | "
+          << mib(g.peak) << " | " << percent(g.percent) << " |\n";
+  };
+  row("host RSS", rss);
+  row("device used", device);
+  table << "\nafter warm-up and at end: the smallest sample of the cycle after the warm-up and of "
+           "the last full cycle; peak: the largest after the warm-up\n";
+
+  std::filesystem::create_directories(config.out_dir);
+  write_samples_csv(config.out_dir / "samples.csv", session.samples());
+  nlohmann::json summary;
+  summary["command"] = command;
+  summary["date"] = date;
+  summary["backend"] = session.backend_name();
+  summary["gl_renderer"] = session.gl_renderer();
+  summary["frames"] = t.frames;
+  summary["every"] = config.every;
+  summary["verify_every"] = config.verify_every;
+  summary["cycle_segments"] = cycle;
+  summary["switches"] = t.switches;
+  summary["backend_resets"] = t.resets;
+  summary["order_checks"] = t.verified;
+  summary["mis_sorted"] = t.mis_sorted;
+  summary["first_mis_sort"] = t.first_mis_sort;
+  summary["errors"] = t.errors;
+  summary["first_error"] = t.first_error;
+  summary["seconds"] = t.seconds;
+  summary["max_growth_percent"] = config.max_growth_percent;
+  summary["host_rss"] = growth_json(rss);
+  summary["device_memory"] = growth_json(device);
+  summary["passed"] = passed;
+  summary["failures"] = failures;
+  std::ofstream(config.out_dir / "summary.json") << summary.dump(2) << '\n';
+
+  std::cout << "particles soak, " << date << ", " << session.gl_renderer() << '\n'
+            << table.str() << (passed ? "PASSED" : "FAILED") << '\n'
+            << "wrote " << (config.out_dir / "samples.csv").string() << ", "
+            << (config.out_dir / "summary.json").string() << '\n';
+  for (const std::string& f : failures) std::cerr << "soak failed: " << f << '\n';
+  return passed ? 0 : 1;
+}
+
+}  // namespace particles

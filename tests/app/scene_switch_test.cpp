@@ -1,0 +1,211 @@
+// Live switching without a window: the count ladder and scene stepping the HUD and keys use,
+// scene names on the command line, and switch_scene / apply_switch_requests on the CPU backend
+// through a headless GL context (the backend resizes real GL buffers).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "app/gl/gl_context.hpp"
+#include "app/gl/gpu_timer.hpp"
+#include "app/gl/particle_buffers.hpp"
+#include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
+#include "app/main/app_state.hpp"
+#include "app/main/backend.hpp"
+#include "app/main/frame_runner.hpp"
+#include "app/main/order_check.hpp"
+#include "app/main/scene_switch.hpp"
+#include "app/scene/paths.hpp"
+#include "app/scene/scene_loader.hpp"
+
+namespace particles {
+namespace {
+
+const std::filesystem::path kScenes = PARTICLES_SOURCE_DIR "/scenes";
+
+TEST(CountPresets, LadderPerBackendWithTheSceneDefault) {
+  EXPECT_EQ(count_presets("cuda", 1u << 20),
+            (std::vector<std::uint32_t>{1u << 16, 1u << 18, 1u << 20, 1u << 22, 1u << 24}));
+  EXPECT_EQ(count_presets("cuda", 200000),
+            (std::vector<std::uint32_t>{1u << 16, 200000, 1u << 18, 1u << 20, 1u << 22, 1u << 24}));
+  const auto cpu = count_presets("cpu", 131072);
+  EXPECT_EQ(cpu, (std::vector<std::uint32_t>{1u << 14, 1u << 16, 131072, 1u << 18, 1u << 20}));
+  EXPECT_LE(cpu.back(), 1u << 20);  // the CPU stays interactive
+}
+
+TEST(CountPresets, StepsClampAndLeaveGaps) {
+  const std::vector<std::uint32_t> p{100, 200, 400};
+  EXPECT_EQ(step_count(p, 200, 1), 400u);
+  EXPECT_EQ(step_count(p, 200, -1), 100u);
+  EXPECT_EQ(step_count(p, 400, 1), 400u);
+  EXPECT_EQ(step_count(p, 100, -1), 100u);
+  EXPECT_EQ(step_count(p, 300, 1), 400u);  // between presets: to the neighbour on that side
+  EXPECT_EQ(step_count(p, 300, -1), 200u);
+  EXPECT_EQ(step_count(p, 50, -1), 100u);
+  EXPECT_EQ(step_count(p, 500, 1), 400u);
+  EXPECT_EQ(step_count({}, 7, 1), 7u);
+}
+
+TEST(ScenePicker, ListsEveryShippedSceneAndSteps) {
+  const auto files = list_scene_files();
+  std::size_t shipped = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kScenes)) {
+    shipped += e.path().extension() == ".toml";
+  }
+  ASSERT_EQ(files.size(), shipped);
+  ASSERT_GE(files.size(), 2u);
+  for (std::size_t i = 1; i < files.size(); ++i) {
+    EXPECT_LT(files[i - 1].filename(), files[i].filename());
+  }
+  EXPECT_EQ(scene_index(files, kScenes / files[1].filename()), 1);
+  EXPECT_EQ(scene_index(files, "/nowhere/x.toml"), -1);
+  EXPECT_EQ(step_scene(files, files[0], 1), files[1]);
+  EXPECT_EQ(step_scene(files, files[0], -1), files.back());
+  EXPECT_EQ(step_scene(files, files.back(), 1), files[0]);
+  EXPECT_EQ(step_scene(files, "/nowhere/x.toml", 1), files[0]);
+  EXPECT_FALSE(step_scene({}, files[0], 1));
+}
+
+TEST(SceneArgument, NamesAndPaths) {
+  const auto galaxy = resolve_scene_argument("galaxy");
+  EXPECT_EQ(galaxy.filename(), "galaxy.toml");
+  EXPECT_TRUE(std::filesystem::is_regular_file(galaxy));
+  const std::string path = (kScenes / "fountain.toml").string();
+  EXPECT_EQ(resolve_scene_argument(path), path);
+  EXPECT_EQ(resolve_scene_argument("no_such_scene"), "no_such_scene");  // named in the error
+  EXPECT_EQ(resolve_scene_argument("dir/galaxy"), "dir/galaxy");        // no name lookup
+}
+
+class SceneSwitch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      context_ = gl::make_headless_context(64, 64);
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
+    }
+    backend_ = make_cpu_backend();
+    buffers_ = std::make_unique<gl::ParticleBuffers>();
+    state_.backend_name = backend_->name();
+    state_.scene = load_scene(kScenes / "galaxy.toml");
+    state_.count = 1500;
+    backend_->reset(state_.scene.params, state_.count, *buffers_);
+  }
+
+  // One frame through a fresh FrameRunner (as the session makes after a switch), and its check.
+  OrderCheck run_frame() {
+    gl::ParticleRenderer renderer;
+    gl::RenderTarget target({64, 64});
+    gl::GpuTimer timer;
+    FrameRunner runner(*backend_, renderer, *buffers_, target, timer);
+    FrameChoices choices;
+    const FrameOutcome out = runner.run(state_.scene, state_.camera, {64, 64}, choices);
+    return check_draw_order(buffers_->read_vertices(), buffers_->read_order(), out.settings.view,
+                            choices.key_mode, choices.key_bits);
+  }
+
+  std::unique_ptr<gl::GlContext> context_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<gl::ParticleBuffers> buffers_;
+  AppState state_;
+};
+
+TEST_F(SceneSwitch, SceneAndCountResetTheBackendAndTheView) {
+  state_.algorithm = Algorithm::quicksort;
+  state_.renderer = RendererKind::composite;
+  state_.key_mode = KeyMode::quantized;
+  state_.sim_time = 12.5;
+  state_.follow_path = false;
+  state_.last_info.extents.min = {-1, -1, -1};
+  state_.last_info.extents.max = {1, 1, 1};
+  state_.requested_scene = kScenes / "fountain.toml";
+  state_.requested_count = 2500;
+
+  const SwitchResult r = apply_switch_requests(state_, *backend_, *buffers_);
+  EXPECT_TRUE(r.reset);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(state_.requested_scene);
+  EXPECT_FALSE(state_.requested_count);
+  EXPECT_EQ(state_.scene.name, load_scene(kScenes / "fountain.toml").name);
+  EXPECT_EQ(state_.count, 2500u);
+  EXPECT_EQ(buffers_->count(), 2500u);
+  EXPECT_EQ(state_.sim_time, 0.0);
+  EXPECT_TRUE(state_.last_info.extents.empty());
+  EXPECT_EQ(state_.follow_path, !state_.scene.camera_path.empty());
+  EXPECT_EQ(state_.frame_on_load, state_.scene.camera_auto_frame);
+  EXPECT_EQ(state_.camera.distance, state_.scene.camera.distance);
+  // The user's choices survive.
+  EXPECT_EQ(state_.algorithm, Algorithm::quicksort);
+  EXPECT_EQ(state_.renderer, RendererKind::composite);
+  EXPECT_EQ(state_.key_mode, KeyMode::quantized);
+  EXPECT_EQ(state_.count_presets, count_presets("cpu", state_.scene.cpu_count));
+
+  const OrderCheck check = run_frame();
+  EXPECT_TRUE(check.ok) << check.problem;
+}
+
+TEST_F(SceneSwitch, ASceneAloneTakesItsDefaultCountACountAloneKeepsTheScene) {
+  SceneDesc scene = state_.scene;
+  std::uint32_t count = state_.count;
+  SwitchRequest to_smoke;
+  to_smoke.scene = kScenes / "smoke.toml";
+  ASSERT_TRUE(switch_scene(to_smoke, *backend_, *buffers_, scene, count).reset);
+  EXPECT_EQ(count, scene.cpu_count);
+  EXPECT_EQ(buffers_->count(), scene.cpu_count);
+  const std::string smoke = scene.name;
+
+  SwitchRequest smaller;
+  smaller.count = 777;
+  ASSERT_TRUE(switch_scene(smaller, *backend_, *buffers_, scene, count).reset);
+  EXPECT_EQ(scene.name, smoke);
+  EXPECT_EQ(count, 777u);
+  EXPECT_EQ(buffers_->count(), 777u);
+
+  EXPECT_FALSE(switch_scene({}, *backend_, *buffers_, scene, count).reset);  // nothing asked
+}
+
+TEST_F(SceneSwitch, ABadSceneKeepsTheOldOneRunning) {
+  const auto dir = std::filesystem::temp_directory_path() / "particles-switch-test";
+  std::filesystem::create_directories(dir);
+  const auto bad = dir / "bad.toml";
+  std::ofstream(bad) << "name = \"bad\"\nmodel = \"no-such-model\"\n[[[\n";
+  const std::string galaxy = state_.scene.name;
+
+  for (const auto& request : {bad, dir / "missing.toml"}) {
+    state_.requested_scene = request;
+    state_.requested_count = 999;
+    const SwitchResult r = apply_switch_requests(state_, *backend_, *buffers_);
+    EXPECT_FALSE(r.reset);
+    EXPECT_FALSE(r.error.empty());
+    EXPECT_NE(state_.switch_error.find(request.filename().string()), std::string::npos)
+        << state_.switch_error;
+    EXPECT_EQ(state_.scene.name, galaxy);
+    EXPECT_EQ(state_.count, 1500u);
+    EXPECT_EQ(buffers_->count(), 1500u);
+    EXPECT_FALSE(state_.requested_scene);
+    const OrderCheck check = run_frame();  // the old scene still runs
+    EXPECT_TRUE(check.ok) << check.problem;
+  }
+
+  // The next good switch clears the error.
+  state_.requested_count = 1200;
+  EXPECT_TRUE(apply_switch_requests(state_, *backend_, *buffers_).reset);
+  EXPECT_TRUE(state_.switch_error.empty());
+  EXPECT_EQ(buffers_->count(), 1200u);
+}
+
+TEST_F(SceneSwitch, EveryShippedSceneLoadsAndSorts) {
+  for (const auto& file : list_scene_files()) {
+    state_.requested_scene = file;
+    state_.requested_count = 1000;
+    const SwitchResult r = apply_switch_requests(state_, *backend_, *buffers_);
+    ASSERT_TRUE(r.reset) << file << ": " << r.error;
+    const OrderCheck check = run_frame();
+    EXPECT_TRUE(check.ok) << file << ": " << check.problem;
+  }
+}
+
+}  // namespace
+}  // namespace particles
