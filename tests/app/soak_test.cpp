@@ -126,10 +126,17 @@ TEST(SoakCommand, ShortCpuSoakPasses) {
   // scenes given by name and by path. Three short cycles leave the CPU backend's RSS floor a few
   // MiB of allocator noise (arenas of its threads and Mesa's settle over thousands of frames):
   // the 1% bar is the long soak's (docs/reliability.md); here a leak must be gross to fail.
+  // Under AddressSanitizer, RSS grows by design while freed blocks fill its quarantine (up to
+  // 256 MiB), so there the bar is lifted and LeakSanitizer, which runs at exit, judges leaks.
+#if defined(__SANITIZE_ADDRESS__)
+  const std::string max_growth = "1000";
+#else
+  const std::string max_growth = "10";
+#endif
   const Result r =
       run(std::string(PARTICLES_BINARY) + " soak --backend cpu --frames 600 --every 40 " +
           "--scenes galaxy," + kScenes + "fountain.toml --counts 2000,3000 --size 320x180 " +
-          "--max-growth 10 --out " + out.string());
+          "--max-growth " + max_growth + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("| mis-sorted frames | 0 |"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("PASSED"), std::string::npos) << r.output;
