@@ -2,11 +2,8 @@
 // the CUDA pipeline: GPU time of a whole composite (CUDA events, median of many), the host's wall
 // time for it (it waits for the scan's total once), the entries it binned, and the bytes-moved
 // floor (every particle's vertex and draw index read once, the image written once, at the 4.2
-// TB/s copy bandwidth measured on the H200). One row per scene, image size, binning sort and
-// heavy-tile split (LIST:ENTRIES_PER_BLOCK:MAX_SPLIT, see cuda::HeavySplit; default: the
-// compositor's).
-// Usage: composite_bench [--reps R] [--heavy L:E:M[,L:E:M...]]
-#include <algorithm>
+// TB/s copy bandwidth measured on the H200). One row per scene, image size and binning sort.
+// Usage: composite_bench [--reps R]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -39,45 +36,22 @@ struct Case {
 int main(int argc, char** argv) {
   try {
     int reps = 100;
-    std::vector<cuda::HeavySplit> splits;
     for (int i = 1; i < argc; ++i) {
       if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
         reps = std::stoi(argv[++i]);
-      } else if (std::strcmp(argv[i], "--heavy") == 0 && i + 1 < argc) {
-        const std::string list = argv[++i];
-        std::size_t at = 0;
-        while (at <= list.size()) {
-          const std::size_t end = std::min(list.find(',', at), list.size());
-          cuda::HeavySplit h;
-          unsigned l = 0, e = 0;
-          int m = 0;
-          if (std::sscanf(list.substr(at, end - at).c_str(), "%u:%u:%d", &l, &e, &m) != 3) {
-            std::fprintf(stderr, "composite_bench: --heavy wants L:E:M, got '%s'\n",
-                         list.substr(at, end - at).c_str());
-            return 1;
-          }
-          h.list = l;
-          h.entries_per_block = e;
-          h.max_split = m;
-          cuda::TileCompositor::check_heavy_split(h);
-          splits.push_back(h);
-          at = end + 1;
-        }
       } else {
-        std::fprintf(stderr, "usage: composite_bench [--reps R] [--heavy L:E:M[,L:E:M...]]\n");
+        std::fprintf(stderr, "usage: composite_bench [--reps R]\n");
         return 1;
       }
     }
-    if (splits.empty()) splits.push_back(cuda::HeavySplit{});
     const Case cases[] = {{"scenes/galaxy.toml", 1280, 720},
                           {"scenes/fountain.toml", 1280, 720},
                           {"scenes/galaxy.toml", 3840, 2160},
                           {"scenes/galaxy_dense.toml", 1280, 720}};
     std::printf("# composite_bench: median of %d composites per row, after 10 warm-up\n\n", reps);
     std::printf(
-        "| scene | particles | image | binning | heavy split | entries | longest tile list | "
-        "composite (GPU) | host wall | floor | x floor |\n"
-        "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        "| scene | particles | image | binning | entries | longest tile list | composite (GPU) | "
+        "host wall | floor | x floor |\n|---|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (const Case& c : cases) {
       const SceneDesc scene = load_scene(find_resource(c.scene));
       cuda::DevicePipeline pipeline;
@@ -117,15 +91,8 @@ int main(int argc, char** argv) {
       const double floor_ms =
           (double(scene.count) * (sizeof(ParticleVertex) + 4) + double(c.width) * c.height * 4) /
           kCopyBytesPerSecond * 1e3;
-      struct Variant {
-        cuda::SortAlgorithm binning;
-        cuda::HeavySplit split;
-      };
-      std::vector<Variant> variants;
-      for (const cuda::HeavySplit& h : splits) variants.push_back({cuda::kDefaultBinning, h});
-      variants.push_back({cuda::SortAlgorithm::radix, splits.front()});
-      for (const auto& [binning, split] : variants) {
-        cuda::TileCompositor compositor(cuda::kDefaultMaxEntriesPerPass, binning, split);
+      for (cuda::SortAlgorithm binning : {cuda::SortAlgorithm::cub, cuda::SortAlgorithm::radix}) {
+        cuda::TileCompositor compositor(cuda::kDefaultMaxEntriesPerPass, binning);
         cuda::Stream stream = cuda::Stream::create();
         cuda::Event start = cuda::Event::create(true), stop = cuda::Event::create(true);
         std::vector<double> gpu, host;
@@ -145,14 +112,12 @@ int main(int argc, char** argv) {
           }
         }
         const double g = bench::median(gpu);
-        std::printf(
-            "| %s | %u | %dx%d | %s | %u:%u:%d | %llu | %u | %.3f ms | %.3f ms | %.3f ms | "
-            "%.1f |\n",
-            scene.name.c_str(), scene.count, c.width, c.height,
-            std::string(cuda::to_string(binning)).c_str(), split.list, split.entries_per_block,
-            split.max_split, static_cast<unsigned long long>(compositor.last_entries()),
-            compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
-            g / floor_ms);
+        std::printf("| %s | %u | %dx%d | %s | %llu | %u | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
+                    scene.name.c_str(), scene.count, c.width, c.height,
+                    std::string(cuda::to_string(binning)).c_str(),
+                    static_cast<unsigned long long>(compositor.last_entries()),
+                    compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
+                    g / floor_ms);
       }
     }
     return 0;

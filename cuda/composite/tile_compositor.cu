@@ -18,13 +18,11 @@ constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kTilePixels = kTileSize * kTileSize;
 constexpr int kBlendThreads = 256;
-// A tile whose list is longer than HeavySplit::list (a heavy tile) is blended by several blocks,
-// each taking a share of its pixels: one block walks a tile's list, so the longest list bounds
-// the whole blend, and split s ways each block tests that list for 1/s of the pixels. The
-// split is a power of two from 2^kLogMinHeavySplit to 2^kLogMaxHeavySplit (a block's pixels:
-// kTilePixels / split).
-constexpr int kLogMinHeavySplit = 2;
-constexpr int kLogMaxHeavySplit = 6;
+// A tile whose list is longer than this (a heavy tile) is blended by kHeavySplit blocks, each
+// taking a band of its rows: one block walks a tile's list, so the longest list bounds the whole
+// blend, and split four ways each block tests that list for a quarter of the pixels.
+constexpr std::uint32_t kHeavyList = 2048;
+constexpr int kHeavySplit = 4;
 // Fewest entries of a long tile list blended first, from its end (blend_kernel).
 constexpr std::uint32_t kFirstWindow = 1024;
 
@@ -123,42 +121,22 @@ __global__ void emit_kernel(const float4* __restrict__ geometry,
   }
 }
 
-// Each tile's range in the sorted entries, and for each heavy tile (list longer than
-// split.list) its blend blocks in heavy_blocks, in no particular order: the tile, and the block's
-// share of it with log2 of the tile's split (share | log2 << 8). A tile ending at entry i is heavy
-// exactly when entry i - split.list still belongs to it; its start is then found by a binary search
-// (few tiles are heavy).
+// Each tile's range in the sorted entries, and the list of tiles whose lists are longer than
+// kHeavyList (heavy), in no particular order: a tile starting at entry i is heavy exactly when
+// entry i + kHeavyList still belongs to it.
 __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::uint32_t entries,
-                                  HeavySplit split, uint2* __restrict__ ranges,
-                                  uint2* __restrict__ heavy_blocks,
-                                  std::uint32_t* __restrict__ heavy_block_count) {
+                                  uint2* __restrict__ ranges, std::uint32_t* __restrict__ heavy,
+                                  std::uint32_t* __restrict__ heavy_count) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= entries) return;
   const std::uint32_t tile = tiles[i];
-  if (i == 0 || tiles[i - 1] != tile) ranges[tile].x = i;
-  if (i + 1 != entries && tiles[i + 1] == tile) return;
-  ranges[tile].y = i + 1;
-  if (i < split.list || tiles[i - split.list] != tile) return;
-  std::uint32_t lo = 0, hi = i - split.list;  // the first entry of the tile lies in [lo, hi]
-  while (lo < hi) {
-    const std::uint32_t mid = lo + (hi - lo) / 2;
-    if (tiles[mid] < tile) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
+  if (i == 0 || tiles[i - 1] != tile) {
+    ranges[tile].x = i;
+    if (entries - i > kHeavyList && tiles[i + kHeavyList] == tile) {
+      heavy[atomicAdd(heavy_count, 1u)] = tile;
     }
   }
-  const std::uint32_t length = i + 1 - lo;
-  int log_split = kLogMinHeavySplit;
-  while ((1 << log_split) < split.max_split &&
-         std::uint64_t{split.entries_per_block} << log_split < length) {
-    ++log_split;
-  }
-  const std::uint32_t blocks = 1u << log_split;
-  const std::uint32_t first = atomicAdd(heavy_block_count, blocks);
-  for (std::uint32_t k = 0; k < blocks; ++k) {
-    heavy_blocks[first + k] = make_uint2(tile, k | static_cast<std::uint32_t>(log_split) << 8);
-  }
+  if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
 }
 
 struct SurfaceWriter {
@@ -175,16 +153,16 @@ struct LinearWriter {
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// A block's share of shared memory for one batch: up to 32 entries per thread of a pixel, and at
-// most kMaxBatch entries (fewer per thread when many threads share a pixel).
-constexpr int kMaxBatch = 512;
+// A block's share of shared memory for one batch: up to 32 entries per thread of a pixel.
+constexpr int kMaxBatch = 32 * (kBlendThreads / (kTilePixels / kHeavySplit));
 
 struct BlendBatch {
   float4 geometry[kMaxBatch];
   std::uint32_t colors[kMaxBatch];
-  std::uint32_t fragments[32 * kBlendThreads];  // premultiplied, [k][pixel]
-  std::uint32_t covering[kBlendThreads];        // [lane][pixel]
+  std::uint32_t fragments[kMaxBatch * (kTilePixels / kHeavySplit)];  // premultiplied, [k][pixel]
+  std::uint32_t covering[kBlendThreads];                             // [lane][pixel]
 };
+static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
 
 // Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
 // batch at a time, in two phases. First every thread of the block works: the kBlendThreads /
@@ -206,9 +184,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
                               const std::uint32_t* __restrict__ colors, bool active,
                               BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
   constexpr int kLanes = kBlendThreads / kPixels;
-  constexpr int kPerLane = kMaxBatch / kLanes < 32 ? kMaxBatch / kLanes : 32;
-  constexpr int kBatch = kPerLane * kLanes;
-  static_assert(kBatch <= kMaxBatch && kBatch * kPixels <= 32 * kBlendThreads);
+  constexpr int kBatch = 32 * kLanes;
   const int pixel = static_cast<int>(threadIdx.x) % kPixels;
   const int lane = static_cast<int>(threadIdx.x) / kPixels;
   const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
@@ -231,8 +207,8 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
     __syncthreads();
     const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
     std::uint32_t covering = 0;
-    for (int i = 0; active && i < kPerLane; ++i) {
-      const int k = lane * kPerLane + i;
+    for (int i = 0; active && i < 32; ++i) {
+      const int k = lane * 32 + i;
       if (k >= in_batch) break;
       const float4 g = batch.geometry[k];
       const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
@@ -249,7 +225,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
       for (int q = 0; q < kLanes; ++q) {
         std::uint32_t bits = batch.covering[q * kPixels + pixel];
         while (bits != 0) {
-          const int k = q * kPerLane + __ffs(bits) - 1;
+          const int k = q * 32 + __ffs(bits) - 1;
           bits &= bits - 1;
           const std::uint32_t fragment = batch.fragments[k * kPixels + pixel];
           const bool apart = kTwoChains && high != low;  // chains that met stay together
@@ -310,63 +286,33 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   if (writes) out.write(px, py, value);
 }
 
-// The first heavy_bound blocks blend the heavy tiles, each a share of one tile's pixels as
-// heavy_blocks says (heavy_bound is a bound: blocks past heavy_block_count return at once); they
-// come first so that the longest lists start first. Every other block blends one tile with a short
-// list whole, four threads a pixel.
-template <int kPixels, class Writer>
-__device__ void blend_heavy_share(int tile, int share, const TileGrid& grid, const uint2* ranges,
-                                  const std::uint32_t* __restrict__ sprites,
-                                  const float4* __restrict__ geometry,
-                                  const std::uint32_t* __restrict__ colors,
-                                  std::uint32_t background, bool start_from_image,
-                                  const Writer& out, BlendBatch& batch, bool* resolved) {
-  blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors,
-                      background, start_from_image, out, batch, resolved);
-}
-
+// The first heavy_blocks blocks share the heavy tiles, kHeavySplit blocks each, a band of its
+// rows a block, sixteen threads a pixel (heavy_blocks is a bound: blocks past the heavy tiles
+// found return at once); they come first so that the longest lists start first. Every other
+// block blends one tile with a short list whole, four threads a pixel.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
-    blend_kernel(TileGrid grid, const uint2* __restrict__ ranges, std::uint32_t heavy_list,
-                 const uint2* __restrict__ heavy_blocks,
-                 const std::uint32_t* __restrict__ heavy_block_count, unsigned heavy_bound,
+    blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
+                 const std::uint32_t* __restrict__ heavy,
+                 const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, std::uint32_t background,
                  bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
   __shared__ bool resolved[kTilePixels];
-  if (blockIdx.x < heavy_bound) {
-    if (blockIdx.x >= *heavy_block_count) return;
-    const uint2 code = heavy_blocks[blockIdx.x];
-    const int tile = static_cast<int>(code.x);
-    const int share = static_cast<int>(code.y & 0xffu);
-    switch (code.y >> 8) {  // log2 of the tile's split
-      case 2:
-        blend_heavy_share<kTilePixels / 4>(tile, share, grid, ranges, sprites, geometry, colors,
-                                           background, start_from_image, out, batch, resolved);
-        break;
-      case 3:
-        blend_heavy_share<kTilePixels / 8>(tile, share, grid, ranges, sprites, geometry, colors,
-                                           background, start_from_image, out, batch, resolved);
-        break;
-      case 4:
-        blend_heavy_share<kTilePixels / 16>(tile, share, grid, ranges, sprites, geometry, colors,
-                                            background, start_from_image, out, batch, resolved);
-        break;
-      case 5:
-        blend_heavy_share<kTilePixels / 32>(tile, share, grid, ranges, sprites, geometry, colors,
-                                            background, start_from_image, out, batch, resolved);
-        break;
-      default:
-        blend_heavy_share<kTilePixels / 64>(tile, share, grid, ranges, sprites, geometry, colors,
-                                            background, start_from_image, out, batch, resolved);
-        break;
-    }
+  if (blockIdx.x < heavy_blocks) {
+    const std::uint32_t h = blockIdx.x / kHeavySplit;
+    if (h >= *heavy_count) return;
+    const int tile = static_cast<int>(heavy[h]);
+    constexpr int kPixels = kTilePixels / kHeavySplit;
+    const int share = static_cast<int>(blockIdx.x % kHeavySplit);
+    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors,
+                        background, start_from_image, out, batch, resolved);
     return;
   }
-  const int tile = static_cast<int>(blockIdx.x - heavy_bound);
+  const int tile = static_cast<int>(blockIdx.x - heavy_blocks);
   const uint2 range = ranges[tile];
-  if (range.y - range.x > heavy_list) return;
+  if (range.y - range.x > kHeavyList) return;
   blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, background,
                           start_from_image, out, batch, resolved);
 }
@@ -397,32 +343,12 @@ void TileCompositor::reserve_entries(std::size_t entries) {
   sorter_ = make_sorter(binning_, capacity);
 }
 
-void TileCompositor::check_heavy_split(const HeavySplit& split) {
-  const int m = split.max_split;
-  if (split.list == 0 || split.entries_per_block == 0 || m < (1 << kLogMinHeavySplit) ||
-      m > (1 << kLogMaxHeavySplit) || (m & (m - 1)) != 0) {
-    throw std::invalid_argument("TileCompositor: heavy split list " + std::to_string(split.list) +
-                                ", entries per block " + std::to_string(split.entries_per_block) +
-                                ", max split " + std::to_string(m) +
-                                ": want positive counts and a power of two from 4 to 64");
-  }
-}
-
 void TileCompositor::reserve_tiles(std::size_t tiles) {
-  if (tile_ranges_.size() < tiles) tile_ranges_.resize(tiles);
-  if (heavy_block_count_.empty()) heavy_block_count_.resize(1);
-}
-
-std::uint64_t TileCompositor::heavy_block_bound(std::uint64_t entries, int tiles) const {
-  // At most entries / (list + 1) tiles have longer lists than `list`. A heavy tile's split s is
-  // at most max_split, and above 2^kLogMinHeavySplit it is below 2 * length / entries_per_block
-  // (the split before it fell short), so all the splits sum to at most what is returned.
-  const std::uint64_t heavy_tiles = std::min<std::uint64_t>(
-      entries / (std::uint64_t{heavy_split_.list} + 1), static_cast<std::uint64_t>(tiles));
-  const std::uint64_t by_cap = heavy_tiles * static_cast<std::uint64_t>(heavy_split_.max_split);
-  const std::uint64_t by_length = heavy_tiles * (std::uint64_t{1} << kLogMinHeavySplit) +
-                                  2 * entries / heavy_split_.entries_per_block + 1;
-  return std::min(by_cap, by_length);
+  if (tile_ranges_.size() < tiles) {
+    tile_ranges_.resize(tiles);
+    heavy_tiles_.resize(tiles);
+  }
+  if (heavy_count_.empty()) heavy_count_.resize(1);
 }
 
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
@@ -483,12 +409,6 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     CUDA_CHECK(cudaStreamSynchronize(stream));  // no sort still uses the old buffers
   }
   reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)));
-  const std::uint64_t heavy_blocks =
-      std::max<std::uint64_t>(heavy_block_bound(total, grid.count()), 1);
-  if (heavy_blocks_.size() < heavy_blocks) {
-    CUDA_CHECK(cudaStreamSynchronize(stream));  // no blend still reads the old list
-    heavy_blocks_.resize(static_cast<std::size_t>(heavy_blocks + heavy_blocks / 4));
-  }
   last_passes_ = cuts.size() - 1;
 
   for (std::size_t p = 1; p < cuts.size(); ++p) {
@@ -505,7 +425,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     }
     CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0,
                                static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
-    CUDA_CHECK(cudaMemsetAsync(heavy_block_count_.data(), 0, sizeof(std::uint32_t), stream));
+    CUDA_CHECK(cudaMemsetAsync(heavy_count_.data(), 0, sizeof(std::uint32_t), stream));
     if (entries > 0) {
       emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
           sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid, entry_tiles_.data(),
@@ -514,23 +434,26 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
       sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), static_cast<std::size_t>(entries),
                     0, tile_bits, stream);
       tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
-          entry_tiles_.data(), static_cast<std::uint32_t>(entries), heavy_split_,
-          tile_ranges_.data(), heavy_blocks_.data(), heavy_block_count_.data());
+          entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data(),
+          heavy_tiles_.data(), heavy_count_.data());
       CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     }
     const bool over_image = p > 1;
-    const unsigned heavy_bound = static_cast<unsigned>(heavy_block_bound(entries, grid.count()));
-    const unsigned blocks = heavy_bound + static_cast<unsigned>(grid.count());
+    // At most entries / (kHeavyList + 1) tiles have longer lists than kHeavyList.
+    const std::uint64_t heavy_bound = std::min<std::uint64_t>(
+        entries / (kHeavyList + 1), static_cast<std::uint64_t>(grid.count()));
+    const unsigned heavy_blocks = static_cast<unsigned>(heavy_bound) * kHeavySplit;
+    const unsigned blocks = heavy_blocks + static_cast<unsigned>(grid.count());
     if (output.surface != 0) {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), heavy_split_.list, heavy_blocks_.data(),
-          heavy_block_count_.data(), heavy_bound, entry_sprites_.data(), sprite_geometry_.data(),
-          sprite_colors_.data(), background, over_image, SurfaceWriter{output.surface});
+          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
+          over_image, SurfaceWriter{output.surface});
     } else {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), heavy_split_.list, heavy_blocks_.data(),
-          heavy_block_count_.data(), heavy_bound, entry_sprites_.data(), sprite_geometry_.data(),
-          sprite_colors_.data(), background, over_image, LinearWriter{output.pixels, grid.width});
+          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
+          over_image, LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

@@ -12,9 +12,9 @@
 //  3. emit one (tile, draw position) entry per touched tile, in draw order;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. blend: one block per tile (4 to 64 for a tile with a long list, found while step 4 makes
-//     the ranges: HeavySplit), walking the tile's list in order through shared memory, each pixel
-//     blending "over" with 8-bit rounding after every sprite, as the framebuffer does.
+//  5. blend: one block per tile (four for a tile with a long list, found while step 4 makes the
+//     ranges), walking the tile's list in order through shared memory, each pixel blending "over"
+//     with 8-bit rounding after every sprite, as the framebuffer does.
 // Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
 #include <cuda_runtime.h>
 
@@ -45,24 +45,12 @@ inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 2
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
 
-// How the blend shares a tile with a long list (a heavy tile: more than `list` entries) among
-// blocks, each blending a share of its pixels over the whole list: the fewest blocks, a power of
-// two from 4 to max_split (4 to 64), that cover the list at entries_per_block per block.
-struct HeavySplit {
-  std::uint32_t list = 2048;
-  std::uint32_t entries_per_block = 2048;
-  int max_split = 4;
-};
-
 class TileCompositor {
  public:
   // binning: the stable sort of the entries by tile (step 4), any of the sort library's.
   explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass,
-                          SortAlgorithm binning = kDefaultBinning, HeavySplit heavy_split = {})
-      : max_entries_per_pass_(max_entries_per_pass), binning_(binning), heavy_split_(heavy_split) {
-    check_heavy_split(heavy_split);
-  }
-  static void check_heavy_split(const HeavySplit& split);
+                          SortAlgorithm binning = kDefaultBinning)
+      : max_entries_per_pass_(max_entries_per_pass), binning_(binning) {}
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
   // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
@@ -95,8 +83,6 @@ class TileCompositor {
   void reserve_sprites(std::uint32_t count);
   void reserve_entries(std::size_t entries);
   void reserve_tiles(std::size_t tiles);
-  // The blend blocks that the heavy tiles of a pass with `entries` entries may take, at most.
-  std::uint64_t heavy_block_bound(std::uint64_t entries, int tiles) const;
   std::size_t entries_capacity() const { return entry_tiles_.size(); }
 
   // By draw position: the projected sprite's window position, 2 / size and alpha; its colour;
@@ -107,14 +93,13 @@ class TileCompositor {
   // Entries: tile (the sort key) and draw position; the sorter sorts them in place.
   DeviceBuffer<std::uint32_t> entry_tiles_;
   DeviceBuffer<std::uint32_t> entry_sprites_;
-  std::unique_ptr<Sorter> sorter_;    // made for the entry capacity
-  DeviceBuffer<uint2> tile_ranges_;   // [begin, end) into the sorted entries, by tile
-  DeviceBuffer<uint2> heavy_blocks_;  // blend blocks of the tiles with long lists, and their
-  DeviceBuffer<std::uint32_t> heavy_block_count_;  // count (tile_range_kernel)
+  std::unique_ptr<Sorter> sorter_;           // made for the entry capacity
+  DeviceBuffer<uint2> tile_ranges_;          // [begin, end) into the sorted entries, by tile
+  DeviceBuffer<std::uint32_t> heavy_tiles_;  // tiles with long lists (blend_kernel), and their
+  DeviceBuffer<std::uint32_t> heavy_count_;  // count
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
   SortAlgorithm binning_;
-  HeavySplit heavy_split_;
   std::uint64_t last_entries_ = 0;
   std::size_t last_passes_ = 0;
 

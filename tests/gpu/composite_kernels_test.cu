@@ -153,35 +153,6 @@ TEST_F(CompositeKernels, EqualTheCpuTwinWhenTileListsAreLong) {
   expect_equal(compositor, v, order, camera(640, 360, 0.02f), "a pile");
 }
 
-TEST_F(CompositeKernels, EveryHeavySplitEqualsTheCpuTwin) {
-  // Short heavy lists and few entries per block, so that tiles of every split from 4 to 64 blocks
-  // occur in one frame (a pile whose density falls off from its centre), and the default.
-  std::mt19937 rng(11);
-  std::normal_distribution<float> pile(0.0f, 0.25f);
-  std::vector<ParticleVertex> v(60000);
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    v[i] = {pile(rng), pile(rng), pile(rng),
-            pack_rgba8({float(i % 3) / 3.0f, float(i % 11) / 11.0f, 0.7f, 0.2f})};
-  }
-  const auto order = shuffled(v.size(), 12);
-  for (int max_split : {4, 8, 16, 32, 64}) {
-    TileCompositor compositor(kDefaultMaxEntriesPerPass, kDefaultBinning,
-                              HeavySplit{64, 32, max_split});
-    expect_equal(compositor, v, order, camera(320, 180, 0.03f),
-                 "heavy lists over 64 entries, up to " + std::to_string(max_split) + " blocks");
-  }
-  TileCompositor compositor(kDefaultMaxEntriesPerPass, kDefaultBinning, HeavySplit{});
-  expect_equal(compositor, v, order, camera(320, 180, 0.03f), "the default split");
-  EXPECT_GT(compositor.longest_tile_list(nullptr), 64u * 32u);  // the largest split is reached
-}
-
-TEST_F(CompositeKernels, HeavySplitsOutsideTheirRangeAreRefused) {
-  for (HeavySplit bad : {HeavySplit{0, 32, 4}, HeavySplit{64, 0, 4}, HeavySplit{64, 32, 2},
-                         HeavySplit{64, 32, 12}, HeavySplit{64, 32, 128}}) {
-    EXPECT_THROW(TileCompositor::check_heavy_split(bad), std::invalid_argument);
-  }
-}
-
 TEST_F(CompositeKernels, FramesSplitIntoPassesEqualOnePass) {
   // A pass limit far below the frame's entries: consecutive draw positions pass by pass, each
   // blending over the last; one sprite over the limit takes a pass of its own.
