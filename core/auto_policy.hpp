@@ -103,4 +103,71 @@ PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
   return {path, 0, length, length};
 }
 
+// Auto also measures what it chose. Its probing frames (those above, which run the fused auto
+// frame whatever path it takes) can cost more than radix's frames where their fixed work, the
+// probe and the odd-even window's phases, outweighs radix's few passes: at small counts
+// (docs/performance.md, "Auto against radix on every scene"). So the backend times both kinds
+// of frame (the span it already reads back) and keeps a running mean of each: the probing
+// frames', and the radix frames' (radix stints, and short radix probes that it runs for the
+// purpose when it has no recent figure). Once radix's mean is the lower by kAutoCostMargin, the
+// probing frames' reports count as radix frames, so stints of radix run, doubling as above; the
+// probing frames between them keep auto's figure current, so a scene whose order becomes cheap to
+// keep goes back to auto. Radix is timed again after probe_every probing frames, which doubles
+// (up to kAutoRadixProbeLongest) each time radix loses, so where auto wins by far its probes
+// fade from the mean.
+inline constexpr float kAutoCostMargin = 1.02f;
+inline constexpr int kAutoRadixProbeFrames = 3;  // the first of a new graph may not time
+inline constexpr int kAutoRadixProbeFirst = 8;
+inline constexpr int kAutoRadixProbeLongest = 1024;
+
+struct AutoCost {
+  float auto_ms = -1.0f;                   // running mean span of the probing frames; < 0: none yet
+  float radix_ms = -1.0f;                  // of the radix frames
+  int until_probe = kAutoRadixProbeFirst;  // probing frames before radix is timed again
+  int probe_every = kAutoRadixProbeFirst;
+};
+
+PARTICLES_HD constexpr float running_mean(float mean, float sample) {
+  return mean < 0.0f ? sample : mean + (sample - mean) * 0.25f;
+}
+
+// A probing frame's span (ms; not positive: not timed, ignored).
+PARTICLES_HD constexpr AutoCost after_auto_span(AutoCost c, float span_ms) {
+  if (span_ms > 0.0f) c.auto_ms = running_mean(c.auto_ms, span_ms);
+  if (c.until_probe > 0) --c.until_probe;
+  return c;
+}
+
+// A radix frame's span, run in auto's place.
+PARTICLES_HD constexpr AutoCost after_radix_span(AutoCost c, float span_ms) {
+  if (span_ms > 0.0f) c.radix_ms = running_mean(c.radix_ms, span_ms);
+  return c;
+}
+
+PARTICLES_HD constexpr bool radix_costs_less(const AutoCost& c) {
+  return c.radix_ms > 0.0f && c.auto_ms > kAutoCostMargin * c.radix_ms;
+}
+
+// The stint after a probing frame's report: after_auto_report's, with the frame counted as a
+// radix frame when radix costs less; else, when radix is due to be timed and no stint follows, a
+// short radix probe (which leaves the stint lengths as they were), the next one twice as far
+// off unless radix has won.
+struct AutoChoice {
+  AutoStint stint;
+  AutoCost cost;
+};
+
+PARTICLES_HD constexpr AutoChoice after_probing_frame(AutoStint s, AutoCost c, SortPath path) {
+  const bool radix_wins = radix_costs_less(c);
+  s = after_auto_report(s, radix_wins ? SortPath::radix : path);
+  if (s.left == 0 && c.until_probe == 0) {
+    s = {SortPath::radix, 0, kAutoRadixProbeFrames, s.path == SortPath::radix ? s.length : 0};
+    c.probe_every = radix_wins                                   ? kAutoRadixProbeFirst
+                    : 2 * c.probe_every < kAutoRadixProbeLongest ? 2 * c.probe_every
+                                                                 : kAutoRadixProbeLongest;
+    c.until_probe = c.probe_every;
+  }
+  return {s, c};
+}
+
 }  // namespace particles

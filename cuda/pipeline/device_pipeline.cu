@@ -151,6 +151,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
                            detail::kCombineWords);
   order_is_last_frames_ = true;  // the identity, below
   auto_stint_ = {};
+  auto_cost_ = {};
   last_requested_.reset();
   last_reported_frame_ = -1;
   if (count > capacity_) {
@@ -531,7 +532,10 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   }
   GraphShape run_shape = shape;
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
-  if (!fused_auto || last_requested_ != shape) auto_stint_ = {};
+  if (!fused_auto || last_requested_ != shape) {
+    auto_stint_ = {};
+    auto_cost_ = {};
+  }
   last_requested_ = shape;
   SortPath stint = SortPath::unsorted;  // none
   if (fused_auto && auto_stint_.left > 0) {
@@ -585,10 +589,20 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     last_reported_frame_ = slot_frame_[report_slot];
     // Reports count only while the frame they report was asked for as this one is.
     if (fused_auto && reported.requested == shape) {
+      const float span = info.stages.span_ms;
       if (reported.stint == SortPath::unsorted) {
-        auto_stint_ = after_auto_report(auto_stint_, info.path);
-      } else if (reported.stint == SortPath::partition && info.path != SortPath::partition) {
-        auto_stint_ = {};  // a partition stint's frame fell back: the probing frame decides again
+        auto_cost_ = after_auto_span(auto_cost_, span);
+        const AutoChoice next = after_probing_frame(auto_stint_, auto_cost_, info.path);
+        auto_stint_ = next.stint;
+        auto_cost_ = next.cost;
+      } else if (reported.stint == SortPath::radix) {
+        auto_cost_ = after_radix_span(auto_cost_, span);
+      } else if (reported.stint == SortPath::partition) {
+        // A partition stint is auto's own choice: its frames count as auto's cost.
+        if (span > 0.0f) auto_cost_.auto_ms = running_mean(auto_cost_.auto_ms, span);
+        if (info.path != SortPath::partition) {
+          auto_stint_ = {};  // it fell back: the probing frame decides again
+        }
       }
     }
   }

@@ -32,11 +32,12 @@
 // is in the graph and those not chosen return at once (a few empty launches). After fused auto
 // frames that kept ending in radix or in the partition sort, a stint of frames runs a graph of
 // that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
-// (core/auto_policy.hpp). The choice is made on the device in the same frame, so every frame's
-// order is exactly sorted and ties keep last frame's order; only the report of which path ran
-// (FrameInfo::path) arrives a frame late, like the extents. (A conditional graph node did the same,
-// but under CUDA-GL interop a graph holding one completed about 2 ms late every frame on the H200:
-// bench/interop_bench.)
+// (core/auto_policy.hpp); and where its frames are measured to cost more than radix's (at small
+// counts), auto runs radix stints instead (after_probing_frame). The choice is made on the device
+// in the same frame, so every frame's order is exactly sorted and ties keep last frame's order;
+// only the report of which path ran (FrameInfo::path) arrives a frame late, like the extents. (A
+// conditional graph node did the same, but under CUDA-GL interop a graph holding one completed
+// about 2 ms late every frame on the H200: bench/interop_bench.)
 #include <cuda_runtime.h>
 
 #include <array>
@@ -212,6 +213,7 @@ class DevicePipeline {
   bool order_is_last_frames_ = true;
   // Fused auto's stints (core/auto_policy.hpp).
   AutoStint auto_stint_;
+  AutoCost auto_cost_;  // what auto's frames and radix's cost here (after_probing_frame)
   // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
   // fused auto frame is asked for (one chosen for a key mode says nothing about another).
   std::optional<GraphShape> last_requested_;

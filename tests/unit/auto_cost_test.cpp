@@ -1,0 +1,125 @@
+// Auto measuring what it chose (core/auto_policy.hpp, after_probing_frame): frames played out as
+// the CUDA pipeline runs them, with the cost of each kind of frame given, to see which frames
+// run and what they cost on average.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/auto_policy.hpp"
+
+namespace particles {
+namespace {
+
+struct Played {
+  int radix_frames = 0;
+  double mean_ms = 0.0;
+  std::vector<float> spans;
+};
+
+// `frames` frames where a probing frame costs auto_ms(f) and takes `path`, and a radix frame
+// costs radix_ms(f). Reports arrive at once here (the pipeline's come a frame late; the policy
+// does not depend on it).
+template <class AutoCostAt, class RadixCostAt>
+Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms) {
+  AutoStint stint;
+  AutoCost cost;
+  Played p;
+  double total = 0.0;
+  for (int f = 0; f < frames; ++f) {
+    if (stint.left > 0) {
+      --stint.left;
+      const float ms = radix_ms(f);
+      cost = after_radix_span(cost, ms);
+      if (stint.left == 0) stint.streak = 0;  // as the pipeline does, back from a stint
+      ++p.radix_frames;
+      total += ms;
+      p.spans.push_back(ms);
+    } else {
+      const float ms = auto_ms(f);
+      cost = after_auto_span(cost, ms);
+      const AutoChoice next = after_probing_frame(stint, cost, path);
+      stint = next.stint;
+      cost = next.cost;
+      total += ms;
+      p.spans.push_back(ms);
+    }
+  }
+  p.mean_ms = total / frames;
+  return p;
+}
+
+float median(std::vector<float> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+TEST(AutoCost, RadixTakesOverWhereAutosFramesCostMore) {
+  // The 64K galaxy on the H200: auto's odd-even frames about 48 us, radix's 37.
+  for (SortPath path : {SortPath::oddeven, SortPath::skipped_sorted, SortPath::partition}) {
+    const Played p = play(
+        2000, path, [](int) { return 0.048f; }, [](int) { return 0.037f; });
+    EXPECT_GT(p.radix_frames, 1900) << to_string(path);
+    EXPECT_LE(p.mean_ms, 1.05 * 0.037) << to_string(path);
+    EXPECT_FLOAT_EQ(median(p.spans), 0.037f);
+  }
+}
+
+TEST(AutoCost, AutoKeepsItsWinsAndTimesRadixEverLessOften) {
+  // The 1M galaxy: auto 47 us, radix 94. Radix is timed at doubling intervals up to the longest.
+  const Played p = play(
+      5000, SortPath::oddeven, [](int) { return 0.047f; }, [](int) { return 0.094f; });
+  EXPECT_FLOAT_EQ(median(p.spans), 0.047f);
+  EXPECT_LT(p.radix_frames, 40);
+  EXPECT_LT(p.mean_ms, 1.01 * 0.047);
+  // The gaps between radix probes double until they reach the longest.
+  std::vector<int> starts;
+  for (int f = 1; f < 5000; ++f) {
+    if (p.spans[f] > 0.05f && p.spans[f - 1] < 0.05f) starts.push_back(f);
+  }
+  ASSERT_GE(starts.size(), 5u);
+  for (std::size_t i = 2; i < starts.size(); ++i) {
+    const int gap = starts[i] - starts[i - 1] - kAutoRadixProbeFrames;
+    const int before = starts[i - 1] - starts[i - 2] - kAutoRadixProbeFrames;
+    EXPECT_EQ(gap, std::min(2 * before, kAutoRadixProbeLongest)) << i;
+  }
+}
+
+TEST(AutoCost, WithinTheMarginAutoStays) {
+  // Radix 1% cheaper: not enough to switch (kAutoCostMargin), auto's own paths run.
+  const Played p = play(
+      3000, SortPath::oddeven, [](int) { return 0.0505f; }, [](int) { return 0.050f; });
+  EXPECT_LT(p.radix_frames, 40);
+}
+
+TEST(AutoCost, ASceneThatTurnsCheapForAutoGoesBackToIt) {
+  // Radix wins for the first 1000 frames, then auto's frames drop to a third of radix's.
+  const auto auto_ms = [](int f) { return f < 1000 ? 0.060f : 0.015f; };
+  const Played p = play(3000, SortPath::oddeven, auto_ms, [](int) { return 0.040f; });
+  int late_radix = 0;
+  for (int f = 2000; f < 3000; ++f) late_radix += p.spans[f] == 0.040f ? 1 : 0;
+  EXPECT_LT(late_radix, 20);
+  // And back: auto's frames turning dear again hand over to radix.
+  const auto turning = [](int f) { return f < 1000 ? 0.015f : 0.060f; };
+  const Played q = play(3000, SortPath::oddeven, turning, [](int) { return 0.040f; });
+  int late_auto = 0;
+  for (int f = 2000; f < 3000; ++f) late_auto += q.spans[f] == 0.060f ? 1 : 0;
+  EXPECT_LT(late_auto, 100);  // its probing frames between the longest stints
+}
+
+TEST(AutoCost, UntimedFramesChangeNothing) {
+  AutoCost c;
+  c = after_auto_span(c, -1.0f);
+  c = after_radix_span(c, 0.0f);
+  EXPECT_LT(c.auto_ms, 0.0f);
+  EXPECT_LT(c.radix_ms, 0.0f);
+  EXPECT_FALSE(radix_costs_less(c));
+  // Without any timing (a backend that cannot time), auto behaves as without the cost: radix is
+  // probed (it costs a few frames) but never takes over.
+  const Played p = play(
+      2000, SortPath::oddeven, [](int) { return -1.0f; }, [](int) { return -1.0f; });
+  EXPECT_LT(p.radix_frames, 40);
+}
+
+}  // namespace
+}  // namespace particles
