@@ -22,6 +22,7 @@
 #include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
+#include "app/main/recorder.hpp"
 #include "app/main/scene_switch.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
@@ -48,6 +49,13 @@ class Session {
     state_.camera = state_.scene.camera;
     state_.follow_path = !state_.scene.camera_path.empty();
     state_.frame_on_load = state_.scene.camera_auto_frame;
+
+    // Before any window opens, so that a directory that cannot be written stops the run at once.
+    if (!options.record.empty()) {
+      recorder_ = std::make_unique<Recorder>(options.record, options.record_fps);
+      state_.record_dir = recorder_->dir();
+      std::cerr << "particles: recording every frame into " << recorder_->dir().string() << '\n';
+    }
 
     headless_ = options.headless || !gl::display_available();
     if (headless_ && !options.headless) {
@@ -92,8 +100,7 @@ class Session {
       if (!headless_ && context_->should_close()) break;
       frame();
     }
-    finish();
-    return 0;
+    return finish();
   }
 
  private:
@@ -116,6 +123,10 @@ class Session {
 
     const glm::ivec2 size = context_->framebuffer_size();
     if (size.x <= 0 || size.y <= 0) return;  // minimised window
+    // A recording keeps its first frame's size (a video has one); a resized window shows it
+    // scaled. Otherwise the image follows the window.
+    if (recorder_ && !record_size_) record_size_ = size;
+    const glm::ivec2 image_size = record_size_.value_or(size);
     FrameChoices choices;
     choices.algorithm = state_.algorithm;
     choices.renderer = state_.renderer;
@@ -126,11 +137,16 @@ class Session {
     choices.paused = state_.paused;
     choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
     const RendererKind renderer = state_.renderer;
-    const FrameOutcome outcome = frame_runner_->run(state_.scene, state_.camera, size, choices);
+    const FrameOutcome outcome =
+        frame_runner_->run(state_.scene, state_.camera, image_size, choices);
     state_.last_info = outcome.info;
     const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
+    if (recorder_) {  // the image as the screenshot reads it: either renderer's, no HUD
+      recorder_->add(target_->read_pixels());
+      state_.recorded_frames = recorder_->frames();
+    }
     if (state_.screenshot_requested) {
       const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
       gl::write_png(path, target_->read_pixels());
@@ -217,7 +233,8 @@ class Session {
     }
   }
 
-  void finish() {
+  // Writes what the run asked for; returns the exit code (1 when ffmpeg failed on a recording).
+  int finish() {
     for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
     std::filesystem::path screenshot = state_.options.screenshot;
     std::filesystem::path report = state_.options.report;
@@ -236,6 +253,7 @@ class Session {
       std::cout << "frame-time report: " << report.string() << '\n';
     }
     print_summary();
+    return recorder_ ? recorder_->finish(std::cout, std::cerr) : 0;
   }
 
   void print_summary() const {
@@ -289,6 +307,8 @@ class Session {
   std::unique_ptr<gl::GpuTimer> draw_timer_;  // made once the context exists
   std::unique_ptr<gl::GpuTimer> present_timer_;
   std::unique_ptr<FrameRunner> frame_runner_;
+  std::unique_ptr<Recorder> recorder_;     // --record only
+  std::optional<glm::ivec2> record_size_;  // the recording's image size, from its first frame
   // Every frame when a report will be written (--report, or headless); otherwise the newest
   // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
   FrameHistory history_;

@@ -49,6 +49,9 @@ struct AppState {
   std::vector<std::filesystem::path> scene_files;  // every scenes/*.toml, for the picker
   std::vector<std::uint32_t> count_presets;        // for the count control (count_presets())
 
+  std::filesystem::path record_dir;  // --record's directory (absolute); empty: not recording
+  std::uint64_t recorded_frames = 0;
+
   CameraPose camera;
   double cursor_x = 0.0, cursor_y = 0.0;  // last cursor position, for mouse drags
   double sim_time = 0.0;

@@ -169,6 +169,13 @@ void Hud::draw(AppState& state) {
   ImGui::Text("%u particles  scene %s", state.count, state.scene.name.c_str());
   ImGui::Text("backend %s", state.backend_name.c_str());
   ImGui::TextWrapped("GL %s", state.gl_renderer.c_str());
+  if (!state.record_dir.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+    ImGui::TextWrapped("recording: %llu frames into %s",
+                       static_cast<unsigned long long>(state.recorded_frames),
+                       state.record_dir.string().c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Separator();
 
   scene_picker(state);

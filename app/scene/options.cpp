@@ -93,6 +93,19 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "Write per-frame and per-stage timings to this CSV file")
       ->type_name("FILE");
   app->add_option_function<std::string>(
+         "--record", [&o](const std::string& s) { o.record = s; },
+         "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (DIR is created; "
+         "older frames there are removed) and, when ffmpeg is on the PATH, encode them to "
+         "DIR/recording.mp4 after the run. Each frame steps the simulation and the scene's "
+         "camera path by the scene's time_step, whatever the wall clock, so a headless run "
+         "with the same flags records the same frames")
+      ->type_name("DIR");
+  app->add_option("--record-fps", o.record_fps,
+                  "Frame rate of DIR/recording.mp4 (default 60); the simulation still steps "
+                  "by time_step per frame")
+      ->type_name("FPS")
+      ->check(CLI::Range(1, 240));
+  app->add_option_function<std::string>(
          "--key-mode",
          [&o](const std::string& s) {
            o.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;

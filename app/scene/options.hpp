@@ -24,6 +24,8 @@ namespace particles {
 
 enum class BackendChoice { automatic, cuda, cpu };
 
+inline constexpr int kDefaultRecordFps = 60;
+
 struct Options {
   std::filesystem::path scene;         // default: find_resource("scenes/galaxy.toml")
   std::optional<std::uint32_t> count;  // overrides the scene's count / cpu_count
@@ -31,10 +33,12 @@ struct Options {
   // Unset: composite on the CUDA backend, raster on the CPU backend (default_renderer).
   std::optional<RendererKind> renderer;
   BackendChoice backend = BackendChoice::automatic;
-  bool headless = false;             // --headless, or no DISPLAY / WAYLAND_DISPLAY
-  std::optional<int> frames;         // unset: run until closed; headless default 600
-  std::filesystem::path screenshot;  // empty: none
-  std::filesystem::path report;      // empty: none
+  bool headless = false;               // --headless, or no DISPLAY / WAYLAND_DISPLAY
+  std::optional<int> frames;           // unset: run until closed; headless default 600
+  std::filesystem::path screenshot;    // empty: none
+  std::filesystem::path report;        // empty: none
+  std::filesystem::path record;        // empty: no recording; else every frame's PNG goes here
+  int record_fps = kDefaultRecordFps;  // frame rate of the recording's MP4
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   int width = 1280, height = 720;

@@ -38,9 +38,10 @@ Result run(const std::string& args) {
 TEST(Cli, HelpExitsZeroAndListsTheFlags) {
   const Result r = run("--help");
   EXPECT_EQ(r.status, 0) << r.output;
-  for (const char* flag : {"--scene", "--count", "--algorithm", "--backend", "--headless",
-                           "--frames", "--screenshot", "--report", "--key-mode", "--key-bits",
-                           "--size", "--unsorted", "--no-vsync", "--renderer"}) {
+  for (const char* flag :
+       {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
+        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync", "--renderer",
+        "--record", "--record-fps"}) {
     EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " missing from:\n" << r.output;
   }
 }
@@ -137,6 +138,9 @@ TEST(Cli, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
       {"--headless=maybe", "--headless"},
       {"--screenshot", "--screenshot"},
       {"--report", "--report"},
+      {"--record", "--record"},
+      {"--record-fps 0", "--record-fps"},
+      {"--record-fps fast", "--record-fps"},
   };
   for (const auto& [args, flag] : cases) {
     const Result r = run(args);

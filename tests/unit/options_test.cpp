@@ -69,6 +69,8 @@ TEST_F(OptionsTest, Defaults) {
   EXPECT_FALSE(o.frames);
   EXPECT_TRUE(o.screenshot.empty());
   EXPECT_TRUE(o.report.empty());
+  EXPECT_TRUE(o.record.empty());
+  EXPECT_EQ(o.record_fps, 60);
   EXPECT_EQ(o.key_mode, KeyMode::exact);
   EXPECT_EQ(o.key_bits, 16);
   EXPECT_EQ(o.width, 1280);
@@ -89,10 +91,11 @@ TEST_F(OptionsTest, SceneByName) {
 
 TEST_F(OptionsTest, EveryFlag) {
   const Parsed p =
-      parse({"--scene",   kGalaxy,    "--count",    "5000",       "--algorithm", "quicksort",
-             "--backend", "cpu",      "--headless", "--frames",   "12",          "--screenshot",
-             "out.png",   "--report", "r.json",     "--key-mode", "quantized",   "--key-bits",
-             "24",        "--size",   "640x480",    "--unsorted", "--no-vsync"});
+      parse({"--scene",   kGalaxy,        "--count",    "5000",       "--algorithm", "quicksort",
+             "--backend", "cpu",          "--headless", "--frames",   "12",          "--screenshot",
+             "out.png",   "--report",     "r.json",     "--key-mode", "quantized",   "--key-bits",
+             "24",        "--size",       "640x480",    "--unsorted", "--no-vsync",  "--record",
+             "rec",       "--record-fps", "30"});
   ASSERT_TRUE(p.outcome.options) << p.err;
   const Options& o = *p.outcome.options;
   EXPECT_EQ(o.scene, kGalaxy);
@@ -103,6 +106,8 @@ TEST_F(OptionsTest, EveryFlag) {
   EXPECT_EQ(o.frames, 12);
   EXPECT_EQ(o.screenshot, "out.png");
   EXPECT_EQ(o.report, "r.json");
+  EXPECT_EQ(o.record, "rec");
+  EXPECT_EQ(o.record_fps, 30);
   EXPECT_EQ(o.key_mode, KeyMode::quantized);
   EXPECT_EQ(o.key_bits, 24);
   EXPECT_EQ(o.width, 640);

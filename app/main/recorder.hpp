@@ -1,0 +1,52 @@
+#pragma once
+// --record DIR: every frame of a run as a numbered PNG (frame_00000.png, ...), read back from the
+// render target as a screenshot is, and after the run an H.264 MP4 of them by ffmpeg when it is
+// on the PATH. Only a session that records makes one, so a run without --record pays nothing.
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "app/gl/image.hpp"
+
+namespace particles {
+
+inline constexpr const char* kRecordingVideo = "recording.mp4";
+
+// DIR/frame_00042.png for frame 42 (five digits, more past 99999, as ffmpeg's %05d reads them).
+std::filesystem::path recorded_frame_path(const std::filesystem::path& dir, std::uint64_t frame);
+
+// ffmpeg's arguments (after argv[0]) that encode `frames` frames of `dir` at `fps` into
+// dir/recording.mp4: H.264, yuv420p, odd sizes padded to even. `dir` should be absolute (so no
+// name can be taken for an ffmpeg protocol); a '%' in it is escaped for the image2 pattern.
+std::vector<std::string> ffmpeg_arguments(const std::filesystem::path& dir, int fps,
+                                          std::uint64_t frames);
+
+class Recorder {
+ public:
+  // Creates `dir` and its parents, checks that a file can be written there and removes the
+  // frames and video an earlier recording left (frame_NNNNN.png, recording.mp4; nothing else).
+  // Throws std::runtime_error naming the path when any of it fails.
+  Recorder(const std::filesystem::path& dir, int fps);
+
+  // Writes the next frame; throws (write_png's error, naming the file) when it cannot. Every
+  // frame must have the first one's size, since a video has one.
+  void add(const gl::Image& image);
+
+  // After the last frame: encodes the video when ffmpeg is on the PATH and prints one line on
+  // `out` saying where the frames (and the video) are, or how to encode them without ffmpeg.
+  // Returns 0, or 1 after printing ffmpeg's exit status on `err` when it failed.
+  int finish(std::ostream& out, std::ostream& err);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::uint64_t frames() const { return frames_; }
+
+ private:
+  std::filesystem::path dir_;  // absolute
+  int fps_;
+  std::uint64_t frames_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+}  // namespace particles
