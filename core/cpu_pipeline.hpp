@@ -26,6 +26,10 @@ class CpuPipeline {
   std::span<const ParticleVertex> vertices() const { return vertices_; }
   std::span<const std::uint32_t> order() const { return order_; }
   std::span<const std::uint32_t> keys() const { return keys_; }  // by particle index
+  // The exact order of the particles as they are now, seen through `view`: exact view-depth
+  // keys stably sorted from the identity, what DrawOrder::exact with exact keys draws (the
+  // comparison view's left half).
+  std::span<const std::uint32_t> exact_order(const DepthFrame& view);
 
  private:
   ModelParams params_;
@@ -35,7 +39,10 @@ class CpuPipeline {
   std::vector<ParticleVertex> vertices_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> error_keys_;  // exact view-depth keys, for the order error
+  std::vector<std::uint32_t> exact_order_;
   SortScratch scratch_;
+  StaleSchedule stale_;
 };
 
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------
@@ -45,7 +52,8 @@ void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState
                         std::span<ParticleVertex> out);
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view);
 void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
-                    int bits, const Extents& extents, std::span<std::uint32_t> keys);
+                    int bits, const Extents& extents, std::span<std::uint32_t> keys,
+                    DepthMetric metric = DepthMetric::view_depth);
 // The frame's pass over the particles, equal bit for bit to cpu_simulate, cpu_write_vertices,
 // cpu_extents and exact cpu_depth_keys run one after the other (dt 0 leaves the state as it is).
 Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
@@ -60,5 +68,9 @@ std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
 std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
                                          std::span<const std::uint32_t> order,
                                          std::uint32_t stride);
+// FrameInfo::order_error of `order`: its descents under exact view-depth keys (exact_keys, by
+// particle index), over n - 1.
+float cpu_order_error(std::span<const std::uint32_t> exact_keys,
+                      std::span<const std::uint32_t> order);
 
 }  // namespace particles

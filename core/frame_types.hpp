@@ -4,8 +4,10 @@
 
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
+#include "core/draw_order.hpp"
 #include "core/extents.hpp"
 #include "core/scene_models.hpp"
+#include "core/view_depth.hpp"
 
 namespace particles {
 
@@ -18,7 +20,17 @@ struct FrameSettings {
   Algorithm algorithm = Algorithm::radix;
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;  // quantized mode only
-  bool sort = true;   // false draws in index order, to show why sorting matters
+  // exact, or an approximation (core/draw_order.hpp); unsorted draws in index order.
+  DrawOrder order = DrawOrder::exact;
+  int order_period = kDefaultOrderPeriod;  // stale: frames per sort
+  int coarse_bits = kDefaultCoarseBits;    // coarse: bits per quantized key
+  // FrameInfo::order_error is measured (both backends; on CUDA a launch pair after the frame's
+  // graph, read back with its report). An exact order of exact keys reports 0 unmeasured.
+  bool measure_order_error = false;
+  // The comparison view: the backend also writes this frame's exact order (view depth, exact
+  // keys, from the identity) beside the drawn one (FrameInfo::compare_order). The CPU backend
+  // does; the CUDA backend does not yet.
+  bool compare_order = false;
   // CUDA backend: simulate, extents and (exact keys from the identity order) keys run as one
   // kernel. The per-stage timers then report the fused work under "simulate"; false runs the
   // stages apart, for the per-stage breakdown. Same results either way.
@@ -34,7 +46,33 @@ struct FrameSettings {
 // How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,
 // oddeven, partition (the CUDA backend's splitter partition sort, tried before radix when the
 // order moved too far for odd-even) or radix; the fixed algorithms report full.
-enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted, partition };
+// A stale order's frames between sorts report held.
+enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted, partition, held };
+
+// The keys a frame sorts by: coarse orders quantize view depth to coarse_bits, eye orders take
+// exact keys of the distance to the eye, the others the key mode's keys of view depth.
+struct SortKeys {
+  KeyMode mode = KeyMode::exact;
+  int bits = 32;
+  DepthMetric metric = DepthMetric::view_depth;
+};
+
+inline SortKeys sort_keys_of(const FrameSettings& s) {
+  switch (s.order) {
+    case DrawOrder::coarse:
+      return {KeyMode::quantized, s.coarse_bits, DepthMetric::view_depth};
+    case DrawOrder::eye_distance:
+      return {KeyMode::exact, 32, DepthMetric::eye_distance};
+    default:
+      return {s.key_mode, s.key_mode == KeyMode::quantized ? s.key_bits : 32,
+              DepthMetric::view_depth};
+  }
+}
+
+// Whether a frame's order error is 0 without measuring: exact keys sorted exactly.
+inline bool order_error_is_zero(const FrameSettings& s) {
+  return s.order == DrawOrder::exact && s.key_mode == KeyMode::exact;
+}
 
 // The five pipeline stages, in frame order; names are used by the HUD, CSV and JSON.
 enum class Stage { simulate, extents, keys, sort, order };
@@ -70,7 +108,17 @@ struct FrameInfo {
   // on the CUDA backend an earlier frame's, read when it finished); -1 where none arrived.
   std::int64_t composite_frame = -1;
   float composite_ms = -1.0f;
+  // How wrong the drawn order is: the fraction of its adjacent pairs whose exact keys (this
+  // frame's view depth) are out of back-to-front order, descents / (n - 1); -1 when not measured
+  // (FrameSettings::measure_order_error). Frame for frame with the extents (a frame late on CUDA).
+  float order_error = -1.0f;
+  bool compare_order = false;  // the exact order was written too (FrameSettings::compare_order)
 };
+
+// descents / (n - 1), FrameInfo::order_error of an order of n particles with that many descents.
+inline float order_error_of(std::uint64_t descents, std::uint64_t n) {
+  return n < 2 ? 0.0f : static_cast<float>(static_cast<double>(descents) / double(n - 1));
+}
 
 constexpr const char* to_string(SortPath p) {
   switch (p) {
@@ -86,6 +134,8 @@ constexpr const char* to_string(SortPath p) {
       return "unsorted";
     case SortPath::partition:
       return "partition";
+    case SortPath::held:
+      return "held (stale)";
   }
   return "?";
 }

@@ -1,20 +1,24 @@
 // order_contrast: how plainly a scene needs its drawing order. For each scene it runs the real
 // `particles` binary twice, headless on the CPU backend for N frames (default 120), once sorted
-// and once --unsorted, and compares the two screenshots: a pixel is lit when either image is
-// more than 8/255 from the background in some channel, and differs when the two images are more
-// than 8/255 apart in some channel. It prints, per scene, the share of lit pixels that differ.
-// Usage: order_contrast [--frames N] [--out DIR] [--binary PATH] [SCENE.toml ...]
-//        (no scenes: every scenes/*.toml)
+// in the exact order and once in another (--order, default unsorted: index order), and compares
+// the two screenshots: a pixel is lit when either image is more than 8/255 from the background
+// in some channel, and differs when the two images are more than 8/255 apart in some channel. It
+// prints, per scene, the share of lit pixels that differ, and the other order's order error (the
+// % of adjacent pairs out of exact order) at the last frame.
+// Usage: order_contrast [--frames N] [--out DIR] [--binary PATH] [--order NAME]
+//        [--order-period N] [SCENE.toml ...]   (no scenes: every scenes/*.toml)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "app/scene/scene_loader.hpp"
+#include "core/draw_order.hpp"
 
 // Static, so this file's copy of stb_image cannot clash with another library's.
 #define STB_IMAGE_IMPLEMENTATION
@@ -60,14 +64,31 @@ std::string quoted(const std::string& s) {
   return q + "'";
 }
 
-void render(const std::string& binary, const fs::path& scene, int frames, bool sorted,
-            const fs::path& png) {
+// order: a DrawOrder's name (core/draw_order.hpp), drawn with --order-period `period`.
+void render(const std::string& binary, const fs::path& scene, int frames, const std::string& order,
+            int period, const fs::path& png) {
   const std::string command =
       quoted(binary) + " --headless --backend cpu --frames " + std::to_string(frames) +
-      " --scene " + quoted(scene.string()) + (sorted ? "" : " --unsorted") + " --screenshot " +
-      quoted(png.string()) + " --report " +
+      " --scene " + quoted(scene.string()) + " --order " + quoted(order) + " --order-period " +
+      std::to_string(period) + " --screenshot " + quoted(png.string()) + " --report " +
       quoted(fs::path(png).replace_extension(".csv").string()) + " > /dev/null 2>&1";
   if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+}
+
+// The order error (%) of the report's last frame: its last column; -1 where none was measured.
+double last_order_error(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  const auto comma = last.rfind(',');
+  if (comma == std::string::npos) return -1.0;
+  try {
+    return std::stod(last.substr(comma + 1));
+  } catch (const std::exception&) {
+    return -1.0;  // the header alone
+  }
 }
 
 struct Figure {
@@ -104,12 +125,21 @@ int main(int argc, char** argv) {
     fs::path out = "order-contrast";
     std::string binary = PARTICLES_BINARY;
     std::vector<fs::path> scenes;
+    std::string order = "unsorted";  // compared with the exact order
+    int period = particles::kDefaultOrderPeriod;
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
       if (arg == "--frames" && i + 1 < argc) {
         frames = std::stoi(argv[++i]);
       } else if (arg == "--out" && i + 1 < argc) {
         out = argv[++i];
+      } else if (arg == "--order" && i + 1 < argc) {
+        order = argv[++i];
+        if (!particles::draw_order_from_string(order)) {
+          throw std::runtime_error("unknown draw order '" + order + "'");
+        }
+      } else if (arg == "--order-period" && i + 1 < argc) {
+        period = std::stoi(argv[++i]);
       } else if (arg == "--binary" && i + 1 < argc) {
         binary = argv[++i];
       } else if (!arg.empty() && arg[0] != '-') {
@@ -117,6 +147,7 @@ int main(int argc, char** argv) {
       } else {
         std::fprintf(stderr,
                      "usage: order_contrast [--frames N] [--out DIR] [--binary PATH] "
+                     "[--order exact|unsorted|stale|eye|coarse] [--order-period N] "
                      "[SCENE.toml ...]\n");
         return 2;
       }
@@ -130,20 +161,22 @@ int main(int argc, char** argv) {
     fs::create_directories(out);
     std::printf("# order_contrast: CPU backend, headless 1280x720, frame %d, pixels > %d/255\n\n",
                 frames, kThreshold);
-    std::printf("| scene | file | lit pixels | differ sorted vs unsorted | share |\n");
-    std::printf("|---|---|---:|---:|---:|\n");
+    std::printf("| scene | file | lit pixels | differ exact vs %s | share | order error |\n",
+                order.c_str());
+    std::printf("|---|---|---:|---:|---:|---:|\n");
     for (const fs::path& scene : scenes) {
       const particles::SceneDesc desc = particles::load_scene(scene);
       const std::string stem = scene.stem().string();
       const fs::path sorted_png = out / (stem + "-sorted.png");
-      const fs::path unsorted_png = out / (stem + "-unsorted.png");
-      render(binary, scene, frames, true, sorted_png);
-      render(binary, scene, frames, false, unsorted_png);
-      const Figure f = compare(read_png(sorted_png), read_png(unsorted_png), desc.background);
+      const fs::path other_png = out / (stem + "-" + order + ".png");
+      render(binary, scene, frames, "exact", period, sorted_png);
+      render(binary, scene, frames, order, period, other_png);
+      const Figure f = compare(read_png(sorted_png), read_png(other_png), desc.background);
       const double share = f.lit == 0 ? 0.0 : 100.0 * double(f.differing) / double(f.lit);
-      std::printf("| %s | %s | %llu | %llu | %.1f%% |\n", desc.name.c_str(),
+      const double error = last_order_error(fs::path(other_png).replace_extension(".csv"));
+      std::printf("| %s | %s | %llu | %llu | %.1f%% | %.2f%% |\n", desc.name.c_str(),
                   scene.filename().string().c_str(), static_cast<unsigned long long>(f.lit),
-                  static_cast<unsigned long long>(f.differing), share);
+                  static_cast<unsigned long long>(f.differing), share, error);
       std::fflush(stdout);
     }
     return 0;

@@ -44,6 +44,7 @@ void ParticleBuffers::resize(std::uint32_t count) {
   check_error("particle buffer binding", __FILE__, __LINE__);
   vertices_ = std::move(vertices);
   order_ = std::move(order);
+  compare_order_ = Buffer();
   count_ = count;
   ++generation_;
 }
@@ -63,6 +64,33 @@ void ParticleBuffers::upload(std::span<const ParticleVertex> vertices,
   glNamedBufferSubData(vertices_.get(), 0, static_cast<GLsizeiptr>(vertices.size_bytes()),
                        vertices.data());
   glNamedBufferSubData(order_.get(), 0, static_cast<GLsizeiptr>(order.size_bytes()), order.data());
+}
+
+void ParticleBuffers::upload_compare_order(std::span<const std::uint32_t> order) {
+  if (order.size() != count_) {
+    throw std::invalid_argument(
+        "ParticleBuffers::upload_compare_order: " + std::to_string(order.size()) + " indices for " +
+        std::to_string(count_) + " particles");
+  }
+  const std::uint32_t n = count_;
+  if (std::any_of(order.begin(), order.end(), [n](std::uint32_t i) { return i >= n; })) {
+    throw std::invalid_argument("ParticleBuffers::upload_compare_order: index out of range");
+  }
+  if (!compare_order_) {
+    Buffer buffer = create_buffer();
+    GL_CHECK(glNamedBufferStorage(
+        buffer.get(), static_cast<GLsizeiptr>(std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)),
+        nullptr, GL_DYNAMIC_STORAGE_BIT));
+    compare_order_ = std::move(buffer);
+  }
+  if (n == 0) return;
+  glNamedBufferSubData(compare_order_.get(), 0, static_cast<GLsizeiptr>(order.size_bytes()),
+                       order.data());
+}
+
+void ParticleBuffers::use_compare_order(bool compare) const {
+  glVertexArrayElementBuffer(vao_.get(),
+                             compare && compare_order_ ? compare_order_.get() : order_.get());
 }
 
 std::vector<ParticleVertex> ParticleBuffers::read_vertices() const {

@@ -29,6 +29,13 @@ class ParticleBuffers {
 
   // The buffers' contents read back (the first count() of each). Stalls until GL is done with
   // them: for verification and tests, not per frame.
+  // The comparison view's second draw order (the exact one, drawn beside the approximate one in
+  // the element buffer): uploaded into a buffer of its own, made on first use; the same checks
+  // as upload(). use_compare_order picks which one the vertex array draws.
+  void upload_compare_order(std::span<const std::uint32_t> order);
+  bool has_compare_order() const { return static_cast<bool>(compare_order_); }
+  void use_compare_order(bool compare) const;
+
   std::vector<ParticleVertex> read_vertices() const;
   std::vector<std::uint32_t> read_order() const;
 
@@ -43,6 +50,7 @@ class ParticleBuffers {
   VertexArray vao_;
   Buffer vertices_;
   Buffer order_;
+  Buffer compare_order_;  // empty until upload_compare_order; dropped by resize()
   std::uint32_t count_ = 0;
   std::uint64_t generation_ = 0;
 };

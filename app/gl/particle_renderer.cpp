@@ -4,6 +4,8 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
+
 #include "app/gl/gl_check.hpp"
 
 namespace particles::gl {
@@ -53,6 +55,22 @@ void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& pa
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_BLEND);  // leave the common default for whoever draws next (the HUD sets its own)
+}
+
+void ParticleRenderer::draw_split(const ParticleBuffers& buffers, const DrawParams& params) {
+  const int width = params.viewport.x, height = params.viewport.y;
+  const int half = width / 2;
+  glEnable(GL_SCISSOR_TEST);  // the clear and the draw keep to each half
+  glScissor(0, 0, half, height);
+  buffers.use_compare_order(true);
+  draw(buffers, params);
+  glScissor(half, 0, width - half, height);
+  buffers.use_compare_order(false);
+  draw(buffers, params);
+  glScissor(std::max(half - 1, 0), 0, 2, height);
+  glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 void ParticleRenderer::draw(const RenderTarget& target, const ParticleBuffers& buffers,

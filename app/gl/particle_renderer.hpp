@@ -30,6 +30,10 @@ class ParticleRenderer {
   void draw(const ParticleBuffers& buffers, const DrawParams& params);
   // The same into `target` (bound here), with the viewport set to the target's size.
   void draw(const RenderTarget& target, const ParticleBuffers& buffers, DrawParams params);
+  // The comparison view into the bound framebuffer: the left half drawn in the buffers' compare
+  // order (the exact one), the right half in their draw order, the same particles, and a
+  // divider line between. Needs buffers.has_compare_order().
+  void draw_split(const ParticleBuffers& buffers, const DrawParams& params);
 
   // Smallest and largest point size the implementation draws, pixels.
   glm::vec2 point_size_range() const { return point_size_range_; }

@@ -45,7 +45,9 @@ class Session {
     state_.algorithm = options.algorithm;
     state_.key_mode = options.key_mode;
     state_.key_bits = options.key_bits;
-    state_.sorted = !options.unsorted;
+    state_.order = options.order;
+    state_.order_period = options.order_period;
+    state_.compare = options.compare;
     state_.camera = state_.scene.camera;
     state_.follow_path = !state_.scene.camera_path.empty();
     state_.frame_on_load = state_.scene.camera_auto_frame;
@@ -132,7 +134,11 @@ class Session {
     choices.renderer = state_.renderer;
     choices.key_mode = state_.key_mode;
     choices.key_bits = state_.key_bits;
-    choices.sorted = state_.sorted;
+    choices.order = state_.order;
+    choices.order_period = state_.order_period;
+    // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
+    choices.measure_order_error = true;
+    choices.compare = state_.compare;
     choices.fuse_stages = state_.fuse_stages;
     choices.paused = state_.paused;
     choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
@@ -165,6 +171,10 @@ class Session {
     record.frame = state_.frame;
     record.backend_ms = backend_ms;
     record.path = state_.last_info.path;
+    record.order_error = state_.last_info.order_error;
+    if (state_.last_info.order_error >= 0.0f) {
+      state_.order_error.push(100.0f * state_.last_info.order_error);
+    }
     record.renderer = renderer;
     record.frame_ms = ms_since(frame_start);
     history_.push(record);

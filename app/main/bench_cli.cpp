@@ -14,7 +14,8 @@ namespace particles {
 CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   CLI::App* bench = cli.add_subcommand(
       "bench",
-      "Headless benchmark: scenes x counts x key modes x algorithms x renderers, N frames each; "
+      "Headless benchmark: scenes x counts x key modes x draw orders x algorithms x renderers, N "
+      "frames each; "
       "writes frames.csv, summary.json and chart.svg and prints a table");
   bench->add_option("--file", f.file, "Bench file (TOML, see bench/*.toml)")
       ->type_name("FILE")
@@ -56,6 +57,15 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->delimiter(',')
       ->type_name("NAME,...")
       ->check(CLI::IsMember(renderer_names));
+  bench
+      ->add_option("--orders", f.orders,
+                   "Draw orders (default exact): exact, unsorted, stale, eye, coarse; approximate "
+                   "ones report their order error")
+      ->delimiter(',')
+      ->type_name("NAME,...")
+      ->check(CLI::IsMember(draw_order_names()));
+  bench->add_option("--order-period", f.order_period, "Frames per sort of the stale order")
+      ->check(CLI::Range(1, kMaxOrderPeriod));
   bench->add_option("--key-bits", f.key_bits, "Bits per quantized key")->check(CLI::Range(1, 32));
   bench->add_option("--frames", f.frames, "Measured frames per run")->check(CLI::Range(1, 1000000));
   bench->add_option("--warmup", f.warmup, "Unrecorded frames before measuring")
@@ -107,6 +117,15 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
       c.renderers.push_back(*r);
     }
   }
+  if (!f.orders.empty()) {
+    c.orders.clear();
+    for (const auto& name : f.orders) {
+      const auto o = draw_order_from_string(name);
+      if (!o) throw std::runtime_error("unknown draw order '" + name + "'");
+      c.orders.push_back(*o);
+    }
+  }
+  if (f.order_period) c.order_period = *f.order_period;
   if (f.key_bits) c.key_bits = *f.key_bits;
   if (f.frames) c.frames = *f.frames;
   if (f.warmup) c.warmup = *f.warmup;

@@ -14,9 +14,9 @@ namespace particles {
 
 struct BenchFlags {
   std::string file;  // bench/*.toml; flags below override what it says
-  std::vector<std::string> scenes, algorithms, key_modes, renderers;
+  std::vector<std::string> scenes, algorithms, key_modes, renderers, orders;
   std::vector<std::uint32_t> counts;
-  std::optional<int> key_bits, frames, warmup, stage_every;
+  std::optional<int> key_bits, frames, warmup, stage_every, order_period;
   std::string size;  // WxH; empty: the file's, else 1280x720
   bool verify = false;
   bool no_draw = false;

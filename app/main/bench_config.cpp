@@ -37,6 +37,13 @@ std::filesystem::path resolve_scene(const std::string& text) {
   return find_resource(p);
 }
 
+// "exact|unsorted|...": the names a draw order may have, for error messages.
+std::string draw_order_list() {
+  std::string names;
+  for (const std::string& n : draw_order_names()) names += (names.empty() ? "" : "|") + n;
+  return names;
+}
+
 // "raster|composite": the names a renderer may have, for error messages.
 std::string renderer_names() {
   std::string names;
@@ -119,6 +126,20 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
         }
         config.renderers.push_back(*r);
       });
+    } else if (name == "orders") {
+      config.orders.clear();
+      for_each_in(file, node, "orders", [&](const toml::node& item) {
+        const auto s = item.value<std::string>();
+        if (!s) fail_at(file, item.source(), "orders entries must be strings");
+        const auto o = draw_order_from_string(*s);
+        if (!o) {
+          fail_at(file, item.source(),
+                  "unknown draw order '" + *s + "' (" + draw_order_list() + ")");
+        }
+        config.orders.push_back(*o);
+      });
+    } else if (name == "order_period") {
+      config.order_period = static_cast<int>(integer(1, kMaxOrderPeriod));
     } else if (name == "counts") {
       config.counts.clear();
       for_each_in(file, node, "counts", [&](const toml::node& item) {
@@ -169,6 +190,11 @@ void finish_bench_config(BenchConfig& config) {
     config.algorithms.assign(kAllAlgorithms.begin(), kAllAlgorithms.end());
   }
   if (config.key_modes.empty()) config.key_modes.push_back(KeyMode::exact);
+  if (config.orders.empty()) config.orders.push_back(DrawOrder::exact);
+  if (config.order_period < 1 || config.order_period > kMaxOrderPeriod) {
+    throw std::runtime_error("--order-period must be in [1, " + std::to_string(kMaxOrderPeriod) +
+                             "]");
+  }
   for (const auto& scene : config.scenes) {
     if (!std::filesystem::exists(scene)) {
       throw std::runtime_error("scene file not found: " + scene.string());

@@ -1,6 +1,6 @@
 #pragma once
-// What `particles bench` runs: a matrix of scenes x counts x key modes x algorithms x renderers, N
-// frames each, from a bench file (bench/*.toml) and/or flags (flags win).
+// What `particles bench` runs: a matrix of scenes x counts x key modes x draw orders x algorithms
+// x renderers, N frames each, from a bench file (bench/*.toml) and/or flags (flags win).
 #include <cstdint>
 #include <filesystem>
 #include <string_view>
@@ -21,6 +21,10 @@ struct BenchConfig {
   std::vector<KeyMode> key_modes;
   // Empty: the backend's default renderer (composite on CUDA, raster on the CPU).
   std::vector<RendererKind> renderers;
+  // Empty: exact alone. Approximate orders' frames report their order error; --verify checks
+  // only the exact order's.
+  std::vector<DrawOrder> orders;
+  int order_period = kDefaultOrderPeriod;  // the stale order's frames per sort
   int key_bits = 16;
   int frames = 300;  // measured frames per run
   int warmup = 30;   // frames run before measuring, not recorded

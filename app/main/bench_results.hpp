@@ -19,7 +19,8 @@ struct BenchFrame {
   float present_ms = -1.0f;    // GL putting the frame's image on screen (the blit); -1 if none
   float frame_ms = 0.0f;       // CPU wall time of the whole frame (backend + draw submission)
   SortPath path = SortPath::full;
-  bool verified = false;  // true only when --verify checked this frame and it passed
+  float order_error = -1.0f;  // FrameInfo::order_error (a fraction); -1 where not measured
+  bool verified = false;      // true only when --verify checked this frame and it passed
 };
 
 struct BenchRun {
@@ -28,6 +29,8 @@ struct BenchRun {
   std::string algorithm;
   std::string key_mode;
   std::string renderer = "raster";  // to_string(RendererKind)
+  std::string order = "exact";      // to_string(DrawOrder)
+  int order_period = kDefaultOrderPeriod;
   std::uint32_t count = 0;
   bool fused_stages = true;  // CUDA: simulate/extents/keys as one kernel (see FrameSettings)
   int stage_every = 1;       // frames per stage-timed frame (see BenchConfig)
@@ -42,6 +45,7 @@ struct BenchRun {
   Summary composite() const;
   Summary present() const;
   Summary frame() const;
+  Summary order_error() const;  // in percent, over the frames that measured it
 };
 
 struct BenchResults {

@@ -61,6 +61,7 @@ struct RunSpec {
   KeyMode key_mode;
   Algorithm algorithm;
   RendererKind renderer;
+  DrawOrder order;
 };
 
 class BenchSession {
@@ -87,6 +88,8 @@ class BenchSession {
     run.algorithm = std::string(to_string(spec.algorithm));
     run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
     run.renderer = std::string(to_string(spec.renderer));
+    run.order = std::string(to_string(spec.order));
+    run.order_period = config_.order_period;
     run.count = spec.count;
     // Every run starts from the same initial state, so runs of one scene see the same frames.
     backend_->reset(spec.scene.params, spec.count, *buffers_);
@@ -116,6 +119,12 @@ class BenchSession {
     choices.key_bits = config_.key_bits;
     choices.fuse_stages = config_.fuse_stages;
     choices.stage_sample_period = config_.stage_every;
+    choices.order = spec.order;
+    choices.order_period = config_.order_period;
+    // Approximate orders only: the exact order's frames stay as the other benches time them.
+    choices.measure_order_error = spec.order != DrawOrder::exact;
+    // Only the exact order is sorted as check_draw_order expects.
+    const bool verify = config_.verify && spec.order == DrawOrder::exact;
     FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
@@ -156,7 +165,8 @@ class BenchSession {
       if (index >= 0) {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
-        if (config_.verify) {
+        f.order_error = info.order_error;
+        if (verify) {
           const auto vertices = buffers_->read_vertices();
           const auto order = buffers_->read_order();
           const OrderCheck check =
@@ -226,9 +236,11 @@ int run_bench(const BenchConfig& config, const std::string& command) {
       counts.push_back(session.backend_name() == "cpu" ? scene.cpu_count : scene.count);
     for (std::uint32_t count : counts) {
       for (KeyMode mode : config.key_modes) {
-        for (Algorithm algorithm : config.algorithms) {
-          for (RendererKind renderer : renderers) {
-            specs.push_back({scene, count, mode, algorithm, renderer});
+        for (DrawOrder order : config.orders) {
+          for (Algorithm algorithm : config.algorithms) {
+            for (RendererKind renderer : renderers) {
+              specs.push_back({scene, count, mode, algorithm, renderer, order});
+            }
           }
         }
       }
@@ -237,7 +249,8 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   Progress progress(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
     progress.update(i, specs[i].scene.name + " " + std::string(to_string(specs[i].algorithm)) +
-                           " " + std::string(to_string(specs[i].renderer)) + " " +
+                           " " + std::string(to_string(specs[i].order)) + " " +
+                           std::string(to_string(specs[i].renderer)) + " " +
                            std::to_string(specs[i].count));
     results.runs.push_back(session.run(specs[i]));
   }

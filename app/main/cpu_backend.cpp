@@ -28,6 +28,10 @@ class CpuBackend final : public Backend {
     // The GL buffers stay current under either renderer: --verify reads them, and a switch back
     // to raster draws them at once.
     buffers_->upload(pipeline_.vertices(), pipeline_.order());
+    if (settings.compare_order) {
+      buffers_->upload_compare_order(pipeline_.exact_order(settings.view));
+      info.compare_order = true;
+    }
     if (composite != nullptr) {
       const auto start = std::chrono::steady_clock::now();
       compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,

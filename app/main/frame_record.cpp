@@ -28,13 +28,15 @@ void write_frame_report(const std::string& path, const std::vector<FrameRecord>&
   if (!out) throw std::runtime_error("cannot write report " + path);
   out << "frame,backend,algorithm,count,frame_ms,backend_ms,draw_ms";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
-  out << ",span_ms,sort_path,renderer,composite_ms,present_ms\n";
+  // order_error: % of the drawn order's adjacent pairs out of exact order, -1 where not measured.
+  out << ",span_ms,sort_path,renderer,composite_ms,present_ms,order_error\n";
   for (const FrameRecord& r : frames) {
     out << r.frame << ',' << backend << ',' << algorithm << ',' << count << ',' << r.frame_ms << ','
         << r.backend_ms << ',' << r.draw_ms;
     for (float v : r.stage_ms) out << ',' << v;
     out << ',' << r.span_ms << ',' << to_string(r.path) << ',' << to_string(r.renderer) << ','
-        << r.composite_ms << ',' << r.present_ms << '\n';
+        << r.composite_ms << ',' << r.present_ms << ','
+        << (r.order_error >= 0.0f ? 100.0f * r.order_error : -1.0f) << '\n';
   }
   if (!out) throw std::runtime_error("failed while writing report " + path);
 }

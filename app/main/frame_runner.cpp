@@ -36,7 +36,11 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   settings.algorithm = choices.algorithm;
   settings.key_mode = choices.key_mode;
   settings.key_bits = choices.key_bits;
-  settings.sort = choices.sorted;
+  settings.order = choices.order;
+  settings.order_period = choices.order_period;
+  settings.measure_order_error = choices.measure_order_error;
+  settings.compare_order =
+      choices.compare && choices.draw && choices.renderer == RendererKind::raster;
   settings.fuse_stages = choices.fuse_stages;
   settings.stage_sample_period = choices.stage_sample_period;
 
@@ -55,7 +59,11 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   if (choices.draw && choices.renderer == RendererKind::raster) {
     target_.bind();
     draw_timer_.begin();
-    renderer_.draw(buffers_, draw);
+    if (out.info.compare_order && buffers_.has_compare_order()) {
+      renderer_.draw_split(buffers_, draw);
+    } else {
+      renderer_.draw(buffers_, draw);
+    }
     draw_timer_.end();
   }
   return out;

@@ -32,7 +32,12 @@ struct FrameChoices {
   RendererKind renderer = RendererKind::raster;
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
-  bool sorted = true;
+  DrawOrder order = DrawOrder::exact;
+  int order_period = kDefaultOrderPeriod;
+  bool measure_order_error = false;
+  // The comparison view: the left half in the exact order, the right in `order` (raster
+  // renderer, on a backend that writes the exact order too: FrameInfo::compare_order).
+  bool compare = false;
   bool fuse_stages = true;
   bool paused = false;  // the frame runs with dt = 0: same particles, camera free to move
   bool draw = true;     // false: the backend's frame alone, neither composited nor drawn

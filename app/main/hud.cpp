@@ -138,6 +138,33 @@ void count_control(AppState& state) {
   }
 }
 
+// The draw order (exact, or an approximation), its period, the comparison view and how wrong
+// the drawn order is.
+void draw_order_controls(AppState& state) {
+  choice_combo("draw order (O, U)", state.order, kAllDrawOrders);
+  if (state.order == DrawOrder::stale) {
+    ImGui::SliderInt("frames per sort", &state.order_period, 1, 120);
+  }
+  ImGui::Checkbox("compare with exact (V)", &state.compare);
+  if (state.compare) {
+    ImGui::SameLine();
+    if (state.renderer != RendererKind::raster) {
+      ImGui::TextDisabled("raster renderer only (R)");
+    } else if (!state.last_info.compare_order) {
+      ImGui::TextDisabled("CPU backend only, for now");
+    } else {
+      ImGui::TextDisabled("left exact | right %s", to_string(state.order).data());
+    }
+  }
+  const float error = state.order_error.latest();
+  const Summary s = state.order_error.summary();
+  if (s.samples > 0) {
+    ImGui::Text("order error %.2f%% of pairs (median %.2f%%)", error, s.median);
+  } else {
+    ImGui::TextDisabled("order error: not measured yet");
+  }
+}
+
 }  // namespace
 
 Hud::Hud(GLFWwindow* window) {
@@ -188,8 +215,7 @@ void Hud::draw(AppState& state) {
     state.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
   }
   if (quantized) ImGui::SliderInt("key bits", &state.key_bits, 4, 32);
-  ImGui::Checkbox("sorted (U)", &state.sorted);
-  ImGui::SameLine();
+  draw_order_controls(state);
   ImGui::Checkbox("paused (Space)", &state.paused);
   ImGui::Checkbox("camera path (C)", &state.follow_path);
   ImGui::SameLine();

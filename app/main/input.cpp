@@ -33,7 +33,16 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
           s.renderer == RendererKind::raster ? RendererKind::composite : RendererKind::raster;
       break;
     case GLFW_KEY_U:
-      s.sorted = !s.sorted;
+      s.order = s.order == DrawOrder::unsorted ? DrawOrder::exact : DrawOrder::unsorted;
+      break;
+    case GLFW_KEY_O: {  // the next draw order
+      std::size_t i = 0;
+      while (kAllDrawOrders[i] != s.order) ++i;
+      s.order = kAllDrawOrders[(i + 1) % kAllDrawOrders.size()];
+      break;
+    }
+    case GLFW_KEY_V:
+      s.compare = !s.compare;
       break;
     case GLFW_KEY_K:
       s.key_mode = s.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
@@ -110,7 +119,7 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
 
 const char* key_help() {
   return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  R renderer  Space pause  "
-         "U unsorted  "
+         "U unsorted  O draw order  V compare  "
          "K key mode  F frame  C camera path  [ ] scene  - = particle count  P screenshot  "
          "Q quit";
 }

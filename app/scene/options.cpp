@@ -126,7 +126,22 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "Window / framebuffer size (default 1280x720)")
       ->type_name("WxH")
       ->check(size_validator());
-  app->add_flag("--unsorted", o.unsorted, "Draw in index order (to see what sorting fixes)");
+  app->add_option_function<std::string>(
+         "--order", [&o](const std::string& s) { o.order = *draw_order_from_string(s); },
+         "Draw order: exact (sorted by view depth every frame), unsorted, stale (sorted every "
+         "--order-period frames), eye (by distance to the eye), coarse (8-bit depth keys)")
+      ->type_name("NAME")
+      ->check(CLI::IsMember(draw_order_names()));
+  app->add_option(
+         "--order-period", o.order_period,
+         "Frames per sort of the stale order (default " + std::to_string(kDefaultOrderPeriod) + ")")
+      ->type_name("N")
+      ->check(CLI::Range(1, kMaxOrderPeriod));
+  app->add_flag_callback(
+      "--unsorted", [&o] { o.order = DrawOrder::unsorted; },
+      "Draw in index order (to see what sorting fixes): --order unsorted");
+  app->add_flag("--compare", o.compare,
+                "Split screen: the left half drawn in the exact order, the right half in --order");
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
   return app;

@@ -13,6 +13,7 @@
 
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
+#include "core/draw_order.hpp"
 #include "core/renderer_kind.hpp"
 
 namespace CLI {
@@ -42,7 +43,10 @@ struct Options {
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   int width = 1280, height = 720;
-  bool unsorted = false;
+  // --order (--unsorted is --order unsorted), --order-period, --compare
+  DrawOrder order = DrawOrder::exact;
+  int order_period = kDefaultOrderPeriod;
+  bool compare = false;
   bool vsync = true;
 };
 

@@ -18,11 +18,12 @@ struct KeyFn {
   float depth_min, depth_max;
   KeyMode mode;
   int bits;
+  DepthMetric metric;
 
   // Only the position is needed: one 16-byte load of (px, py, pz, age) per gathered particle.
   __device__ __forceinline__ std::uint32_t operator()(const ParticleState* s) const {
     const float4 a = __ldg(reinterpret_cast<const float4*>(s));
-    const float depth = view_depth(view, Vec3{a.x, a.y, a.z});
+    const float depth = sort_depth(view, Vec3{a.x, a.y, a.z}, metric);
     return of_depth(depth);
   }
   __device__ __forceinline__ std::uint32_t of_exact_key(std::uint32_t exact) const {
@@ -35,7 +36,7 @@ struct KeyFn {
 };
 
 __global__ void __launch_bounds__(kThreads) depth_keys_kernel(DepthKeyArgs a) {
-  KeyFn key{a.exact_keys != nullptr ? DepthFrame{} : *a.view, 0.0f, 0.0f, a.mode, a.bits};
+  KeyFn key{a.exact_keys != nullptr ? DepthFrame{} : *a.view, 0.0f, 0.0f, a.mode, a.bits, a.metric};
   if (a.mode == KeyMode::quantized) {
     key.depth_min = a.extents->depth_min;
     key.depth_max = a.extents->depth_max;
@@ -56,6 +57,11 @@ void launch_depth_keys(const DepthKeyArgs& args, cudaStream_t stream) {
   if (args.mode == KeyMode::quantized && (args.bits < 1 || args.bits > 32)) {
     throw std::invalid_argument("launch_depth_keys: quantized key bits must be in 1..32, got " +
                                 std::to_string(args.bits));
+  }
+  if (args.metric != DepthMetric::view_depth &&
+      (args.mode != KeyMode::exact || args.exact_keys != nullptr)) {
+    throw std::invalid_argument(
+        "launch_depth_keys: keys of the distance to the eye are exact and made from the state");
   }
   if (args.exact_keys != nullptr && args.order != nullptr) {
     throw std::invalid_argument("launch_depth_keys: exact keys are taken in the identity order");

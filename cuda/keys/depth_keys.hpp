@@ -33,6 +33,9 @@ struct DepthKeyArgs {
   const Extents* extents = nullptr;  // device memory; quantized mode reads depth_min/max
   KeyMode mode = KeyMode::exact;
   int bits = 16;  // quantized mode: 1..32
+  // What the keys made from the state measure (sort_depth, core/view_depth.hpp); quantized keys
+  // and keys from exact_keys are of view depth only.
+  DepthMetric metric = DepthMetric::view_depth;
   // Optional: each key also appended, with its index, to the splitter partition sort's buckets
   // (partition_append.cuh), while its splitters are for `count` keys.
   PartitionAppend append;

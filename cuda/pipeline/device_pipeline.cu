@@ -18,6 +18,7 @@
 #include "cuda/sim/step_fused.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/policy.hpp"
+#include "cuda/sort/sortedness.hpp"
 #include "cuda/sort/splitter_partition.hpp"
 
 namespace particles::cuda {
@@ -150,6 +151,9 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   extents_partials_.resize(std::size_t{fused_step_blocks(params.model, count)} *
                            detail::kCombineWords);
   order_is_last_frames_ = true;  // the identity, below
+  stale_.reset();
+  error_keys_.resize(0);  // made again at this count by the first frame that measures
+  stale_order_.resize(0);
   auto_stint_ = {};
   auto_cost_ = {};
   last_requested_.reset();
@@ -184,16 +188,22 @@ void DevicePipeline::restart_auto_order() {
   CUDA_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
 }
 
-DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s) {
-  if (s.key_mode == KeyMode::quantized && (s.key_bits < 1 || s.key_bits > 32)) {
-    throw std::invalid_argument("key_bits must be in 1..32, got " + std::to_string(s.key_bits));
+DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s, bool sorts) {
+  const SortKeys keys = sort_keys_of(s);
+  if (keys.mode == KeyMode::quantized && (keys.bits < 1 || keys.bits > 32)) {
+    throw std::invalid_argument(
+        std::string(s.order == DrawOrder::coarse ? "coarse_bits" : "key_bits") +
+        " must be in 1..32, got " + std::to_string(keys.bits));
   }
   GraphShape shape;
-  shape.sort = s.sort;
-  shape.algorithm = s.sort ? s.algorithm : Algorithm::radix;
-  shape.mode = s.key_mode;
-  shape.bits = s.key_mode == KeyMode::quantized ? s.key_bits : 32;
-  shape.fused = s.fuse_stages;
+  shape.sort = s.order != DrawOrder::unsorted && sorts;
+  shape.hold = s.order == DrawOrder::stale && !sorts;
+  shape.algorithm = shape.sort ? s.algorithm : Algorithm::radix;
+  shape.mode = keys.mode;
+  shape.bits = keys.mode == KeyMode::quantized ? keys.bits : 32;
+  shape.metric = keys.metric;
+  // The fused step makes view-depth keys only: eye keys come from the keys stage.
+  shape.fused = s.fuse_stages && keys.metric == DepthMetric::view_depth;
   return shape;
 }
 
@@ -330,7 +340,9 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
   // order (gathering them through order_), so its keys, made there too, are in that order with
   // no gather of their own; quantized ones are then remade from them in place.
   const bool layout_in_step = shape.fused && automatic;
-  const bool keys_in_step = shape.fused && (shape.mode == KeyMode::exact || layout_in_step);
+  // A hold frame makes no keys: it sorts nothing and draws stale_order_ again.
+  const bool keys_in_step =
+      shape.fused && !shape.hold && (shape.mode == KeyMode::exact || layout_in_step);
   // The radix sort of a fixed-algorithm frame writes its last pass straight into the target;
   // every other path sorts order_ in place and copies it there. With keys from the step, that
   // sort also makes the index values itself, so the step does not write them.
@@ -404,7 +416,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     mark(2, inner_slot, marks);
   }
 
-  if (!keys_in_step || (layout_in_step && shape.mode == KeyMode::quantized)) {
+  if (!shape.hold && (!keys_in_step || (layout_in_step && shape.mode == KeyMode::quantized))) {
     DepthKeyArgs keys;
     keys.state = state_out;
     keys.count = count_;
@@ -421,6 +433,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     keys.extents = &report->extents;
     keys.mode = shape.mode;
     keys.bits = shape.bits;
+    keys.metric = shape.metric;
     launch_depth_keys(keys, s);
     mark(3, inner_slot, marks);
   } else {
@@ -457,9 +470,11 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
       // the next frame's partition sort, taken in the copy's launch.
       partition_->note_sorted(keys_.data(), count_, s, finish, {order_.data(), &c->order});
     } else {
+      // A hold frame draws the stale order's last sorted frame's order again.
+      const std::uint32_t* drawn = shape.hold ? stale_order_.data() : order_.data();
       detail::copy_values_to_kernel<<<detail::grid_stride_blocks(count_, detail::kCopyThreads, 1),
-                                      detail::kCopyThreads, 0, s>>>(order_.data(), &c->order,
-                                                                    count_, finish);
+                                      detail::kCopyThreads, 0, s>>>(drawn, &c->order, count_,
+                                                                    finish);
       CUDA_CHECK_LAUNCH("copy_values_to_kernel", s);
     }
     mark(5, timing_slot, marks);
@@ -521,14 +536,21 @@ void DevicePipeline::record_auto_sort(int end_bit, bool partition_stint, bool ke
 }
 
 FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTargets& targets) {
-  const GraphShape shape = shape_of(settings);
+  const bool sorts = stale_.sorts(settings.order, settings.order_period);
+  const GraphShape shape = shape_of(settings, sorts);
   if (count_ == 0) {
     FrameInfo info;
-    info.path = settings.sort ? SortPath::full : SortPath::unsorted;
+    info.path = !shape.sort ? (shape.hold ? SortPath::held : SortPath::unsorted) : SortPath::full;
+    if (settings.measure_order_error || order_error_is_zero(settings)) info.order_error = 0.0f;
     return info;
   }
   if (targets.vertices == nullptr || targets.order == nullptr) {
     throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
+  }
+  if (settings.order == DrawOrder::stale && stale_order_.size() != count_) {
+    // Once per reset (which dropped every graph): no hold graph has read the old buffer.
+    synchronize();
+    stale_order_.resize(count_);
   }
   GraphShape run_shape = shape;
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
@@ -567,6 +589,12 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   }
   const GraphExec& exec = stages ? graphs.execs[slot] : graphs.span_execs[slot];
   CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));
+  const bool order_error = settings.measure_order_error && !order_error_is_zero(settings);
+  if (order_error) enqueue_order_error(slot, targets.order);
+  if (settings.order == DrawOrder::stale && sorts) {  // the order its hold frames draw
+    CUDA_CHECK(cudaMemcpyAsync(stale_order_.data(), targets.order, count_ * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToDevice, stream_.get()));
+  }
   CUDA_CHECK(cudaMemcpyAsync(host_reports_.data() + slot, report_.data(), sizeof(FrameReport),
                              cudaMemcpyDeviceToHost, stream_.get()));
   CUDA_CHECK(cudaEventRecord(done_[slot].get(), stream_.get()));
@@ -576,7 +604,9 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
                       .stint = stint,
                       .requested = shape,
                       .stages = stages,
-                      .span_alone = stages && period > 1};
+                      .span_alone = stages && period > 1,
+                      .order_error = order_error,
+                      .order_exact = order_error_is_zero(settings)};
   slot_frame_[slot] = static_cast<std::int64_t>(frame_);
 
   const int report_slot = frame_ == 0 ? slot : slot ^ 1;
@@ -614,7 +644,14 @@ FrameInfo DevicePipeline::info_of(int slot) const {
   const FrameReport& r = host_reports_.data()[slot];
   FrameInfo info;
   info.extents = r.extents;
-  if (!s.shape.sort) {
+  if (s.order_error) {
+    info.order_error = order_error_of(r.order_descents, count_);
+  } else if (s.order_exact) {
+    info.order_error = 0.0f;
+  }
+  if (s.shape.hold) {
+    info.path = SortPath::held;
+  } else if (!s.shape.sort) {
     info.path = SortPath::unsorted;
   } else if (s.shape.algorithm != Algorithm::automatic) {
     info.path = s.stint == SortPath::radix ? SortPath::radix : SortPath::full;
@@ -626,6 +663,25 @@ FrameInfo DevicePipeline::info_of(int slot) const {
     if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;
   }
   return info;
+}
+
+void DevicePipeline::enqueue_order_error(int slot, std::uint32_t* drawn_order) {
+  if (error_keys_.size() != count_) {
+    synchronize();  // the first measure at this count: nothing may still use the old buffer
+    error_keys_.resize(count_);
+  }
+  cudaStream_t s = stream_.get();
+  // The frame's particles are in state_out's layout, which the drawn order indexes.
+  DepthKeyArgs keys;
+  keys.state = states_[slot ^ 1].data();
+  keys.count = count_;
+  keys.order = drawn_order;
+  keys.values = drawn_order;  // keyed in place, left as is
+  keys.keys = error_keys_.data();
+  keys.view = &constants_.data()->view;
+  keys.mode = KeyMode::exact;
+  launch_depth_keys(keys, s);
+  count_descents(error_keys_.data(), count_, 0, 32, &report_.data()->order_descents, s);
 }
 
 }  // namespace particles::cuda

@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA backend's frame without GL: simulate -> extents -> keys -> sort -> order, on one
 // stream of its own, captured once as a CUDA graph and replayed while the graph's shape (count,
-// algorithm, key mode and bits, sort on/off) stays the same. CudaPipeline (cuda_pipeline.hpp)
+// algorithm, key mode and bits, draw order) stays the same. CudaPipeline (cuda_pipeline.hpp)
 // maps the GL buffers and hands their pointers in as FrameTargets; the GPU tests call this
 // directly with plain device buffers.
 //
@@ -38,6 +38,16 @@
 // only the report of which path ran (FrameInfo::path) arrives a frame late, like the extents. (A
 // conditional graph node did the same, but under CUDA-GL interop a graph holding one completed
 // about 2 ms late every frame on the H200: bench/interop_bench.)
+//
+// Approximate draw orders (core/draw_order.hpp) are graph shapes too: unsorted runs no sort and
+// copies the identity; eye sorts keys of the distance to the eye, made by the keys stage (its
+// frames run the stages apart); coarse sorts quantized keys of a few bits; stale sorts on the
+// frames StaleSchedule picks as the exact order does, and a copy after the graph keeps that
+// frame's drawn order (stale_order_); its frames between (hold) step the particles in place (the
+// layout that order indexes), make no keys, sort nothing and draw stale_order_ again.
+// The order error (FrameSettings::measure_order_error) is measured after the graph, on the same
+// stream, by the keys kernel (exact view-depth keys gathered through the drawn order) and the
+// descent count, into the frame's report: it arrives with the frame's extents, a frame late.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -79,6 +89,7 @@ struct FrameReport {
   std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
   std::uint32_t strided_descents = 0;  // auto only: the same at stride kAutoProbeStride
   std::uint32_t partitioned = 0;       // auto only: 1 when the splitter partition sort did the sort
+  std::uint32_t order_descents = 0;    // measured frames only: descents of the drawn order
 };
 
 // The bytes the L2 fetches from DRAM on a miss, which a DevicePipeline asks of the device (a
@@ -131,7 +142,9 @@ class DevicePipeline {
     Algorithm algorithm = Algorithm::radix;
     KeyMode mode = KeyMode::exact;
     int bits = 32;
-    bool sort = true;
+    bool sort = true;   // false: unsorted, or a stale order's frame between sorts (hold)
+    bool hold = false;  // a stale order's frame between sorts: stale_order_ drawn again
+    DepthMetric metric = DepthMetric::view_depth;  // eye: from the keys stage (fused false)
     bool fused = true;
     bool partition_stint = false;  // auto's frame of a partition stint
     bool operator==(const GraphShape&) const = default;
@@ -160,9 +173,14 @@ class DevicePipeline {
     GraphShape requested;                 // what the settings asked for (shape: what ran)
     bool stages = true;                   // every stage timed, not only the span
     bool span_alone = false;              // a stage-timed frame whose others time only the span
+    bool order_error = false;             // the report's order_descents were measured
+    bool order_exact = false;             // order_error_is_zero: 0 unmeasured
   };
 
-  static GraphShape shape_of(const FrameSettings& settings);
+  // sorts: whether the frame sorts (StaleSchedule).
+  static GraphShape shape_of(const FrameSettings& settings, bool sorts);
+  // The order error's kernels after the frame's graph (see the top), into report_.
+  void enqueue_order_error(int slot, std::uint32_t* drawn_order);
   Sorter& sorter(SortAlgorithm algorithm);
   RadixSortEngine& radix();
   void make_sorters();
@@ -247,6 +265,12 @@ class DevicePipeline {
   std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
   std::vector<Graphs> graphs_;  // every shape built since reset(), newest last
   std::uint64_t graphs_built_ = 0;
+  StaleSchedule stale_;
+  // Exact view-depth keys in the drawn order, for the order error; allocated on its first use.
+  DeviceBuffer<std::uint32_t> error_keys_;
+  // The stale order's last sorted frame's order, which its hold frames draw; allocated by the
+  // first stale frame after a reset (before any hold graph that reads it is captured).
+  DeviceBuffer<std::uint32_t> stale_order_;
 };
 
 }  // namespace particles::cuda

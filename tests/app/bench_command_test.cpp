@@ -102,12 +102,14 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   std::string header;
   ASSERT_TRUE(std::getline(csv, header));
   EXPECT_EQ(header,
-            "run,scene,backend,algorithm,key_mode,renderer,count,frame,simulate_ms,extents_ms,"
-            "keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,"
-            "verified");
+            "run,scene,backend,algorithm,key_mode,order,renderer,count,frame,simulate_ms,"
+            "extents_ms,keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,"
+            "sort_path,verified,order_error");
   int rows = 0;
   for (std::string line; std::getline(csv, line); ++rows) {
-    EXPECT_EQ(line.back(), '1') << "frame not verified: " << line;
+    // verified, then the order error: the exact order of exact keys is 0 unmeasured, quantized
+    // keys' is not measured (-1).
+    EXPECT_TRUE(line.ends_with(",1,0") || line.ends_with(",1,-1")) << "not verified: " << line;
   }
   EXPECT_EQ(rows, 8 * 20);
 
@@ -119,6 +121,42 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   EXPECT_EQ(svg.str().rfind("<svg", 0), 0u);
   EXPECT_NE(svg.str().find("/ auto / raster"), std::string::npos);
   EXPECT_TRUE(svg.str().ends_with("</svg>\n"));
+}
+
+// The orders axis: one run per draw order, each approximate one with its order error; only the
+// exact order is verified, and the others do not fail the run.
+TEST(BenchCommand, OrdersAxisReportsEachOrdersError) {
+  const auto out = fresh_dir("particles-bench-orders");
+  const Result r = run(std::string(PARTICLES_BINARY) +
+                       " bench --backend cpu --scenes galaxy --counts 3000 --algorithms radix "
+                       "--orders exact,unsorted,stale,eye,coarse --order-period 3 --frames 6 "
+                       "--warmup 1 --verify --out " +
+                       out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("| order error |"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not checked"), std::string::npos) << r.output;
+  std::ifstream json_file(out / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(json_file);
+  const auto& runs = summary.at("runs");
+  ASSERT_EQ(runs.size(), 5u);
+  const char* orders[] = {"exact", "unsorted", "stale", "eye", "coarse"};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    EXPECT_EQ(run.at("order"), orders[i]);
+    EXPECT_EQ(run.at("verify_failures"), 0) << run.dump();
+    if (i == 0) {  // exact keys sorted exactly: 0, not measured
+      EXPECT_EQ(run.at("verified_frames"), 6);
+      EXPECT_EQ(run.at("order_error_pct").at("max"), 0.0) << run.dump();
+      continue;
+    }
+    EXPECT_EQ(run.at("verified_frames"), 0) << run.dump();
+    const auto& error = run.at("order_error_pct");
+    EXPECT_EQ(error.at("samples"), 6) << run.dump();
+    EXPECT_GT(error.at("max").get<double>(), 0.0) << run.dump();
+    EXPECT_LE(error.at("max").get<double>(), 100.0);
+  }
+  EXPECT_EQ(runs[2].at("order_period"), 3);
+  EXPECT_GT(runs[1].at("order_error_pct").at("median").get<double>(), 20.0);  // index order
 }
 
 TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {
@@ -174,6 +212,9 @@ TEST(BenchCommand, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
       {"--backend metal", "--backend"},
       {"--verify=maybe", "--verify"},
       {"--out", "--out"},
+      {"--orders exact,sorted", "--orders"},
+      {"--order-period 0", "--order-period"},
+      {"--order-period 100001", "--order-period"},
   };
   for (const auto& [args, flag] : cases) {
     const Result r = run(std::string(PARTICLES_BINARY) + " bench " + args);
@@ -379,6 +420,28 @@ TEST(BenchConfig, AnUnreadableFileIsNamed) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot open bench file");
   }
+}
+
+TEST(BenchConfig, OrdersAndPeriodComeFromTheFileAndBadOnesAreNamed) {
+  particles::BenchConfig config;
+  particles::load_bench_file(
+      bench_file("orders", "orders = [\"stale\", \"coarse\"]\norder_period = 12\n"), config);
+  EXPECT_EQ(config.orders,
+            (std::vector{particles::DrawOrder::stale, particles::DrawOrder::coarse}));
+  EXPECT_EQ(config.order_period, 12);
+  const std::string unknown = load_error("badorder", "orders = [\"exact\", \"sorted\"]\n");
+  EXPECT_NE(unknown.find("badorder.toml:1:20: unknown draw order 'sorted' "
+                         "(exact|unsorted|stale|eye|coarse)"),
+            std::string::npos)
+      << unknown;
+  const std::string period = load_error("badperiod", "order_period = 0\n");
+  EXPECT_NE(period.find("badperiod.toml:1:16: order_period must be in [1, 100000]"),
+            std::string::npos)
+      << period;
+  particles::BenchFlags flags;
+  flags.scenes = {PARTICLES_SOURCE_DIR "/scenes/galaxy.toml"};
+  EXPECT_EQ(particles::resolve_bench_config(flags).orders,
+            std::vector{particles::DrawOrder::exact});
 }
 
 }  // namespace

@@ -199,9 +199,9 @@ TEST(BenchRendererResults, CsvHasRendererCompositeAndPresentColumns) {
   std::string header;
   ASSERT_TRUE(std::getline(in, header));
   EXPECT_EQ(header,
-            "run,scene,backend,algorithm,key_mode,renderer,count,frame,simulate_ms,extents_ms,"
-            "keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,"
-            "verified");
+            "run,scene,backend,algorithm,key_mode,order,renderer,count,frame,simulate_ms,"
+            "extents_ms,keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,"
+            "sort_path,verified,order_error");
   const std::vector<std::string> names = split_csv_line(header);
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
@@ -258,10 +258,12 @@ TEST(BenchRendererResults, TableHasRendererAndItsTimes) {
   };
   EXPECT_EQ(bars(separator), bars(header)) << table;
   EXPECT_EQ(bars(row), bars(header)) << table;
-  EXPECT_NE(table.find("| scene | backend | algorithm | keys | renderer | count | simulate |"),
-            std::string::npos)
+  EXPECT_NE(
+      table.find("| scene | backend | algorithm | keys | order | renderer | count | simulate |"),
+      std::string::npos)
       << table;
-  EXPECT_NE(table.find("| stages total | span | composite | draw | present | frame | verified |"),
+  EXPECT_NE(table.find("| stages total | span | composite | draw | present | frame | order error "
+                       "| verified |"),
             std::string::npos)
       << table;
   // Raster: no composite, a draw, no present.

@@ -41,7 +41,7 @@ TEST(Cli, HelpExitsZeroAndListsTheFlags) {
   for (const char* flag :
        {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
         "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync", "--renderer",
-        "--record", "--record-fps"}) {
+        "--record", "--record-fps", "--order", "--order-period", "--compare"}) {
     EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " missing from:\n" << r.output;
   }
 }
@@ -90,6 +90,38 @@ TEST(Cli, EitherRendererRunsHeadlessAndWritesItsScreenshot) {
   }
 }
 
+// Each draw order runs headless, with the comparison view, and the report's last column, the
+// order error in %, is 0 for the exact order and above 0 for index order.
+TEST(Cli, EachDrawOrderRunsAndReportsItsOrderError) {
+  for (const char* order : {"exact", "unsorted", "stale", "eye", "coarse"}) {
+    const std::string report = ::testing::TempDir() + "cli_order_" + order + ".csv";
+    const std::string shot = ::testing::TempDir() + "cli_order_" + order + ".png";
+    std::remove(report.c_str());
+    const Result r = run(std::string("--headless --backend cpu --count 4000 --frames 8 --size "
+                                     "160x100 --compare --order-period 3 --order ") +
+                         order + " --report " + report + " --screenshot " + shot);
+    ASSERT_EQ(r.status, 0) << order << ": " << r.output;
+    std::FILE* csv = std::fopen(report.c_str(), "r");
+    ASSERT_NE(csv, nullptr) << report;
+    char line[1024];
+    double last_error = -2.0;
+    int rows = 0;
+    while (std::fgets(line, sizeof line, csv) != nullptr) {
+      if (rows++ == 0) continue;  // the header
+      const std::string row(line);
+      last_error = std::stod(row.substr(row.rfind(',') + 1));
+      EXPECT_GE(last_error, 0.0) << order << ": " << row;
+    }
+    std::fclose(csv);
+    EXPECT_EQ(rows, 9) << order;
+    if (std::string(order) == "exact") {
+      EXPECT_EQ(last_error, 0.0);
+    } else if (std::string(order) == "unsorted") {
+      EXPECT_GT(last_error, 10.0);
+    }
+  }
+}
+
 TEST(Cli, EitherRendererRunsInAWindowWithItsTimes) {
   // Under a display (scripts/test.sh starts Xvfb): the window loop, the HUD and the present.
   const char* display = std::getenv("DISPLAY");
@@ -104,12 +136,13 @@ TEST(Cli, EitherRendererRunsInAWindowWithItsTimes) {
     EXPECT_EQ(r.output.find("running headless"), std::string::npos) << r.output;
     std::FILE* csv = std::fopen(report.c_str(), "r");
     ASSERT_NE(csv, nullptr) << report << " not written:\n" << r.output;
-    // Columns: ... renderer, composite_ms, present_ms last. Some frame's present (and, for the
-    // compositor, composite) time arrived.
+    // Columns: ... renderer, composite_ms, present_ms, order_error last. Some frame's present
+    // (and, for the compositor, composite) time arrived.
     char line[1024];
     bool present = false, composite = false;
     while (std::fgets(line, sizeof line, csv) != nullptr) {
-      const std::string row(line);
+      std::string row(line);
+      row.erase(row.rfind(','));  // the order error
       const auto last = row.rfind(',');
       const auto before = row.rfind(',', last - 1);
       if (last == std::string::npos || before == std::string::npos) continue;
@@ -141,6 +174,9 @@ TEST(Cli, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
       {"--record", "--record"},
       {"--record-fps 0", "--record-fps"},
       {"--record-fps fast", "--record-fps"},
+      {"--order sorted", "--order"},
+      {"--order-period 0", "--order-period"},
+      {"--order-period x", "--order-period"},
   };
   for (const auto& [args, flag] : cases) {
     const Result r = run(args);

@@ -98,7 +98,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
         settings.dt = scene.time_step;
         settings.view = depth_frame(camera);
         settings.algorithm = order.algorithm;
-        settings.sort = order.sort;
+        settings.order = order.sort ? DrawOrder::exact : DrawOrder::unsorted;
         const gl::DrawParams draw = scene_draw_params(scene, camera, {c.width, c.height});
         const CompositeRequest request =
             composite_request(draw, renderer.point_size_range(), composite_target);

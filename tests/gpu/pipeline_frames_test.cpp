@@ -320,7 +320,7 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
       s.algorithm = a;
       pipeline.run_frame(s, {vertices.data(), order.data()});
     }
-    s.sort = false;
+    s.order = DrawOrder::unsorted;
     const FrameInfo info = pipeline.run_frame(s, {vertices.data(), order.data()});
     pipeline.run_frame(s, {vertices.data(), order.data()});
     pipeline.synchronize();

@@ -110,7 +110,7 @@ TEST_F(RenderIdentity, EveryAlgorithmDrawsTheSameImage) {
     pose.distance = 22.0f;
     pose.yaw_deg = 30.0f + 0.5f * static_cast<float>(frames - 1);
     FrameSettings settings;
-    settings.sort = false;
+    settings.order = DrawOrder::unsorted;
     CameraMatrices camera;
     for (int f = 0; f < frames; ++f) {
       pose.yaw_deg = 30.0f + 0.5f * static_cast<float>(f);

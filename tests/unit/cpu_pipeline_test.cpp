@@ -362,7 +362,7 @@ TEST(CpuPipeline, UnsortedDrawsInIndexOrder) {
   pipeline.reset(ModelParams{}, 100);
   FrameSettings settings;
   settings.view = test_view();
-  settings.sort = false;
+  settings.order = DrawOrder::unsorted;
   EXPECT_EQ(pipeline.run_frame(settings).path, SortPath::unsorted);
   for (std::uint32_t i = 0; i < 100; ++i) EXPECT_EQ(pipeline.order()[i], i);
 }

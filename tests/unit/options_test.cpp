@@ -75,7 +75,9 @@ TEST_F(OptionsTest, Defaults) {
   EXPECT_EQ(o.key_bits, 16);
   EXPECT_EQ(o.width, 1280);
   EXPECT_EQ(o.height, 720);
-  EXPECT_FALSE(o.unsorted);
+  EXPECT_EQ(o.order, DrawOrder::exact);
+  EXPECT_EQ(o.order_period, kDefaultOrderPeriod);
+  EXPECT_FALSE(o.compare);
   EXPECT_TRUE(o.vsync);
 }
 
@@ -112,7 +114,7 @@ TEST_F(OptionsTest, EveryFlag) {
   EXPECT_EQ(o.key_bits, 24);
   EXPECT_EQ(o.width, 640);
   EXPECT_EQ(o.height, 480);
-  EXPECT_TRUE(o.unsorted);
+  EXPECT_EQ(o.order, DrawOrder::unsorted);
   EXPECT_FALSE(o.vsync);
 }
 
@@ -124,6 +126,20 @@ TEST_F(OptionsTest, AlgorithmAndBackendNames) {
   }
   EXPECT_EQ(parse({"--backend", "cuda"}).outcome.options->backend, BackendChoice::cuda);
   EXPECT_EQ(parse({"--backend", "auto"}).outcome.options->backend, BackendChoice::automatic);
+}
+
+TEST_F(OptionsTest, DrawOrdersByName) {
+  for (DrawOrder order : kAllDrawOrders) {
+    const Parsed p = parse({"--order", std::string(to_string(order))});
+    ASSERT_TRUE(p.outcome.options) << p.err;
+    EXPECT_EQ(p.outcome.options->order, order);
+  }
+  const Parsed p = parse({"--order", "stale", "--order-period", "30", "--compare"});
+  ASSERT_TRUE(p.outcome.options) << p.err;
+  EXPECT_EQ(p.outcome.options->order, DrawOrder::stale);
+  EXPECT_EQ(p.outcome.options->order_period, 30);
+  EXPECT_TRUE(p.outcome.options->compare);
+  EXPECT_EQ(parse({"--unsorted"}).outcome.options->order, DrawOrder::unsorted);
 }
 
 TEST_F(OptionsTest, HeadlessDefaultsTo600Frames) {
@@ -147,7 +163,8 @@ TEST_F(OptionsTest, HelpPrintsUsageAndExitsZero) {
   EXPECT_TRUE(p.err.empty()) << p.err;
   for (const char* flag :
        {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
-        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync"}) {
+        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync", "--order",
+        "--order-period", "--compare"}) {
     EXPECT_NE(p.out.find(flag), std::string::npos) << flag;
   }
 }
@@ -167,6 +184,12 @@ TEST_F(OptionsTest, UsageErrorsExitTwoWithAMessage) {
       {{"--size", "1280"}, "WIDTHxHEIGHT"},
       {{"--size", "0x720"}, "WIDTHxHEIGHT"},
       {{"--scene"}, "--scene"},
+      {{"--order", "sorted"}, "sorted"},
+      {{"--order", "eye_distance"}, "eye_distance"},
+      {{"--order-period", "0"}, "--order-period"},
+      {{"--order-period", "often"}, "--order-period"},
+      {{"--order-period", "100001"}, "--order-period"},
+      {{"--compare", "yes"}, "yes"},
   };
   for (const auto& [args, phrase] : cases) {
     const Parsed p = parse(args);
