@@ -29,7 +29,7 @@ PARTICLES_HD SortPath choose_auto_path(std::uint32_t descents, std::uint32_t str
 // costs its appends and a launch, so after one the next kPartitionRetryAfter - 1 frames go
 // straight to radix.
 // Keys of at most 16 bits are never tried: their radix sort is two passes, cheaper than the
-// partition sort (H200, 1M galaxy frames: 43 against about 60 us).
+// partition sort (docs/notes/auto.md, "Figures from the code comments").
 inline constexpr int kPartitionRetryAfter = 8;
 
 // Whether keys of key_bits bits are ever tried; the pipeline does not even record the partition
@@ -61,8 +61,8 @@ PARTICLES_HD PartitionTries next_partition_tries(PartitionTries last, bool faile
 // choice and the empty launches of the sorts not chosen. A scene that keeps taking the same costly
 // path pays it for nothing, so after kAutoStintStreak fused auto frames in a row that ended in
 // the same one of these paths, the next kAutoStint frames run a graph of that path alone:
-//   radix      the fixed radix frame (H200, before the partition sort took keys however far
-//              they moved: fountain 1M 138 against 99 us; galaxy 16M 1218 against 894). Auto's
+//   radix      the fixed radix frame (cheaper than probing where radix is what auto picks:
+//              docs/notes/auto.md, "Figures from the code comments"). Auto's
 //              first frame back starts from the identity and does not try the partition sort
 //              (stale layout and splitters); its second does.
 //   partition  auto's layout and the splitter partition sort, without the probe, the choice

@@ -110,9 +110,9 @@ __device__ __forceinline__ void write_combined(int k, unsigned word, Extents* ou
 // Each block folds its warps' extents into ten words in shared memory and those into the
 // workspace's words with integer atomicMax (combine_word), then takes a ticket; the block that
 // draws the last one reads the words, resetting them, and writes the results. The last block so
-// reads ten words instead of every block's partial and reduces nothing: on the H200 at 1M
-// particles the fused step went from 33.5 to 30.8 us in the frame, the extents kernel alone from
-// 15.7 to 13.9 us, against the last block folding one partial per block.
+// reads ten words instead of every block's partial and reduces nothing, which made both the fused
+// step and the extents kernel faster than the last block folding one partial per block
+// (docs/notes/frame.md, "Figures from the code comments").
 // Min and max are exact, so the result does not depend on the order of the atomics, except for
 // the sign of a zero met with both signs: the words order -0 before +0, but each thread and warp
 // keeps the zero it met first (extents_merge), as the CPU reduction does.
@@ -139,8 +139,8 @@ __device__ void grid_combine_extents(Extents e, ExtentsWorkspace ws, Extents* ou
 // Instead of the grid-wide combine: the block's ten words go to partials[blockIdx.x *
 // kCombineWords + k] with plain stores, for launch_extents_fold (extents_fold.hpp) to combine
 // in a later launch. The grid then ends without the combine's fence, atomics and ticket, which
-// cost the fused step's last blocks about 2 us at 1M particles on the H200 (a diagnostic build
-// without them, galaxy auto frame 51.3 -> 49.3 us).
+// cost the fused step's last blocks measurably (docs/notes/frame.md, "Figures from the code
+// comments").
 template <int Threads>
 __device__ void store_block_extents(Extents e, unsigned* partials,
                                     unsigned min_word = 0xffffffffu) {

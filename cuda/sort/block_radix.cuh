@@ -16,7 +16,7 @@ namespace particles::cuda::detail {
 
 // How a warp finds the lanes holding the same digit (the multisplit at the heart of ranking).
 // Both are exact; bench/sort_bench's tuning table times them against each other.
-// (__match_any_sync, a third way, was measured slowest on the H200 and removed: policy.hpp.)
+// (__match_any_sync, a third way, was measured slowest and removed: docs/notes/radix.md.)
 enum class Multisplit {
   ballot,     // one __ballot_sync per digit bit: 8 votes, ~40 instructions per item row
   atomic_or,  // each lane ORs its bit into a shared mask of its digit, then reads the mask back

@@ -8,7 +8,7 @@ namespace particles::cuda::detail {
 
 // The grid of the enable-gated copies of a frame (the draw order into the GL buffer): a block of
 // kCopyThreads per SM. Disabled, such a launch still schedules every block, so it is kept small
-// (auto's order stage on the H200 at 1M: 4.4 us with 8 blocks of 256 per SM, 3.9 with this);
+// (faster than 8 blocks of 256 per SM in auto's order stage: docs/notes/frame.md);
 // enabled, each thread keeps four 16-byte loads in flight.
 inline constexpr unsigned kCopyThreads = 512;
 

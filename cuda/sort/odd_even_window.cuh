@@ -11,8 +11,8 @@
 //      in shared memory by buckets over their key range and writes the tile's own range only.
 // The exact kernel depends on the check kernel only, so it runs beside the sort kernel (on a
 // branch of the caller's stream) and its launch, empty unless the check failed, is off the path.
-// (One launch doing both, blocks checking tiles from a counter before sorting, measured slower:
-// 76.9 against 63.7 us at 2^22 on the H200; not kept.)
+// (One launch doing both, blocks checking tiles from a counter before sorting, measured slower
+// and was not kept: docs/notes/oddeven.md.)
 // Included by odd_even_sort.cu only.
 #include <cstddef>
 #include <cstdint>
@@ -52,7 +52,7 @@ constexpr int kPositionBits = 13;
 static_assert(kSpan <= (1 << kPositionBits), "E positions fit kPositionBits");
 
 // 256 threads: one wave of check blocks at 2^22 (8 per SM). 512 (a warp per chunk) was faster
-// at 2^20-2^21 (20.3 against 21.5 us) but slower at 2^22 (65.4 against 64.0): H200, 2026-11-29.
+// at 2^20-2^21 but slower at 2^22 (docs/notes/oddeven.md).
 constexpr int kCheckThreads = 256;
 constexpr int kCheckWarps = kCheckThreads / kWarpSize;
 constexpr int kCheckChunks = kChunksPerTile + 3;  // (*) reaches three chunks ahead

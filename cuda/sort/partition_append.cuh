@@ -29,9 +29,8 @@ __device__ inline bool partition_appends(const PartitionAppend& target, std::uin
 // count with one atomic, not one a warp: those atomics land on the few counts of the round's
 // buckets, and queue there. The answers are used a round later, so no thread waits for them.
 // Keys that moved farther than the block's window of buckets take their slots a warp at a time.
-// (H200, A/B in one run against an atomic a warp: galaxy auto 1M 51.6 -> 51.0 us, 2M 101.8 ->
-// 93.6; fountain 1M 56.5 -> 56.0, 2M 111.3 -> 105.3. With each round waiting for its own
-// answers behind a second barrier, fountain 1M lost: 57.2.)
+// (Faster than an atomic a warp on the galaxy and the fountain at 1M and 2M; waiting for each
+// round's own answers behind a second barrier lost: docs/notes/partition.md, "Appends".)
 inline constexpr std::uint32_t kBlockAppendWindow = 16;  // buckets, a shared count each
 inline constexpr std::uint32_t kBlockAppendBack = 7;     // of them below the block's places'
 struct BlockAppendShared {

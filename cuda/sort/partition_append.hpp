@@ -20,9 +20,9 @@ enum PartitionStateWord : int {
 };
 inline constexpr std::uint32_t kNoSplitters = 0xffffffffu;  // no sort has that many keys
 // Words from one bucket's count to the next: a 128-byte line each, so the appends' atomics spread
-// over the L2's slices instead of queueing at the few that 2 KB of packed counts map to. (H200,
-// galaxy 1M, auto: step 46 -> 41 us, frame 67.7 -> 62.7; counts a 32-byte sector apart gained
-// nothing, so it is the line that the atomics queue on.)
+// over the L2's slices instead of queueing at the few that 2 KB of packed counts map to. (Counts a
+// 32-byte sector apart gained nothing, so it is the line that the atomics queue on:
+// docs/notes/partition.md, "Appends".)
 inline constexpr std::uint32_t kPartitionCountStride = 32;
 
 struct PartitionAppend {

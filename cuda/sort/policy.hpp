@@ -1,6 +1,7 @@
 #pragma once
 // Every tuning constant of the sort library, defined once. Each note says what chose the value;
-// "H200" notes refer to bench/sort_bench runs recorded in docs/performance.md.
+// The measurements behind them are in docs/notes/radix.md and docs/notes/oddeven.md ("Figures
+// from the code comments"); today's tables are in docs/performance.md.
 #include <cstddef>
 
 namespace particles::cuda {
@@ -21,11 +22,10 @@ struct RadixPolicy {
   constexpr int tile() const { return threads * items_per_thread; }
 };
 // The candidates; every one is compiled, tested (forced) and timed by bench/sort_bench's tuning
-// table, and kRadixPolicyRules picks among them by size. H200, 2026-11-29 (docs/performance.md):
-// atomic_or multisplit beats ballot at every size, by 11% at 2^24 (654 vs 732 us for 512x15);
-// match_any was slowest everywhere (111 vs 81 us at 2^20; 936 vs 643 at 2^24), so no policy uses
-// it. Also tried at 2^24 and not added: 384x20/2 (641-643 us, a tie with 512x15's 643-646) and
-// 640x12/2 (671).
+// table, and kRadixPolicyRules picks among them by size. atomic_or multisplit beat ballot at
+// every size measured; match_any was the slowest everywhere, so no policy uses it. 384x20/2 (a tie
+// with 512x15 at 2^24) and 640x12/2 were tried and not added (docs/notes/radix.md, "Onesweep
+// policies and size rules").
 inline constexpr RadixPolicy kRadixPolicies[] = {
     {256, 8, 4, 1},   // 0: tile 2048, many blocks for small sorts; fastest up to 2^18
     {384, 15, 3, 1},  // 1: tile 5760, 56 registers; fastest or within 1% from 2^19
@@ -40,9 +40,9 @@ struct RadixSizeRule {
   int policy;        // index into kRadixPolicies
 };
 // Ascending by `from`; the last rule whose `from` <= n wins.
-// H200, 2026-11-29, 32-bit random (sort_bench tuning lines in docs/performance.md): 256x8 up to
-// 2^18 (42.9 us at 2^18), 384x15 at 2^19-2^20 (79.1 us at 2^20), 256x23 at 2^21 (117.8 against
-// 125-152), 512x15 atomic_or from 2^22 (690.8 against 716.8 at 2^24; within 0.5% at 2^22).
+// Each rule takes the policy that was fastest on 32-bit random keys in its size range: 256x8 up to
+// 2^18, 384x15 at 2^19-2^20, 256x23 at 2^21, 512x15 atomic_or from 2^22 (sort_bench tuning
+// lines: docs/performance.md, "Radix policies"; the choosing run in docs/notes/radix.md).
 inline constexpr RadixSizeRule kRadixPolicyRules[] = {
     {0, 0},
     {std::size_t{1} << 19, 1},
@@ -62,19 +62,18 @@ struct RadixBucketPolicy {
   int min_blocks_per_sm;
   constexpr int capacity() const { return threads * items_per_thread; }
 };
-// 512 x 12 runs 2 blocks per SM, 1024 x 20 one (64 registers a thread either way).
-// H200, 2026-11-30, 32-bit random, sort_bench tuning lines (the spread bucket sort,
-// radix_bucket_sort.cuh): 512x12 46.8-47.1 against 1024x20 53.8-53.9 us at 2^20. A 512 x 40
-// block (1 per SM, 128 registers) was slower at every size: 57.1 / 83.9 / 152.8 us at
-// 2^20 / 2^21 / 2^22 against 1024x20's 53.8 / 76.1 / 130.8; dropped (as was 512x24 on 2026-11-29).
+// 512 x 12 runs 2 blocks per SM, 1024 x 20 one (64 registers a thread either way). With the
+// spread bucket sort (radix_bucket_sort.cuh) 512x12 is the faster at 2^20; a 512 x 40 block (1 per
+// SM, 128 registers) was slower at every size and dropped, as was 512x24 (docs/notes/radix.md,
+// "Onesweep policies and size rules").
 inline constexpr RadixBucketPolicy kRadixBucketPolicies[] = {
     {512, 12, 2},   // 0: 6144 pairs: 2^20 keys make buckets of ~4096
     {1024, 20, 1},  // 1: 20480 pairs: 2^21 and 2^22 keys, buckets of ~8192 and ~16384
 };
 // Planned only when the average bucket (n / 256) leaves this much headroom in the block, so a
 // uniform input almost surely fits (the 2^20 random case: mean 4096, largest about 4300), and
-// only from this size, the smallest measured: at 2^16 32-bit random pairs the shortcut took 25.3
-// against 34.0 us for the LSD passes (H200, 2026-11-29, forced); smaller sorts were not timed.
+// only from this size, the smallest measured, where the shortcut already beat the LSD passes;
+// smaller sorts were not timed (docs/notes/radix.md, "Onesweep policies and size rules").
 inline constexpr double kRadixBucketHeadroom = 1.25;
 inline constexpr std::size_t kRadixBucketMinPairs = std::size_t{1} << 16;
 // Bucket sort (radix_bucket_sort.cuh): a bucket whose fullest sub-bucket holds more keys than
@@ -84,9 +83,9 @@ inline constexpr int kRadixSpreadBucketLimit = 16;
 
 // Window finish of the radix Sorter (radix_pass_route.hpp): 32-bit sorts of at least this many
 // pairs stop after the two top digits when the histograms say the groups sharing the top 16 bits
-// are short, and the odd-even window sort finishes them. H200, 2026-11-30 (docs/performance.md):
-// 2^24 random 575 against 645 us for 4 passes (CUB 594), 2^23 311 against 355; at 2^22 185
-// against 160 for the MSD-first shortcut, so not below 2^23. Skew: no top-digit bucket above this
+// are short, and the odd-even window sort finishes them. It beats the 4 passes at 2^23 and 2^24
+// but loses to the MSD-first shortcut at 2^22, so not below 2^23 (docs/notes/radix.md, "Window
+// finish"). Skew: no top-digit bucket above this
 // multiple of the mean; the mean group at most kRadixWindowMaxMeanGroup pairs (the window
 // reaches 512 pairs past each tile edge, and a group can straddle a tile edge).
 inline constexpr std::size_t kRadixWindowMinPairs = std::size_t{1} << 23;
@@ -114,10 +113,9 @@ inline constexpr int kOddEvenBucketLimit = 16;
 // Window path (odd_even_window.cuh): tiles of this many pairs, each sorted with a halo chunk of
 // kOddEvenWindow pairs on each side by a block of kOddEvenWindowThreads, and the blocks per SM of
 // that sort kernel (passed to __launch_bounds__; 2 x 1024 threads at 32 registers, no spills).
-// H200, 2026-11-29, sort_bench nearly sorted 32-bit, us at 2^20 / 2^22 (CUB 74.6 / 186.9):
-// 4096 x 1024 threads, 2 per SM, two kernels 21.7 / 63.7 (chosen); the same in one launch (since
-// removed) 22.0 / 76.9; 512 threads 22.2 / 71.2; 2048-pair tiles in one launch 30.1 / 115.1
-// (fastest below 2^19: 14.2 at 2^16).
+// 4096 x 1024 threads, 2 per SM, in two kernels was the fastest at 2^20 and 2^22 on nearly sorted
+// keys; one launch, 512 threads and 2048-pair tiles were slower there (2048-pair tiles only won
+// below 2^19): docs/notes/oddeven.md, "Figures from the code comments".
 inline constexpr int kOddEvenWindowTile = 4096;
 inline constexpr int kOddEvenWindowThreads = 1024;
 inline constexpr int kOddEvenWindowBlocksPerSm = 2;

@@ -16,10 +16,9 @@
 // Then the pairs are read again in bucket order, staged in shared memory at their places and
 // written out in order: both the reads and the writes are coalesced.
 //
-// H200, 2026-11-30, 2^22 32-bit random pairs (ncu): this kernel 64.3 us, against 97.8 for the
-// LSD ranking with random reads of each pair from L2 at the end; the whole sort went from 1.26x
-// CUB's speed to 1.53-1.57x. 8192 sub-buckets for a 1024 x 20 block measured faster than 16384
-// (whole sort 131.3 against 134.5 us).
+// Faster than the LSD ranking with random reads of each pair from L2 at the end, which it
+// replaced; 8192 sub-buckets for a 1024 x 20 block measured faster than 16384 (docs/notes/radix.md,
+// "Spread bucket sort" and "The bucket sort").
 #include <cstdint>
 
 #include "cuda/detail/dynamic_shared.cuh"
@@ -138,9 +137,8 @@ __device__ __noinline__ void bucket_sort_lsd(const std::uint32_t* keys_in, std::
 // and their places in their sub-buckets, two 16-bit places a register. Spread = false: every
 // bucket is ranked by LSD digits, for sorts of 2 passes, which leave at most 8 bits below the
 // partition digit: one LSD ranking costs less than the spread path's range, counting and scan
-// there (H200, 2026-11-30, 16-bit random 2^20: 38.7-39.0 us against 45.2-45.7 with the spread
-// path, and 2^19 30.0 against 34.1-34.3). With 16 bits below it (32-bit keys whose top digit is
-// shared) the spread path is the faster: nearly sorted 2^21 72.6-73.0 against 80.4-80.8 us.
+// there. With 16 bits below it (32-bit keys whose top digit is shared) the spread path is the
+// faster (docs/notes/radix.md, "The bucket sort").
 template <int Threads, int Items, int MinBlocks, bool Spread>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_bucket_sort_kernel(BucketSortArgs a) {
   using Shared = BucketSortShared<Threads, Items>;

@@ -21,8 +21,9 @@ struct RadixSortOptions {
   // caller's value array is then left holding scratch. Saves a copy of the values.
   std::uint32_t* const* final_values = nullptr;
   // Routing (radix_pass_route.hpp): the passes whose digit every key shares are skipped, decided
-  // on the device. Costs 5-12% per pass run on the H200 (a template switch keeps unrouted sorts
-  // free of it), so it is asked for where digits are likely to be shared; the MSD-first shortcut
+  // on the device. Costs time on every pass run (docs/notes/radix.md, "Routed radix"; a template
+  // switch keeps unrouted sorts free of it), so it is asked for where digits are likely to be
+  // shared; the MSD-first shortcut
   // is not planned for a routed sort.
   bool skip_shared_digits = false;
   // When not null, a device word no key is below, read when the sort runs; needs begin_bit == 0

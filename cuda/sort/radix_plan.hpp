@@ -33,7 +33,8 @@ inline std::size_t radix_tile_policy_for(std::size_t n, int forced) {
 // `passes` passes, or -1 when it is not planned; forced >= 0 picks one whenever the shortcut can
 // be planned at all (throws std::invalid_argument when out of range). With 2 passes the shortcut
 // saves no pass, only the cost of a small bucket sort against a onesweep pass, which wins up to
-// 2^20 pairs only (H200), so only the smallest block is a candidate there.
+// 2^20 pairs only (docs/performance.md, "Radix policies", random 16-bit keys), so only the
+// smallest block is a candidate there.
 inline int radix_bucket_policy_for(std::size_t n, int passes, RadixShortcut mode, int forced) {
   if (mode == RadixShortcut::never || passes < 2) return -1;
   if (forced >= 0) {

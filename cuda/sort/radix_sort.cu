@@ -234,8 +234,8 @@ struct OnesweepShared {
 // cp.async while the keys are ranked. That keeps 15 items within 64 registers, so several
 // blocks share an SM and one block's ranking overlaps another's loads and stores.
 // Routed is a template switch, not a run-time test: routed passes (buffers chosen on the device,
-// digits of key - floor) ran 5-12% slower on the H200 (2^22 nearly sorted 32-bit keys, 4 passes:
-// 198 -> 223 us), so sorts that do not ask for routing keep the host-routed kernel.
+// digits of key - floor) ran measurably slower per pass (docs/notes/radix.md, "Routed radix"), so
+// sorts that do not ask for routing keep the host-routed kernel.
 template <int Threads, int Items, int MinBlocks, Multisplit Method, bool Routed>
 __global__ void __launch_bounds__(Threads, MinBlocks) radix_onesweep_kernel(OnesweepArgs a) {
   using Rank = BlockRadixRank<Threads, Items, Method>;

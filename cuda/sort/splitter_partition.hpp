@@ -22,16 +22,15 @@ namespace particles::cuda {
 
 // Splitter spacing: a bucket's usual size. Twice the 2048 it was: a galaxy key changes bucket
 // from one frame to the next half as often (48% against 69%, 1M, CPU backend), so the appends'
-// searches and atomics are fewer (H200, galaxy 1M auto: step 40.6 -> 38.4 us, the sort as fast).
+// searches and atomics are fewer: the step got faster, the sort as fast (docs/notes/partition.md,
+// "Buckets and the sort's cap").
 inline constexpr int kPartitionBucket = 4096;
 inline constexpr int kPartitionBucketCapacity = 8192;  // keys one bucket holds and a block sorts
 // The most buckets a sort takes (8M keys); a larger sort always falls back. The same motion
 // moves a key across more places the more keys there are, and a block's keys then go to more
-// buckets. With a block's appends gathered (partition_append.cuh), auto against radix on the
-// H200 (galaxy / fountain, span in us): 4M 182.6 / 213.8 against 263; 8M 381.7 / 467.9 against
-// 469 / 468; but 16M 950.7 / 1109.9 against 885 / 883, the step's appends (677 / 799 us against
-// 385) costing more than the sort saves. (Before the gathering the cap was 2M keys: a 16M galaxy
-// step then took 1073 us with the appends.)
+// buckets. With a block's appends gathered (partition_append.cuh), auto beats radix up to 8M keys
+// but not at 16M, where the step's appends cost more than the sort saves (before the gathering the
+// cap was 2M keys): docs/notes/partition.md, "Buckets and the sort's cap".
 inline constexpr std::uint32_t kPartitionMaxBuckets = 2048;
 
 // Buckets of n keys.

@@ -25,18 +25,18 @@ namespace exact = detail::exact;
 
 // 16 rows a thread, 8 of them used by a usual bucket of kPartitionBucket keys. (With buckets of
 // 2048 keys, 256 threads beat 512 with 8 rows, the rank scans and barriers spanning half the
-// warps: galaxy 1M auto 109.3 -> 107.7 us on the H200.)
+// warps: docs/notes/partition.md, "The bucket kernel".)
 constexpr int kBucketThreads = 512;
 constexpr int kBucketWarps = kBucketThreads / 32;
-// Every bucket of a 1M-key sort (256) in one wave on the H200's 132 SMs.
+// Every bucket of a 1M-key sort (256) in one wave on 128 or more SMs (the H200 has 132).
 constexpr int kBucketBlocksPerSm = 2;
 constexpr int kBucketItems = kPartitionBucketCapacity / kBucketThreads;
 constexpr int kUsualRows = kPartitionBucket / kBucketThreads;  // the rows a usual bucket fills
 // The rows the one-pass ranking keeps in registers: a usual bucket's and two more (the fullest
 // bucket of a galaxy or fountain frame holds 4436 keys, 9 rows: 1M keys, 200 frames, CPU
 // backend). A bigger bucket's further rows are read again from its slots where they are needed.
-// (All 16 held, the kernel spilled; with 10 it does not: H200, galaxy auto 2M 107.3-107.6 ->
-// 105.5-105.7 us, 1M unchanged.)
+// (All 16 held, the kernel spilled; with 10 it does not, and 2M frames got faster:
+// docs/notes/partition.md, "The bucket kernel".)
 constexpr int kHeldRows = kUsualRows + 2;
 constexpr int kAppendThreads = 256;
 static_assert(kBucketItems * kBucketThreads == kPartitionBucketCapacity, "whole rows");
@@ -76,8 +76,8 @@ struct BucketOutput {
   const std::uint32_t* by_place;  // the values by place; null: the values are the places
   // kPlacesOnly: keys and by_place are null (a partition stint's sort, whose values are the
   // places), known at compile time, so the one-pass ranking's write loop tests neither. (With
-  // the rank loop's own count, below: the bucket kernel 5.81M -> 5.19M warp instructions and
-  // 14.2-14.9 -> 13.6-14.3 us in ncu, galaxy 1M auto 54.0 -> 53.4 us; H200.)
+  // the rank loop's own count, below, it cut the kernel's instructions and time:
+  // docs/notes/partition.md, "The bucket kernel".)
   template <bool kPlacesOnly = false>
   __device__ void write(std::uint32_t at, std::uint32_t key, std::uint32_t place) const {
     const std::uint32_t value = !kPlacesOnly && by_place != nullptr ? by_place[place] : place;
@@ -119,8 +119,8 @@ constexpr std::size_t overflow_scratch_words(std::uint32_t n) {
 // 8 counters a thread, about one a key of a usual bucket. Ranking inside a sub-bucket costs its
 // size a key (and a warp waits for its lanes' largest), so a bucket with one fuller than the
 // radix sort's spread limit (clustered keys) takes the LSD passes. 16 counters a thread halve the
-// sub-buckets' sizes but cost more in the block's scan than they save (H200, galaxy 1M: the sort
-// stage 18.8 -> 21.2 us, 11:08 UTC).
+// sub-buckets' sizes but cost more in the block's scan than they save (docs/notes/partition.md,
+// "The bucket kernel").
 constexpr int kSpreadBuckets = 8 * kBucketThreads;
 static_assert(kSpreadBuckets == 2 * 4 * kBucketThreads, "the kernel zeroes two uint4 a thread");
 
@@ -201,8 +201,8 @@ __device__ bool spread_sort_bucket(const BucketRows& row, int live, int len, std
     if (striped_slot(i) < len) atomicAdd(&cursor[sub_bucket(row(i).x - lo)], 1u);
   }
   __syncthreads();
-  // (bucket_counts_to_offsets and a vote after it take one barrier more: H200, galaxy 1M auto
-  // 48.4-48.6 against 48.6-48.7 us in one run.)
+  // (bucket_counts_to_offsets and a vote after it take one barrier more, and measured slower:
+  // docs/notes/partition.md, "The bucket kernel".)
   if (detail::block_counts_to_offsets_unless_crowded<kSpreadBuckets / kBucketThreads,
                                                      kRadixSpreadBucketLimit, kBucketWarps>(
           &cursor[threadIdx.x * (kSpreadBuckets / kBucketThreads)], sh.scratch))
@@ -229,8 +229,8 @@ __device__ bool spread_sort_bucket(const BucketRows& row, int live, int len, std
     const std::uint64_t* const first = sh.spread.words + (s == 0 ? 0u : cursor[s - 1]);
     const std::uint64_t* const last = sh.spread.words + cursor[s];
     // Not unrolled: a sub-bucket holds one or two words, and the unrolled loop's set-up cost
-    // more than its iterations (H200, galaxy 1M: 79 instructions a warp and slot, 38% of the
-    // kernel's; 45 rolled). It walks a pointer and counts into a word of its own: counting into
+    // more than its iterations (instruction counts in docs/notes/partition.md, "The bucket
+    // kernel"). It walks a pointer and counts into a word of its own: counting into
     // the rank that also started it, the compiler spent three moves an iteration on the sum.
     std::uint32_t below = 0;
 #pragma unroll 1
@@ -347,8 +347,9 @@ __device__ __noinline__ void sort_overflowed(BucketSortArgs a, std::uint32_t buc
 // Per bucket: its start (the counts of the buckets before it), then its pairs sorted into place.
 // Block 0 gives the verdict: the sort runs when the keys were appended and no bucket overflowed.
 // Every block takes a ticket once it has read the counts; the last one zeroes them. Its barriers
-// are few on purpose: each one in the middle of its work cost a galaxy frame 0.1-0.25 us (H200,
-// 1M keys; two blocks a SM, so a barrier leaves half the SM's warps waiting on their slowest).
+// are few on purpose: each one in the middle of its work cost a galaxy frame measurably (two
+// blocks a SM, so a barrier leaves half the SM's warps waiting on their slowest; figures in
+// docs/notes/partition.md, "The bucket kernel").
 template <bool kPlacesOnly>
 __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
     partition_bucket_sort_kernel(BucketSortArgs a) {
@@ -359,9 +360,9 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   // Every word the block needs before it sorts is read at once, so that it waits on the L2 once
   // rather than once a word: its enable, the appends' words, its bucket's count and the counts
   // before it (the bucket's start: independent loads, at most four a thread; a per-group count kept
-  // by the appends was a hot spot, its atomics, a few thousand on one word, took the step from 34
-  // to 139 us at 1M keys). Past the largest sort the one block reads bucket 0's count, which is
-  // there.
+  // by the appends was a hot spot, its atomics, a few thousand on one word, made the step about
+  // 4x slower at 1M keys: docs/notes/partition.md). Past the largest sort the one block reads
+  // bucket 0's count, which is there.
   const std::int32_t enabled = *a.enable;
   const bool appended = a.state[kAppended] != 0;
   const bool sorts = appended && a.state[kOverflow] == 0;
@@ -411,7 +412,7 @@ __global__ void __launch_bounds__(kBucketThreads, kBucketBlocksPerSm)
   // The bucket's start and its key range share one barrier (block_min_max_sum: scratch is next
   // written by the ranking's scan, past its counting's barrier), and the one-pass ranking's
   // cursors, zeroed before it, are then ready for that counting. (The start's own sum and
-  // block_min_max took two more: H200, galaxy 1M auto 48.8-49.0 -> 48.6-48.7 us in one run.)
+  // block_min_max took two more barriers, and measured slower: docs/notes/partition.md.)
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x] = make_uint4(0u, 0u, 0u, 0u);
   reinterpret_cast<uint4*>(sh.spread.cursor)[2 * threadIdx.x + 1] = make_uint4(0u, 0u, 0u, 0u);
   detail::block_min_max_sum(lo, hi, start, sh.scratch, sh.before_by_warp);
