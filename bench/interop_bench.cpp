@@ -3,9 +3,10 @@
 // draw, only CUDA-GL interop around DevicePipeline, as the app runs it; then the same frames into
 // plain device buffers, to tell interop's cost apart. (This is how auto's conditional graph node
 // was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
-// its sorts with device words instead: docs/performance.md.) Last, composite frames at 1280x720,
-// each followed by the GL blit a present makes, with and without waiting for GL to finish.
-// Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
+// its sorts with device words instead: docs/notes/auto.md, "Auto's CPU frame time".) Last,
+// composite frames at 1280x720, each followed by the GL blit a present makes, with and without
+// waiting for GL to finish. Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed
+// arguments: exit 1)
 #include <chrono>
 #include <cstdio>
 #include <string>

@@ -175,8 +175,9 @@ PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
 // the fragment's output is stored to 8 bits, then dst = src + dst * (255 - a) / 255, rounded, and
 // saturated. That is how Mesa's llvmpipe blends an RGBA8 target; blending in float and rounding
 // the result once differs by a few 1/255 where hundreds of faint sprites pile up, because 8-bit
-// blending stops moving a pixel once each sprite's change rounds away (docs/performance.md has
-// the measured difference against NVIDIA's GL).
+// blending stops moving a pixel once each sprite's change rounds away (docs/performance.md, "Same
+// image as GL", has the measured difference against NVIDIA's GL; docs/notes/compositor.md the
+// float compositor's).
 PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a) {
   std::uint32_t out = float_to_unorm8(a) << 24;
   for (int c = 0; c < 3; ++c) {

@@ -247,7 +247,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
 // pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so
 // the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
 // cost the tile's dependent blends a quarter of its list. (Windows growing from 512 entries cost
-// more: docs/performance.md.)
+// more: docs/notes/compositor.md, "Blend blocks for long tiles".)
 template <int kPixels, class Writer>
 __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
                            const std::uint32_t* __restrict__ sprites,
