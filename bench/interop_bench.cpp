@@ -5,8 +5,9 @@
 // was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
 // its sorts with device words instead: docs/notes/auto.md, "Auto's CPU frame time".) Last,
 // composite frames at 1280x720, each followed by the GL blit a present makes, with and without
-// waiting for GL to finish. Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed
-// arguments: exit 1)
+// waiting for GL to finish.
+//
+// Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
 #include <cstdio>
 #include <string>
