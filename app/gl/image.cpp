@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/output_file.hpp"
+
 // The one place stb_image_write's implementation is compiled. Static linkage keeps it private
 // to this file, so no other library (Debian's libstb also exports it) can clash with it.
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -17,10 +19,17 @@ void write_png(const std::filesystem::path& path, const Image& image) {
   if (image.width <= 0 || image.height <= 0 || image.rgba.size() != expected) {
     throw std::runtime_error("write_png " + path.string() + ": image is empty or malformed");
   }
-  if (stbi_write_png(path.c_str(), image.width, image.height, 4, image.rgba.data(),
-                     image.width * 4) == 0) {
-    throw std::runtime_error("write_png: cannot write " + path.string());
+  // Encoded in memory, then written whole (core/output_file.hpp): never a truncated PNG.
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.rgba.data(),
+                             image.width * 4) == 0) {
+    throw std::runtime_error("write_png: cannot encode " + path.string());
   }
+  write_file_atomically(path, png);
 }
 
 }  // namespace particles::gl

@@ -24,12 +24,21 @@ ParticleRenderer::ParticleRenderer(const std::filesystem::path& shader_dir)
 }
 
 void ParticleRenderer::draw(const ParticleBuffers& buffers, const DrawParams& params) {
+  clear(params);
+  draw_particles(buffers, params);
+}
+
+void ParticleRenderer::clear(const DrawParams& params) {
   // The framebuffer holds premultiplied colour, so the clear colour is premultiplied too.
   const Color& bg = params.background;
   glViewport(0, 0, params.viewport.x, params.viewport.y);
   glClearColor(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a);
   glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const DrawParams& params) {
   if (buffers.count() == 0) return;
+  glViewport(0, 0, params.viewport.x, params.viewport.y);
 
   // Order-dependent blending is the point of the whole program: each sprite goes "over" what
   // was drawn before it, and nothing is rejected by depth.

@@ -28,6 +28,9 @@ class ParticleRenderer {
   // Clears the bound draw framebuffer to the background and draws every particle in element
   // buffer order: premultiplied "over" blending, no depth test or depth writes.
   void draw(const ParticleBuffers& buffers, const DrawParams& params);
+  // draw()'s two halves: the clear, then the particles over what the framebuffer holds.
+  void clear(const DrawParams& params);
+  void draw_particles(const ParticleBuffers& buffers, const DrawParams& params);
   // The same into `target` (bound here), with the viewport set to the target's size.
   void draw(const RenderTarget& target, const ParticleBuffers& buffers, DrawParams params);
   // The comparison view into the bound framebuffer: the left half drawn in the buffers' compare

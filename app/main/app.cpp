@@ -27,6 +27,7 @@
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
@@ -63,6 +64,13 @@ class Session {
     if (headless_ && !options.headless) {
       std::cerr << "note: no display found, running headless\n";
     }
+    // The files the run ends with, checked before it starts (not after its 600 frames).
+    screenshot_ = options.screenshot;
+    report_ = options.report;
+    if (headless_ && screenshot_.empty()) screenshot_ = "out/particles.png";
+    if (headless_ && report_.empty()) report_ = "out/frame_times.csv";
+    if (!screenshot_.empty()) check_output_file(screenshot_, "--screenshot");
+    if (!report_.empty()) check_output_file(report_, "--report");
     if (!headless_ && options.report.empty()) history_.set_keep(std::size_t{1} << 17);
     context_ = headless_
                    ? gl::make_headless_context(options.width, options.height)
@@ -82,7 +90,14 @@ class Session {
     draw_timer_ = std::make_unique<gl::GpuTimer>();
     present_timer_ = std::make_unique<gl::GpuTimer>();
     state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
-    backend_->reset(state_.scene.params, state_.count, *buffers_);
+    reset_backend(backend_, options.backend, state_.scene.params, state_.count, *buffers_,
+                  std::cerr);
+    if (backend_->name() != state_.backend_name) {  // auto fell back to the CPU: its presets
+      state_.backend_name = backend_->name();
+      state_.count_presets =
+          count_presets(state_.backend_name, default_count(state_.scene, state_.backend_name));
+      if (!options.renderer) state_.renderer = default_renderer(state_.backend_name);
+    }
     frame_runner_ =
         std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
 
@@ -246,14 +261,10 @@ class Session {
   // Writes what the run asked for; returns the exit code (1 when ffmpeg failed on a recording).
   int finish() {
     for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
-    std::filesystem::path screenshot = state_.options.screenshot;
-    std::filesystem::path report = state_.options.report;
-    if (headless_ && screenshot.empty()) screenshot = "out/particles.png";
-    if (headless_ && report.empty()) report = "out/frame_times.csv";
+    const std::filesystem::path& screenshot = screenshot_;
+    const std::filesystem::path& report = report_;
     if (!screenshot.empty()) {
-      if (screenshot.has_parent_path())
-        std::filesystem::create_directories(screenshot.parent_path());
-      gl::write_png(screenshot.string(), target_->read_pixels());
+      gl::write_png(screenshot, target_->read_pixels());  // whole or not at all
       std::cout << "screenshot: " << screenshot.string() << '\n';
     }
     if (!report.empty()) {
@@ -307,7 +318,8 @@ class Session {
 
   AppState state_;
   bool headless_ = false;
-  std::uint64_t backend_frame_base_ = 0;  // the session frame of the backend's last reset
+  std::filesystem::path screenshot_, report_;  // what finish() writes; empty: nothing
+  std::uint64_t backend_frame_base_ = 0;       // the session frame of the backend's last reset
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;

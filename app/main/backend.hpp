@@ -3,8 +3,10 @@
 // results in the renderer's GL buffers: vertices in the vertex buffer, the far-to-near draw
 // order in the element buffer.
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,11 +50,33 @@ class Backend {
   virtual std::optional<std::uint64_t> device_memory_used() const { return std::nullopt; }
 };
 
+// A backend's reset() throws this, before it has changed anything, when its device cannot hold
+// the particle count: "the CUDA backend cannot hold 16777216 particles: they need about 3.0 GiB
+// of device memory, 0.3 GiB is free".
+class DeviceMemoryError : public std::runtime_error {
+ public:
+  DeviceMemoryError(std::uint32_t count, std::uint64_t needed_bytes, std::uint64_t free_bytes);
+  std::uint32_t count() const noexcept { return count_; }
+  std::uint64_t needed_bytes() const noexcept { return needed_; }
+  std::uint64_t free_bytes() const noexcept { return free_; }
+
+ private:
+  std::uint32_t count_;
+  std::uint64_t needed_, free_;
+};
+
 std::unique_ptr<Backend> make_cpu_backend();
 // Null when the build has no CUDA or no CUDA device is present; `why` says which.
 std::unique_ptr<Backend> make_cuda_backend(std::string& why);
 
 // Resolves --backend: auto takes CUDA when a device is present, else the CPU.
 std::unique_ptr<Backend> make_backend(BackendChoice choice);
+
+// backend->reset(params, count, buffers), where `choice` made `backend`. With --backend auto, a
+// CUDA backend that cannot hold `count` particles (DeviceMemoryError) gives way to the CPU
+// backend with the same count, and `notes` says so; with --backend cuda the error propagates.
+void reset_backend(std::unique_ptr<Backend>& backend, BackendChoice choice,
+                   const ModelParams& params, std::uint32_t count, gl::ParticleBuffers& buffers,
+                   std::ostream& notes);
 
 }  // namespace particles

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "app/main/bench_results.hpp"
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
@@ -274,11 +274,7 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
       << ", GL renderer: " << escape(results.gl_renderer) << "</text>\n"
       << body.str() << "</svg>\n";
 
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  out << svg.str();
-  if (!out) throw std::runtime_error("failed while writing " + file.string());
+  write_file_atomically(file, svg.str());
 }
 
 }  // namespace particles

@@ -1,11 +1,12 @@
 #include "app/main/bench_results.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
@@ -19,13 +20,6 @@ Summary summarize_frames(const std::vector<BenchFrame>& frames, Get get) {
     if (v >= 0.0f) values.push_back(v);
   }
   return summarize(std::move(values));
-}
-
-std::ofstream open_for_writing(const std::filesystem::path& file) {
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write " + file.string());
-  return out;
 }
 
 nlohmann::json summary_json(const Summary& s) {
@@ -91,6 +85,26 @@ std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results) {
   return ratios;
 }
 
+std::optional<SpanAgainstRadix> worst_auto_against_radix(const BenchResults& results) {
+  std::optional<SpanAgainstRadix> worst;
+  for (const SpanAgainstRadix& r : spans_against_radix(results)) {
+    if (results.runs[r.run].algorithm != to_string(Algorithm::automatic)) continue;
+    if (!worst || r.ratio > worst->ratio) worst = r;
+  }
+  return worst;
+}
+
+std::string worst_auto_line(const BenchResults& results) {
+  const std::optional<SpanAgainstRadix> worst = worst_auto_against_radix(results);
+  if (!worst) return "";
+  const BenchRun& run = results.runs[worst->run];
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.3fx", worst->ratio);
+  return "worst auto / radix: " + std::string(ratio) + " (" + run.scene + ", " +
+         std::to_string(run.count) + " particles, " + run.key_mode + " keys, " + run.renderer +
+         ", " + run.backend + ")";
+}
+
 Summary BenchRun::stage(int s) const {
   return summarize_frames(frames, [s](const BenchFrame& f) { return f.stage_ms[s]; });
 }
@@ -116,7 +130,7 @@ Summary BenchRun::order_error() const {
 }
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results) {
-  std::ofstream out = open_for_writing(file);
+  std::ostringstream out;
   out << "run,scene,backend,algorithm,key_mode,order,renderer,count,frame";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
   // order_error: % of adjacent pairs out of exact order; -1 where not measured.
@@ -134,7 +148,7 @@ void write_bench_csv(const std::filesystem::path& file, const BenchResults& resu
           << (f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f) << '\n';
     }
   }
-  if (!out) throw std::runtime_error("failed while writing " + file.string());
+  write_file_atomically(file, out.str());
 }
 
 void write_bench_json(const std::filesystem::path& file, const BenchResults& results) {
@@ -188,9 +202,19 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     if (!run.first_failure.empty()) j["first_failure"] = run.first_failure;
     root["runs"].push_back(j);
   }
-  std::ofstream out = open_for_writing(file);
-  out << root.dump(2) << '\n';
-  if (!out) throw std::runtime_error("failed while writing " + file.string());
+  // Where auto costs the most against radix over the whole matrix (null without such a pair).
+  if (const std::optional<SpanAgainstRadix> worst = worst_auto_against_radix(results)) {
+    const BenchRun& run = results.runs[worst->run];
+    root["worst_auto_vs_radix"] = {
+        {"ratio", worst->ratio},     {"scene", run.scene},
+        {"count", run.count},        {"key_mode", run.key_mode},
+        {"renderer", run.renderer},  {"backend", run.backend},
+        {"span_ms", worst->span_ms}, {"radix_span_ms", worst->radix_span_ms},
+        {"run", worst->run},         {"radix_run", worst->radix_run}};
+  } else {
+    root["worst_auto_vs_radix"] = nullptr;
+  }
+  write_file_atomically(file, root.dump(2) + '\n');
 }
 
 std::string bench_table(const BenchResults& results) {
@@ -248,6 +272,8 @@ std::string bench_table(const BenchResults& results) {
        "\n";
   const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
   if (!ratios.empty()) t << radix_comparison_table(results, ratios);
+  if (const std::string worst = worst_auto_line(results); !worst.empty())
+    t << '\n' << worst << '\n';
   return t.str();
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,11 @@ struct SpanAgainstRadix {
 };
 // One entry per run that has such a radix run and a span (both medians above zero), in run order.
 std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results);
+// The auto run that costs the most against radix (the largest ratio of spans_against_radix among
+// auto's runs; the first of equals), or none when no auto run has a radix run to compare with.
+std::optional<SpanAgainstRadix> worst_auto_against_radix(const BenchResults& results);
+// "worst auto / radix: 1.274x (galaxy, 65536 particles, exact keys, composite, cuda)", or "".
+std::string worst_auto_line(const BenchResults& results);
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results);
 void write_bench_json(const std::filesystem::path& file, const BenchResults& results);

@@ -21,6 +21,7 @@
 #include "app/main/order_check.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
@@ -219,6 +220,9 @@ class BenchSession {
 }  // namespace
 
 int run_bench(const BenchConfig& config, const std::string& command) {
+  // Before the first frame, not after the last run: a folder that cannot be written stops the
+  // bench at once.
+  check_output_dir(config.out_dir, "--out");
   BenchSession session(config);
   BenchResults results;
   results.gl_renderer = session.renderer();

@@ -5,19 +5,49 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
+#include "cuda/check.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
 namespace particles {
+
+// Device memory a particle takes, estimated from the buffers sized by the count: two state
+// arrays (2 x 32 B), keys and order (8 B), GL's vertex and element buffers (20 B), the points
+// model's resampled cloud (16 B), every sorter's scratch (radix, CUB, odd-even, quicksort and the
+// splitter partition: about 64 B) and the compositor's per-sprite arrays and tile entries (about
+// 40 B). `estimated_device_bytes` adds a fixed 64 MiB for graphs, look-back words and the rest.
+inline constexpr std::uint64_t kDeviceBytesPerParticle = 212;
+inline constexpr std::uint64_t kDeviceFixedBytes = std::uint64_t{64} << 20;
+
+std::uint64_t estimated_device_bytes(std::uint32_t count) {
+  return kDeviceFixedBytes + kDeviceBytesPerParticle * count;
+}
+
 namespace {
 
 class CudaBackend final : public Backend {
  public:
   std::string name() const override { return "cuda"; }
 
+  // Refuses a count the device cannot hold before touching anything (DeviceMemoryError), and
+  // turns an allocation that fails all the same into that error too.
   void reset(const ModelParams& params, std::uint32_t count,
              gl::ParticleBuffers& buffers) override {
-    buffers.resize(count);
-    pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
+    const std::uint64_t needed = estimated_device_bytes(count);
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();
+      free = 0;  // unknown: let the allocations say
+    } else if (needed > free) {
+      throw DeviceMemoryError(count, needed, free);
+    }
+    try {
+      buffers.resize(count);
+      pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
+    } catch (const cuda::CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) throw;
+      cudaGetLastError();  // not sticky, but later launch checks would read it
+      throw DeviceMemoryError(count, needed, free);
+    }
   }
 
   FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {

@@ -1,8 +1,10 @@
 #include "app/main/frame_record.hpp"
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "core/output_file.hpp"
 
 namespace particles {
 
@@ -22,10 +24,7 @@ FrameRecord* FrameHistory::find(std::uint64_t frame) {
 void write_frame_report(const std::string& path, const std::vector<FrameRecord>& frames,
                         const std::string& algorithm, const std::string& backend,
                         std::uint32_t count) {
-  const std::filesystem::path file(path);
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  std::ofstream out(file);
-  if (!out) throw std::runtime_error("cannot write report " + path);
+  std::ostringstream out;
   out << "frame,backend,algorithm,count,frame_ms,backend_ms,draw_ms";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
   // order_error: % of the drawn order's adjacent pairs out of exact order, -1 where not measured.
@@ -38,7 +37,7 @@ void write_frame_report(const std::string& path, const std::vector<FrameRecord>&
         << r.composite_ms << ',' << r.present_ms << ','
         << (r.order_error >= 0.0f ? 100.0f * r.order_error : -1.0f) << '\n';
   }
-  if (!out) throw std::runtime_error("failed while writing report " + path);
+  write_file_atomically(path, out.str());  // whole or not at all
 }
 
 }  // namespace particles

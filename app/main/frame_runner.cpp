@@ -58,11 +58,15 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   if (!out.info.extents.empty()) last_extents_ = out.info.extents;
   if (choices.draw && choices.renderer == RendererKind::raster) {
     target_.bind();
+    // The clear before the timer's query begins: on Mesa's llvmpipe a GL_TIME_ELAPSED query
+    // begun before the context's first clear or draw has no scene to record its start in, and
+    // reads back the end's raw clock (the uptime, 10^6 ms and more) as the first frame's time.
+    renderer_.clear(draw);
     draw_timer_.begin();
     if (out.info.compare_order && buffers_.has_compare_order()) {
       renderer_.draw_split(buffers_, draw);
     } else {
-      renderer_.draw(buffers_, draw);
+      renderer_.draw_particles(buffers_, draw);
     }
     draw_timer_.end();
   }

@@ -61,7 +61,16 @@ SwitchResult switch_scene(const SwitchRequest& request, Backend& backend,
     result.error = "a particle count must be at least 1";
     return result;
   }
-  backend.reset(next.params, next_count, buffers);
+  try {
+    backend.reset(next.params, next_count, buffers);
+  } catch (const DeviceMemoryError& e) {
+    // The count does not fit: keep the running scene and count (the backend is reset to them,
+    // in case a failed allocation left it part way).
+    result.error = e.what();
+    backend.reset(scene.params, count, buffers);
+    result.reset = true;
+    return result;
+  }
   scene = std::move(next);
   count = next_count;
   result.reset = true;
@@ -79,10 +88,12 @@ SwitchResult apply_switch_requests(AppState& state, Backend& backend,
   if (!result.error.empty()) {
     state.switch_error = result.error;
     std::cerr << "error: " << result.error << " (keeping scene '" << state.scene.name << "')\n";
+    if (!result.reset) return result;  // else the kept scene restarted (a count that did not fit)
+  } else if (!result.reset) {
     return result;
+  } else {
+    state.switch_error.clear();
   }
-  if (!result.reset) return result;
-  state.switch_error.clear();
   state.camera = state.scene.camera;
   state.follow_path = !state.scene.camera_path.empty();
   state.frame_on_load = state.scene.camera_auto_frame;

@@ -41,12 +41,14 @@ struct SwitchRequest {
 
 struct SwitchResult {
   bool reset = false;  // the backend was reset: make a new FrameRunner
-  std::string error;   // non-empty: nothing changed
+  std::string error;   // non-empty: the scene and count did not change (if `reset`, the
+                       // backend could not hold the count and restarted the old ones)
 };
 
 // Applies `request` to the running `scene` and `count`: loads the scene (a scene switch takes
 // the new scene's default count unless a count is requested too), then resets `backend` with
-// `buffers`. Never throws for a bad scene file; errors from the backend itself propagate.
+// `buffers`. Never throws for a bad scene file or a count the device cannot hold
+// (DeviceMemoryError); other errors from the backend itself propagate.
 SwitchResult switch_scene(const SwitchRequest& request, Backend& backend,
                           gl::ParticleBuffers& buffers, SceneDesc& scene, std::uint32_t& count);
 

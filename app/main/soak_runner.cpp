@@ -7,7 +7,6 @@
 #include <ctime>
 #include <deque>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,6 +25,7 @@
 #include "app/main/scene_switch.hpp"
 #include "app/main/soak.hpp"
 #include "core/camera.hpp"
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
@@ -255,7 +255,7 @@ class SoakSession {
 };
 
 void write_samples_csv(const std::filesystem::path& file, const std::vector<SoakSample>& samples) {
-  std::ofstream out(file);
+  std::ostringstream out;
   out << "segment,frame,scene,count,algorithm,key_mode,renderer,rss_bytes,device_bytes\n";
   for (const SoakSample& s : samples) {
     out << s.segment << ',' << s.frame << ',' << s.scene << ',' << s.count << ',' << s.algorithm
@@ -263,7 +263,7 @@ void write_samples_csv(const std::filesystem::path& file, const std::vector<Soak
         << (s.rss_bytes ? std::to_string(*s.rss_bytes) : "") << ','
         << (s.device_bytes ? std::to_string(*s.device_bytes) : "") << '\n';
   }
-  if (!out) throw std::runtime_error("cannot write " + file.string());
+  write_file_atomically(file, out.str());
 }
 
 nlohmann::json growth_json(const SoakGrowth& g) {
@@ -281,6 +281,7 @@ nlohmann::json growth_json(const SoakGrowth& g) {
 }  // namespace
 
 int run_soak(SoakConfig config, const std::string& command) {
+  check_output_dir(config.out_dir, "--out");  // before the run, not after its 20,000 frames
   SoakSession session(config);
   const std::string date = utc_now();
   std::cerr << "soak: " << config.frames << " frames, a switch every " << config.every
@@ -358,7 +359,7 @@ int run_soak(SoakConfig config, const std::string& command) {
   summary["device_memory"] = growth_json(device);
   summary["passed"] = passed;
   summary["failures"] = failures;
-  std::ofstream(config.out_dir / "summary.json") << summary.dump(2) << '\n';
+  write_file_atomically(config.out_dir / "summary.json", summary.dump(2) + '\n');
 
   std::cout << "particles soak, " << date << ", " << session.gl_renderer() << '\n'
             << table.str() << (passed ? "PASSED" : "FAILED") << '\n'

@@ -63,6 +63,12 @@ constexpr Range kUnit{0.0, 1.0, false, false};
 constexpr Range closed(double lo, double hi) {
   return {lo, hi, false, false};
 }
+// World coordinates (a nozzle, a box corner, a centre) and lengths (a radius): far beyond any
+// scene, and small enough that every model's motion on top of them stays finite (each model's
+// speeds, accelerations and periods are bounded too; SceneLoader.ExtremeAcceptedScenesStayFinite
+// steps every model at these bounds).
+constexpr double kWorld = 1e6;
+constexpr Range kCoordinate = closed(-kWorld, kWorld);
 
 std::string join(std::string_view section, std::string_view key) {
   return section.empty() ? std::string(key) : std::string(section) + "." + std::string(key);
@@ -72,6 +78,16 @@ std::string format_number(double v) {
   std::ostringstream s;
   s << std::setprecision(10) << v;  // 10, not 10.000000; 134217728, not 1.34218e+08
   return s.str();
+}
+
+std::string format_vec3(Vec3 v) {
+  std::ostringstream s;
+  s << std::setprecision(10) << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+  return s.str();
+}
+
+std::string describe_world() {
+  return kCoordinate.describe() + " in x, y and z";
 }
 
 const char* type_name(const toml::node& n) {
@@ -212,6 +228,14 @@ double SceneReader::number(const toml::node& n, const std::string& name, Range r
       << std::numeric_limits<float>::max() << " in magnitude)";
     fail(n.source(), s.str());
   }
+  // Nor may a number vanish in it: 1e-300 would become 0 (or a subnormal) and pass an open
+  // range such as (0, 20] only to divide by zero in a model.
+  if (v != 0.0 && std::fabs(v) < std::numeric_limits<float>::min()) {
+    std::ostringstream s;
+    s << std::setprecision(10) << name << " = " << v << " is too small for a float (0 or at least "
+      << std::numeric_limits<float>::min() << " in magnitude)";
+    fail(n.source(), s.str());
+  }
   if (!range.contains(v)) {
     std::ostringstream s;
     s << std::setprecision(10) << name << " = " << v << " is out of range: must be "
@@ -305,7 +329,7 @@ void SceneReader::read_particles(const toml::table& t, SceneDesc& d) const {
   check_keys(t, "particles", {"count", "cpu_count", "sprite_size", "seed", "time_step"});
   get(t, "particles", "count", closed(1, 1 << 27), d.count);
   get(t, "particles", "cpu_count", closed(1, 1 << 24), d.cpu_count);
-  get(t, "particles", "sprite_size", kPositive, d.sprite_size);
+  get(t, "particles", "sprite_size", Range{0.0, 1000.0, true, false}, d.sprite_size);
   get(t, "particles", "seed", closed(0, 4294967295.0), d.params.seed);
   get(t, "particles", "time_step", Range{0.0, 0.1, true, false}, d.time_step);
 }
@@ -390,22 +414,22 @@ void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
       t, s,
       {"arms", "radius", "thickness", "twist", "arm_spread", "core_fraction", "rotation_speed"});
   get(t, s, "arms", closed(1, 16), g.arms);
-  get(t, s, "radius", kPositive, g.radius);
-  get(t, s, "thickness", kNonNegative, g.thickness);
-  get(t, s, "twist", kAny, g.twist);
-  get(t, s, "arm_spread", kNonNegative, g.arm_spread);
+  get(t, s, "radius", Range{0.0, kWorld, true, false}, g.radius);
+  get(t, s, "thickness", closed(0, kWorld), g.thickness);
+  get(t, s, "twist", closed(-1000, 1000), g.twist);
+  get(t, s, "arm_spread", closed(0, 100), g.arm_spread);
   get(t, s, "core_fraction", kUnit, g.core_fraction);
-  get(t, s, "rotation_speed", kAny, g.rotation_speed);
+  get(t, s, "rotation_speed", closed(-100, 100), g.rotation_speed);
 }
 
 void SceneReader::read_fountain(const toml::table& t, FountainParams& f) const {
   constexpr std::string_view s = "model.fountain";
   check_keys(t, s, {"nozzle", "speed", "cone_angle", "gravity", "lifetime"});
-  get_vec3(t, s, "nozzle", kAny, f.nozzle);
-  get(t, s, "speed", kNonNegative, f.speed);
+  get_vec3(t, s, "nozzle", kCoordinate, f.nozzle);
+  get(t, s, "speed", closed(0, 1000), f.speed);
   get(t, s, "cone_angle", closed(0.0, 1.5707963267948966), f.cone_angle);
-  get(t, s, "gravity", kAny, f.gravity);
-  get(t, s, "lifetime", kPositive, f.lifetime);
+  get(t, s, "gravity", closed(-1000, 1000), f.gravity);
+  get(t, s, "lifetime", Range{0.0, 600.0, true, false}, f.lifetime);
 }
 
 // Ranges: what the model's math stays sound for (a lifetime or period longer than the largest
@@ -416,7 +440,7 @@ void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
   check_keys(t, s,
              {"source", "source_radius", "rise_speed", "lifetime", "turbulence", "noise_scale",
               "spread", "wind", "dark_fraction"});
-  get_vec3(t, s, "source", kAny, p.source);
+  get_vec3(t, s, "source", kCoordinate, p.source);
   get(t, s, "source_radius", Range{0.0, 100.0, true, false}, p.source_radius);
   get(t, s, "rise_speed", closed(0, 50), p.rise_speed);
   get(t, s, "lifetime", closed(0.2, 60), p.lifetime);
@@ -425,6 +449,13 @@ void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
   get(t, s, "spread", closed(0, 5), p.spread);
   get(t, s, "wind", closed(-20, 20), p.wind);
   get(t, s, "dark_fraction", kUnit, p.dark_fraction);
+  // The outward drift grows a puff's distance from the axis by up to e^(spread x age): bounded
+  // over a life, it stays finite (e^30 times the disc's radius at most).
+  if (!(p.spread * p.lifetime <= 30.0f)) {
+    fail(t.source(), std::string(s) + ": spread x lifetime (" +
+                         format_number(p.spread * p.lifetime) +
+                         ") must be at most 30: a puff drifts out by e^(spread x lifetime)");
+  }
 }
 
 void SceneReader::read_vortex_ring(const toml::table& t, VortexRingParams& p) const {
@@ -432,9 +463,10 @@ void SceneReader::read_vortex_ring(const toml::table& t, VortexRingParams& p) co
   check_keys(t, s,
              {"origin", "ring_radius", "core_radius", "tube_radius", "core_speed", "rise_speed",
               "travel", "twirl"});
-  get_vec3(t, s, "origin", kAny, p.origin);
+  get_vec3(t, s, "origin", kCoordinate, p.origin);
   get(t, s, "ring_radius", Range{0.0, 1000.0, true, false}, p.ring_radius);
-  get(t, s, "core_radius", Range{0.0, 1000.0, true, false}, p.core_radius);
+  // The swirl's angular speed near the core is 2 core_speed / core_radius.
+  get(t, s, "core_radius", closed(0.001, 1000), p.core_radius);
   get(t, s, "tube_radius", Range{0.0, 1000.0, true, false}, p.tube_radius);
   get(t, s, "core_speed", closed(-100, 100), p.core_speed);
   get(t, s, "rise_speed", Range{0.0, 100.0, true, false}, p.rise_speed);
@@ -455,12 +487,13 @@ void SceneReader::read_fireworks(const toml::table& t, FireworksParams& p) const
   constexpr std::string_view s = "model.fireworks";
   check_keys(
       t, s, {"centre", "spread", "bursts", "period", "speed", "drag", "gravity", "stars", "trail"});
-  get_vec3(t, s, "centre", kAny, p.centre);
+  get_vec3(t, s, "centre", kCoordinate, p.centre);
   get_vec3(t, s, "spread", closed(0, 1000), p.spread);
   get(t, s, "bursts", closed(1, 64), p.bursts);
   get(t, s, "period", closed(0.2, 60), p.period);
   get(t, s, "speed", closed(0, 100), p.speed);
-  get(t, s, "drag", Range{0.0, 20.0, true, false}, p.drag);
+  // The terminal velocity is gravity / drag.
+  get(t, s, "drag", closed(0.001, 20), p.drag);
   get(t, s, "gravity", closed(-50, 50), p.gravity);
   get(t, s, "stars", closed(1, 100000), p.stars);
   get(t, s, "trail", closed(0, 5), p.trail);
@@ -477,8 +510,9 @@ void SceneReader::read_attractor(const toml::table& t, AttractorParams& p) const
   get(t, s, "rho", Range{0.0, 200.0, true, false}, p.rho);
   get(t, s, "beta", Range{0.0, 20.0, true, false}, p.beta);
   get(t, s, "speed", closed(-5, 5), p.speed);
-  get(t, s, "scale", Range{0.0, 100.0, true, false}, p.scale);
-  get_vec3(t, s, "centre", kAny, p.centre);
+  // World coordinates are divided by the scale each step.
+  get(t, s, "scale", closed(0.001, 100), p.scale);
+  get_vec3(t, s, "centre", kCoordinate, p.centre);
 }
 
 void SceneReader::read_shells(const toml::table& t, ShellsParams& p) const {
@@ -501,13 +535,13 @@ void SceneReader::read_snow(const toml::table& t, SnowParams& p) const {
   check_keys(t, s,
              {"box_min", "box_max", "fall_speed", "sway", "sway_period", "wind", "lantern",
               "lantern_radius"});
-  get_vec3(t, s, "box_min", kAny, p.box_min);
-  get_vec3(t, s, "box_max", kAny, p.box_max);
+  get_vec3(t, s, "box_min", kCoordinate, p.box_min);
+  get_vec3(t, s, "box_max", kCoordinate, p.box_max);
   get(t, s, "fall_speed", closed(0, 50), p.fall_speed);
   get(t, s, "sway", closed(0, 10), p.sway);
   get(t, s, "sway_period", closed(0.2, 600), p.sway_period);
   get_vec3(t, s, "wind", closed(-50, 50), p.wind);
-  get_vec3(t, s, "lantern", kAny, p.lantern);
+  get_vec3(t, s, "lantern", kCoordinate, p.lantern);
   get(t, s, "lantern_radius", Range{0.0, 10000.0, true, false}, p.lantern_radius);
   if (!(p.box_min.x < p.box_max.x && p.box_min.y < p.box_max.y && p.box_min.z < p.box_max.z)) {
     fail(t.source(), std::string(s) + ": box_max must exceed box_min in x, y and z");
@@ -574,7 +608,7 @@ void SceneReader::load_points(const toml::table& root, const toml::table& t, Sce
   if (!file->is_string()) wrong_type(*file, "model.points.file", "a string (a path)");
   const std::string up = string_choice(t, s, "up", {"y", "z"}, "y");
   float fit = 0.0f, alpha = 1.0f;
-  get(t, s, "fit", kNonNegative, fit);
+  get(t, s, "fit", closed(0, kWorld), fit);
   get(t, s, "alpha", kUnit, alpha);
 
   // Relative to the scene file.
@@ -615,6 +649,13 @@ void SceneReader::load_points(const toml::table& root, const toml::table& t, Sce
       p.z = static_cast<float>((p.z - cz) * scale);
     }
     std::tie(lo, hi) = bounds();
+  }
+  // The motions turn and swell the cloud about its centre: within world coordinates they stay
+  // finite, as every model's positions do.
+  if (std::min({lo.x, lo.y, lo.z}) < -kWorld || std::max({hi.x, hi.y, hi.z}) > kWorld) {
+    fail(file->source(), "model.points.file: the cloud reaches beyond " + describe_world() +
+                             " (from " + format_vec3(lo) + " to " + format_vec3(hi) +
+                             "): set model.points.fit to scale it");
   }
   d.params.points.centre = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z)};
 
