@@ -28,7 +28,7 @@ struct CompositeJob {
 
 class CudaPipeline {
  public:
-  CudaPipeline() = default;
+  CudaPipeline() { device_.set_auto_measures_cost(true); }
 
   // vertex_buffer holds >= count ParticleVertex, index_buffer >= count uint32 (GL storage
   // allocated by the renderer, a current GL context). Registers both once; call again whenever

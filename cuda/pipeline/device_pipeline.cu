@@ -620,7 +620,9 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // Reports count only while the frame they report was asked for as this one is.
     if (fused_auto && reported.requested == shape) {
       const float span = info.stages.span_ms;
-      if (reported.stint == SortPath::unsorted) {
+      if (reported.stint == SortPath::unsorted && !auto_measures_cost_) {
+        auto_stint_ = after_auto_report(auto_stint_, info.path);
+      } else if (reported.stint == SortPath::unsorted) {
         auto_cost_ = after_auto_span(auto_cost_, span);
         const AutoChoice next = after_probing_frame(auto_stint_, auto_cost_, info.path);
         auto_stint_ = next.stint;

@@ -131,6 +131,13 @@ class DevicePipeline {
   // splitters.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
+  // Whether auto times its frames and radix's and runs radix where radix is measured cheaper
+  // (core/auto_policy.hpp, after_probing_frame). The app's backend (CudaPipeline) turns it on;
+  // off, auto's paths depend on the frames alone, which the tests of its paths need.
+  void set_auto_measures_cost(bool on) noexcept {
+    auto_measures_cost_ = on;
+    auto_cost_ = {};
+  }
   // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or
   // unsorted for none; for tests.
   SortPath newest_frame_stint() const noexcept {
@@ -232,6 +239,7 @@ class DevicePipeline {
   // Fused auto's stints (core/auto_policy.hpp).
   AutoStint auto_stint_;
   AutoCost auto_cost_;  // what auto's frames and radix's cost here (after_probing_frame)
+  bool auto_measures_cost_ = false;
   // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
   // fused auto frame is asked for (one chosen for a key mode says nothing about another).
   std::optional<GraphShape> last_requested_;

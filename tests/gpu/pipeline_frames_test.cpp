@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -560,6 +561,31 @@ TEST(PipelineAutoStint, AFrameThatMovedTooFarFallsBackAndEndsTheStint) {
   EXPECT_EQ(stint[jump], SortPath::partition) << "the jump should land in the stint";
   EXPECT_EQ(reported[jump + 1], SortPath::oddeven) << "the jump frame should fall back";
   EXPECT_EQ(stint[jump + 2], SortPath::unsorted) << "the stint should end";
+}
+
+// With auto timing its frames (as the app's backend runs it), whichever paths the timings pick,
+// radix stints, radix probes or auto's own, every frame is an exactly sorted permutation, across
+// key modes. (Which paths run depends on the GPU's timings, so the test asserts none of them:
+// the policy's choices are core_tests' AutoCost cases, its effect the bench's auto/radix table.)
+TEST(PipelineAutoCost, EveryFrameIsExactWhateverTheTimingsChoose) {
+  REQUIRE_CUDA_DEVICE();
+  CheckedPipeline checked(Model::galaxy, 65536);
+  checked.pipeline.set_auto_measures_cost(true);
+  int radix_frames = 0;
+  constexpr int frames = 240;
+  for (int frame = 0; frame < frames; ++frame) {
+    FrameSettings s;
+    s.dt = 1.0f / 60.0f;
+    s.view = test::orbit_view(frame);
+    s.algorithm = Algorithm::automatic;
+    s.key_mode = frame < frames / 2 ? KeyMode::quantized : KeyMode::exact;
+    s.key_bits = 16;
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    ASSERT_NO_THROW(checked.run(s));
+    if (::testing::Test::HasFatalFailure()) return;
+    radix_frames += checked.pipeline.newest_frame_stint() == SortPath::radix ? 1 : 0;
+  }
+  std::printf("auto timing its frames at 65536: %d of %d frames ran radix\n", radix_frames, frames);
 }
 
 // A stint holds only while the same frame is asked for: one chosen for exact keys ends when the
