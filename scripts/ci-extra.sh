@@ -15,11 +15,12 @@ build_root=${BUILD_ROOT:-$root/build-ci}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# clang-16 and libFuzzer, the way scripts/setup-debian.sh installs the rest.
+# clang-16, its sanitizer runtimes (only recommended by clang-16) and libFuzzer, the way
+# scripts/setup-debian.sh installs the rest.
 "$root/scripts/setup-debian.sh"
 if [[ " $steps " == *" fuzz "* ]]; then
   missing=()
-  for p in clang-16 libfuzzer-16-dev; do
+  for p in clang-16 libclang-rt-16-dev libfuzzer-16-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
