@@ -4,10 +4,8 @@
 // (which writes down its argv) or finds none and says how to encode. In-process: the names,
 // ffmpeg's arguments and the PATH search.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,37 +19,20 @@
 
 #include "app/main/process.hpp"
 #include "app/main/recorder.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace particles {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;  // exit code, or -1 when the process did not exit normally
-  std::string output;
-};
-
-// One shell word, whatever `s` holds.
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using Result = particles::test::CommandResult;
+using particles::test::shell_quoted;
 
 // The binary with `args` (already shell words) under PATH=`path`; stdout and stderr together.
 Result run_particles(const std::string& args, const fs::path& path) {
-  const std::string command =
-      "PATH=" + quoted(path.string()) + " " + quoted(PARTICLES_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-    r.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return particles::test::run_command("PATH=" + shell_quoted(path.string()) + " " +
+                                      shell_quoted(PARTICLES_BINARY) + " " + args);
 }
 
 // A fresh, empty directory for one test (a space and a quote in its name: no shell may split it).
@@ -74,7 +55,7 @@ fs::path fake_ffmpeg(const fs::path& dir, int status) {
   const fs::path bin = dir / "fakebin";
   fs::create_directories(bin);
   std::ofstream(bin / "ffmpeg") << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > "
-                                << quoted((dir / "argv.txt").string()) << "\nexit " << status
+                                << shell_quoted((dir / "argv.txt").string()) << "\nexit " << status
                                 << "\n";
   fs::permissions(bin / "ffmpeg", fs::perms::owner_all);
   return bin;
@@ -158,11 +139,11 @@ class RecordRenderer : public ::testing::TestWithParam<const char*> {};
 TEST_P(RecordRenderer, HeadlessRunWritesNumberedFramesThatDecode) {
   const fs::path dir = fresh_dir(std::string("frames-") + GetParam());
   const fs::path rec = dir / "rec";  // created by the run
-  const Result r =
-      run_particles(kSmallRun + " --scene snow --frames 4 --renderer " + GetParam() +
-                        " --screenshot " + quoted((dir / "shot.png").string()) + " --report " +
-                        quoted((dir / "report.csv").string()) + " --record " + quoted(rec.string()),
-                    empty_bin(dir));
+  const Result r = run_particles(kSmallRun + " --scene snow --frames 4 --renderer " + GetParam() +
+                                     " --screenshot " + shell_quoted((dir / "shot.png").string()) +
+                                     " --report " + shell_quoted((dir / "report.csv").string()) +
+                                     " --record " + shell_quoted(rec.string()),
+                                 empty_bin(dir));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png",
                                                      "frame_00002.png", "frame_00003.png"}));
@@ -184,10 +165,10 @@ TEST_P(RecordRenderer, TheFlyThroughRecordsTheSameBytesEveryRun) {
   std::vector<std::string> runs[2];
   for (int run = 0; run < 2; ++run) {
     const fs::path rec = dir / ("rec" + std::to_string(run));
-    const Result r =
-        run_particles(kSmallRun + " --scene " + quoted(scene.string()) + " --frames 3 --renderer " +
-                          GetParam() + " --record " + quoted(rec.string()),
-                      empty_bin(dir));
+    const Result r = run_particles(kSmallRun + " --scene " + shell_quoted(scene.string()) +
+                                       " --frames 3 --renderer " + GetParam() + " --record " +
+                                       shell_quoted(rec.string()),
+                                   empty_bin(dir));
     ASSERT_EQ(r.status, 0) << r.output;
     for (std::uint64_t i = 0; i < 3; ++i)
       runs[run].push_back(bytes_of(recorded_frame_path(rec, i)));
@@ -205,8 +186,8 @@ TEST(Record, AnUnwritableDirectoryIsAnErrorNamingIt) {
   const fs::path dir = fresh_dir("unwritable");
   std::ofstream(dir / "a file") << "not a directory\n";
   for (const fs::path& rec : {dir / "a file" / "rec", dir / "a file"}) {
-    const Result r =
-        run_particles(kSmallRun + " --frames 2 --record " + quoted(rec.string()), empty_bin(dir));
+    const Result r = run_particles(kSmallRun + " --frames 2 --record " + shell_quoted(rec.string()),
+                                   empty_bin(dir));
     EXPECT_NE(r.status, 0) << r.output;
     EXPECT_NE(r.status, -1) << r.output;
     EXPECT_NE(r.output.find("error: --record: cannot create directory " + rec.string()),
@@ -218,9 +199,9 @@ TEST(Record, AnUnwritableDirectoryIsAnErrorNamingIt) {
 TEST(Record, WithoutFfmpegItSaysWhereTheFramesAreAndHowToEncodeThem) {
   const fs::path dir = fresh_dir("no-ffmpeg");
   const fs::path rec = dir / "rec";
-  const Result r =
-      run_particles(kSmallRun + " --frames 2 --record " + quoted(rec.string()) + " --record-fps 25",
-                    empty_bin(dir));
+  const Result r = run_particles(
+      kSmallRun + " --frames 2 --record " + shell_quoted(rec.string()) + " --record-fps 25",
+      empty_bin(dir));
   ASSERT_EQ(r.status, 0) << r.output;
   const auto at = r.output.find("recording: 2 frames (160x90) in " + rec.string() +
                                 "; ffmpeg is not on the PATH, so no video was made");
@@ -238,7 +219,7 @@ TEST(Record, FfmpegOnThePathEncodesTheFramesFromAnArgumentVector) {
   const fs::path rec = dir / "rec";
   const Result r = run_particles(
       "--headless --backend cpu --count 3000 --size 161x91 --frames 3 --record-fps 24 --record " +
-          quoted(rec.string()),
+          shell_quoted(rec.string()),
       fake_ffmpeg(dir, 0));
   ASSERT_EQ(r.status, 0) << r.output;
   std::string pattern;
@@ -276,7 +257,7 @@ TEST(Record, FfmpegOnThePathEncodesTheFramesFromAnArgumentVector) {
 TEST(Record, AFailingFfmpegIsReportedWithItsExitStatus) {
   const fs::path dir = fresh_dir("ffmpeg-fails");
   const fs::path rec = dir / "rec";
-  const Result r = run_particles(kSmallRun + " --frames 2 --record " + quoted(rec.string()),
+  const Result r = run_particles(kSmallRun + " --frames 2 --record " + shell_quoted(rec.string()),
                                  fake_ffmpeg(dir, 3));
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("failed (exit status 3) encoding " + (rec / kRecordingVideo).string()),
@@ -293,8 +274,8 @@ TEST(Record, AnEarlierRecordingsFramesAndVideoAreReplaced) {
        {"frame_00000.png", "frame_00007.png", "recording.mp4", "notes.txt", "frame_7.png"}) {
     std::ofstream(rec / name) << "old\n";
   }
-  const Result r =
-      run_particles(kSmallRun + " --frames 2 --record " + quoted(rec.string()), empty_bin(dir));
+  const Result r = run_particles(kSmallRun + " --frames 2 --record " + shell_quoted(rec.string()),
+                                 empty_bin(dir));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png",
                                                      "frame_7.png", "notes.txt"}));
@@ -309,7 +290,7 @@ TEST(Record, InAWindowTheFramesAreTheWindowsImage) {
   const fs::path rec = dir / "rec";
   const Result r =
       run_particles("--backend cpu --count 3000 --size 200x120 --no-vsync --frames 3 --record " +
-                        quoted(rec.string()),
+                        shell_quoted(rec.string()),
                     empty_bin(dir));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("windowed"), std::string::npos) << r.output;

@@ -2,7 +2,6 @@
 // (in-process), and a short real soak on the CPU backend (the binary, headless).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include <string>
 
 #include "app/main/soak.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace particles {
 namespace {
@@ -103,21 +103,8 @@ TEST(SoakGrowth, ComparesFloorsOfTheCycleAfterTheWarmupAndTheLastFullOne) {
   EXPECT_FALSE(soak_growth(samples_of({1, 2, 3, 4, 5, 6, 7, 8, 9}), 3, true).percent);  // no device
 }
 
-struct Result {
-  int status;
-  std::string output;
-};
-
-Result run(const std::string& command) {
-  Result r{-1, {}};
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = particles::test::CommandResult;
+using particles::test::run_command;
 
 TEST(SoakCommand, ShortCpuSoakPasses) {
   const auto out = std::filesystem::temp_directory_path() / "particles-soak-test";
@@ -133,10 +120,10 @@ TEST(SoakCommand, ShortCpuSoakPasses) {
 #else
   const std::string max_growth = "10";
 #endif
-  const Result r =
-      run(std::string(PARTICLES_BINARY) + " soak --backend cpu --frames 600 --every 40 " +
-          "--scenes galaxy," + kScenes + "fountain.toml --counts 2000,3000 --size 320x180 " +
-          "--max-growth " + max_growth + " --out " + out.string());
+  const Result r = run_command(std::string(PARTICLES_BINARY) +
+                               " soak --backend cpu --frames 600 --every 40 " + "--scenes galaxy," +
+                               kScenes + "fountain.toml --counts 2000,3000 --size 320x180 " +
+                               "--max-growth " + max_growth + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("| mis-sorted frames | 0 |"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("PASSED"), std::string::npos) << r.output;
@@ -164,10 +151,11 @@ TEST(SoakCommand, ShortCpuSoakPasses) {
 }
 
 TEST(SoakCommand, RejectsARunShorterThanThreeCycles) {
-  const Result r = run(std::string(PARTICLES_BINARY) +
-                       " soak --backend cpu --frames 140 --every 50 --scenes galaxy --counts 1000 "
-                       "--size 64x64 --out " +
-                       (std::filesystem::temp_directory_path() / "particles-soak-short").string());
+  const Result r =
+      run_command(std::string(PARTICLES_BINARY) +
+                  " soak --backend cpu --frames 140 --every 50 --scenes galaxy --counts 1000 "
+                  "--size 64x64 --out " +
+                  (std::filesystem::temp_directory_path() / "particles-soak-short").string());
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("less than three cycles"), std::string::npos) << r.output;
 }

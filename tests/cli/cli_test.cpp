@@ -1,38 +1,23 @@
 // Runs the real `particles` binary on good and bad command lines and checks what a user sees:
 // the exit status and the text on stdout/stderr (captured together).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cctype>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
+
+#include "tests/support/run_command.hpp"
 
 namespace {
 
 const std::string kBinary = PARTICLES_BINARY;
 const std::string kData = PARTICLES_TEST_DATA_DIR "/scenes";
 
-struct Result {
-  int status = -1;  // exit code, or -1 if the process did not exit normally
-  std::string output;
-};
+using Result = particles::test::CommandResult;
 
-// Single quotes keep the shell from touching paths; the arguments here contain none.
 Result run(const std::string& args) {
-  const std::string command = "'" + kBinary + "' " + args + " 2>&1";
-  Result r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    r.output.append(buffer.data(), n);
-  }
-  const int status = ::pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return particles::test::run_command(particles::test::shell_quoted(kBinary) + " " + args);
 }
 
 TEST(Cli, HelpExitsZeroAndListsTheFlags) {

@@ -3,15 +3,13 @@
 // an output path is refused before the run starts (these runs ask for far more frames than the
 // test could wait for).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "tests/support/run_command.hpp"
 
 namespace {
 
@@ -19,27 +17,12 @@ namespace fs = std::filesystem;
 
 const std::string kBinary = PARTICLES_BINARY;
 
-struct Result {
-  int status = -1;  // exit code, or -1 if the process did not exit normally
-  std::string output;
-  double seconds = 0.0;
-};
+using Result = particles::test::CommandResult;
 
 // `env` goes before the binary (e.g. "env -u DISPLAY"); both are passed to the shell as they are.
 Result run(const std::string& env, const std::string& args) {
-  const std::string command = env + " '" + kBinary + "' " + args + " 2>&1";
-  Result r;
-  const auto start = std::chrono::steady_clock::now();
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    r.output.append(buffer.data(), n);
-  }
-  const int status = ::pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
+  return particles::test::run_command(env + " " + particles::test::shell_quoted(kBinary) + " " +
+                                      args);
 }
 
 class Faults : public ::testing::Test {
