@@ -7,42 +7,30 @@
 #include <string_view>
 #include <vector>
 
+#include "core/enum_names.hpp"
+
 namespace particles {
 
 enum class Algorithm { radix, oddeven, quicksort, cub, automatic };
 
-inline constexpr std::array<Algorithm, 5> kAllAlgorithms = {Algorithm::radix, Algorithm::oddeven,
-                                                            Algorithm::quicksort, Algorithm::cub,
-                                                            Algorithm::automatic};
+inline constexpr EnumNames<Algorithm, 5> kAlgorithmNames = {{{Algorithm::radix, "radix"},
+                                                             {Algorithm::oddeven, "oddeven"},
+                                                             {Algorithm::quicksort, "quicksort"},
+                                                             {Algorithm::cub, "cub"},
+                                                             {Algorithm::automatic, "auto"}}};
+
+inline constexpr std::array<Algorithm, 5> kAllAlgorithms = values_of(kAlgorithmNames);
 
 constexpr std::string_view to_string(Algorithm a) {
-  switch (a) {
-    case Algorithm::radix:
-      return "radix";
-    case Algorithm::oddeven:
-      return "oddeven";
-    case Algorithm::quicksort:
-      return "quicksort";
-    case Algorithm::cub:
-      return "cub";
-    case Algorithm::automatic:
-      return "auto";
-  }
-  return "?";
+  return name_of(kAlgorithmNames, a);
 }
 
 constexpr std::optional<Algorithm> algorithm_from_string(std::string_view name) {
-  for (Algorithm a : kAllAlgorithms) {
-    if (to_string(a) == name) return a;
-  }
-  return std::nullopt;
+  return value_named(kAlgorithmNames, name);
 }
 
-// Every algorithm's name, in kAllAlgorithms' order: the one list the command line checks against.
 inline std::vector<std::string> algorithm_names() {
-  std::vector<std::string> names;
-  for (Algorithm a : kAllAlgorithms) names.emplace_back(to_string(a));
-  return names;
+  return names_of(kAlgorithmNames);
 }
 
 }  // namespace particles

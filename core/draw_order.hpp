@@ -15,13 +15,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/enum_names.hpp"
+
 namespace particles {
 
 enum class DrawOrder { exact, unsorted, stale, eye_distance, coarse };
 
-inline constexpr std::array<DrawOrder, 5> kAllDrawOrders = {
-    DrawOrder::exact, DrawOrder::unsorted, DrawOrder::stale, DrawOrder::eye_distance,
-    DrawOrder::coarse};
+inline constexpr EnumNames<DrawOrder, 5> kDrawOrderNames = {{{DrawOrder::exact, "exact"},
+                                                             {DrawOrder::unsorted, "unsorted"},
+                                                             {DrawOrder::stale, "stale"},
+                                                             {DrawOrder::eye_distance, "eye"},
+                                                             {DrawOrder::coarse, "coarse"}}};
+
+inline constexpr std::array<DrawOrder, 5> kAllDrawOrders = values_of(kDrawOrderNames);
 
 // Defaults of FrameSettings::order_period and FrameSettings::coarse_bits.
 inline constexpr int kDefaultOrderPeriod = 8;
@@ -29,33 +35,15 @@ inline constexpr int kDefaultCoarseBits = 8;
 inline constexpr int kMaxOrderPeriod = 100000;
 
 constexpr std::string_view to_string(DrawOrder o) {
-  switch (o) {
-    case DrawOrder::exact:
-      return "exact";
-    case DrawOrder::unsorted:
-      return "unsorted";
-    case DrawOrder::stale:
-      return "stale";
-    case DrawOrder::eye_distance:
-      return "eye";
-    case DrawOrder::coarse:
-      return "coarse";
-  }
-  return "?";
+  return name_of(kDrawOrderNames, o);
 }
 
 constexpr std::optional<DrawOrder> draw_order_from_string(std::string_view name) {
-  for (DrawOrder o : kAllDrawOrders) {
-    if (to_string(o) == name) return o;
-  }
-  return std::nullopt;
+  return value_named(kDrawOrderNames, name);
 }
 
-// Every order's name, in kAllDrawOrders' order: the one list the command line checks against.
 inline std::vector<std::string> draw_order_names() {
-  std::vector<std::string> names;
-  for (DrawOrder o : kAllDrawOrders) names.emplace_back(to_string(o));
-  return names;
+  return names_of(kDrawOrderNames);
 }
 
 // Which frames of a stale order sort: the first stale frame after a reset or after another

@@ -7,22 +7,23 @@
 #include <optional>
 #include <string_view>
 
+#include "core/enum_names.hpp"
+
 namespace particles {
 
 enum class RendererKind { raster, composite };
 
-inline constexpr std::array<RendererKind, 2> kAllRenderers = {RendererKind::raster,
-                                                              RendererKind::composite};
+inline constexpr EnumNames<RendererKind, 2> kRendererNames = {
+    {{RendererKind::raster, "raster"}, {RendererKind::composite, "composite"}}};
+
+inline constexpr std::array<RendererKind, 2> kAllRenderers = values_of(kRendererNames);
 
 constexpr std::string_view to_string(RendererKind r) {
-  return r == RendererKind::raster ? "raster" : "composite";
+  return name_of(kRendererNames, r);
 }
 
 constexpr std::optional<RendererKind> renderer_from_string(std::string_view name) {
-  for (RendererKind r : kAllRenderers) {
-    if (to_string(r) == name) return r;
-  }
-  return std::nullopt;
+  return value_named(kRendererNames, name);
 }
 
 }  // namespace particles

@@ -5,36 +5,25 @@
 #include <optional>
 #include <string_view>
 
+#include "core/enum_names.hpp"
 #include "core/models/model_params.hpp"
 
 namespace particles {
 
-inline constexpr std::array<Model, 9> kAllModels = {
-    Model::galaxy,    Model::fountain, Model::smoke, Model::vortex_ring, Model::fireworks,
-    Model::attractor, Model::shells,   Model::snow,  Model::points};
+inline constexpr EnumNames<Model, 9> kModelNames = {{{Model::galaxy, "galaxy"},
+                                                     {Model::fountain, "fountain"},
+                                                     {Model::smoke, "smoke"},
+                                                     {Model::vortex_ring, "vortex_ring"},
+                                                     {Model::fireworks, "fireworks"},
+                                                     {Model::attractor, "attractor"},
+                                                     {Model::shells, "shells"},
+                                                     {Model::snow, "snow"},
+                                                     {Model::points, "points"}}};
+
+inline constexpr std::array<Model, 9> kAllModels = values_of(kModelNames);
 
 constexpr std::string_view to_string(Model m) {
-  switch (m) {
-    case Model::galaxy:
-      return "galaxy";
-    case Model::fountain:
-      return "fountain";
-    case Model::smoke:
-      return "smoke";
-    case Model::vortex_ring:
-      return "vortex_ring";
-    case Model::fireworks:
-      return "fireworks";
-    case Model::attractor:
-      return "attractor";
-    case Model::shells:
-      return "shells";
-    case Model::snow:
-      return "snow";
-    case Model::points:
-      return "points";
-  }
-  return "?";
+  return name_of(kModelNames, m);
 }
 
 // The models written in exact arithmetic only (core/models/exact_math.hpp), which both backends
@@ -44,10 +33,7 @@ constexpr bool model_is_exact(Model m) {
 }
 
 constexpr std::optional<Model> model_from_string(std::string_view name) {
-  for (Model m : kAllModels) {
-    if (to_string(m) == name) return m;
-  }
-  return std::nullopt;
+  return value_named(kModelNames, name);
 }
 
 }  // namespace particles
