@@ -123,9 +123,14 @@ inline constexpr int kAutoRadixProbeLongest = 1024;
 struct AutoCost {
   float auto_ms = -1.0f;                   // running mean span of the probing frames; < 0: none yet
   float radix_ms = -1.0f;                  // of the radix frames
-  int until_probe = kAutoRadixProbeFirst;  // probing frames before radix is timed again
+  int until_probe = kAutoRadixProbeFirst;  // probing frames before radix is timed again; < 0: never
   int probe_every = kAutoRadixProbeFirst;
 };
+
+// A cost that is never measured: given no spans, it never probes radix, and after_probing_frame
+// is after_auto_report. The tests of auto's paths use it, whose paths must follow from the
+// frames alone.
+inline constexpr AutoCost kUnmeasuredAutoCost = {-1.0f, -1.0f, -1, kAutoRadixProbeFirst};
 
 PARTICLES_HD constexpr float running_mean(float mean, float sample) {
   return mean < 0.0f ? sample : mean + (sample - mean) * 0.25f;

@@ -155,7 +155,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   error_keys_.resize(0);  // made again at this count by the first frame that measures
   stale_order_.resize(0);
   auto_stint_ = {};
-  auto_cost_ = {};
+  auto_cost_ = fresh_auto_cost();
   last_requested_.reset();
   last_reported_frame_ = -1;
   if (count > capacity_) {
@@ -556,7 +556,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
   if (!fused_auto || last_requested_ != shape) {
     auto_stint_ = {};
-    auto_cost_ = {};
+    auto_cost_ = fresh_auto_cost();
   }
   last_requested_ = shape;
   SortPath stint = SortPath::unsorted;  // none
@@ -619,10 +619,8 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     last_reported_frame_ = slot_frame_[report_slot];
     // Reports count only while the frame they report was asked for as this one is.
     if (fused_auto && reported.requested == shape) {
-      const float span = info.stages.span_ms;
-      if (reported.stint == SortPath::unsorted && !auto_measures_cost_) {
-        auto_stint_ = after_auto_report(auto_stint_, info.path);
-      } else if (reported.stint == SortPath::unsorted) {
+      const float span = auto_measures_cost_ ? info.stages.span_ms : 0.0f;  // <= 0: not counted
+      if (reported.stint == SortPath::unsorted) {
         auto_cost_ = after_auto_span(auto_cost_, span);
         const AutoChoice next = after_probing_frame(auto_stint_, auto_cost_, info.path);
         auto_stint_ = next.stint;

@@ -136,7 +136,7 @@ class DevicePipeline {
   // off, auto's paths depend on the frames alone, which the tests of its paths need.
   void set_auto_measures_cost(bool on) noexcept {
     auto_measures_cost_ = on;
-    auto_cost_ = {};
+    auto_cost_ = fresh_auto_cost();
   }
   // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or
   // unsorted for none; for tests.
@@ -238,7 +238,11 @@ class DevicePipeline {
   bool order_is_last_frames_ = true;
   // Fused auto's stints (core/auto_policy.hpp).
   AutoStint auto_stint_;
-  AutoCost auto_cost_;  // what auto's frames and radix's cost here (after_probing_frame)
+  AutoCost auto_cost_ =
+      kUnmeasuredAutoCost;  // what auto's and radix's frames cost (after_probing_frame)
+  AutoCost fresh_auto_cost() const noexcept {
+    return auto_measures_cost_ ? AutoCost{} : kUnmeasuredAutoCost;
+  }
   bool auto_measures_cost_ = false;
   // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
   // fused auto frame is asked for (one chosen for a key mode says nothing about another).

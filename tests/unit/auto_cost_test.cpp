@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "core/auto_policy.hpp"
@@ -119,6 +120,30 @@ TEST(AutoCost, UntimedFramesChangeNothing) {
   const Played p = play(
       2000, SortPath::oddeven, [](int) { return -1.0f; }, [](int) { return -1.0f; });
   EXPECT_LT(p.radix_frames, 40);
+}
+
+// The unmeasured cost, with no spans, leaves every stint to the frames' reports: the path
+// sequence is after_auto_report's, frame for frame, whatever the reports say.
+TEST(AutoCost, UnmeasuredCostFollowsTheReportsAlone) {
+  const SortPath paths[] = {SortPath::oddeven, SortPath::radix, SortPath::partition,
+                            SortPath::unsorted};
+  AutoStint plain, measured;
+  AutoCost cost = kUnmeasuredAutoCost;
+  std::uint32_t x = 12345u;
+  for (int f = 0; f < 5000; ++f) {
+    x = x * 1664525u + 1013904223u;
+    // Runs of one path, long enough for stints to form.
+    const SortPath path = paths[(x >> 28) % 4 == 0 ? (x >> 24) % 4 : (f / 97) % 4];
+    plain = after_auto_report(plain, path);
+    cost = after_auto_span(cost, 0.0f);
+    const AutoChoice next = after_probing_frame(measured, cost, path);
+    measured = next.stint;
+    cost = next.cost;
+    ASSERT_EQ(measured.path, plain.path) << f;
+    ASSERT_EQ(measured.left, plain.left) << f;
+    ASSERT_EQ(measured.length, plain.length) << f;
+    ASSERT_EQ(measured.streak, plain.streak) << f;
+  }
 }
 
 }  // namespace
