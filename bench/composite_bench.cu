@@ -16,7 +16,7 @@
 #include "bench/scene_bench_args.hpp"
 #include "core/camera.hpp"
 #include "cuda/composite/tile_compositor.hpp"
-#include "cuda/detail/cuda_handles.hpp"
+#include "cuda/common/cuda_handles.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
 using namespace particles;

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/scene_models.hpp"
-#include "cuda/detail/cuda_handles.hpp"
-#include "cuda/reduce/extents_reduce.hpp"
-#include "cuda/sim/simulate.hpp"
+#include "cuda/common/cuda_handles.hpp"
+#include "cuda/stages/reduce/extents_reduce.hpp"
+#include "cuda/stages/sim/simulate.hpp"
 
 namespace particles::cuda {
 namespace {

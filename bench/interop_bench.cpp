@@ -20,7 +20,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "bench/scene_bench_args.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
 using namespace particles;

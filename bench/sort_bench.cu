@@ -20,10 +20,10 @@
 
 #include "bench/key_distributions.hpp"
 #include "bench/sort_bench_args.hpp"
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
-#include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 
 using namespace particles::cuda;

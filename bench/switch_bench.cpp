@@ -13,8 +13,8 @@
 
 #include "app/scene/scene_loader.hpp"
 #include "bench/scene_bench_args.hpp"
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
 using namespace particles;

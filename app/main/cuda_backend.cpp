@@ -5,7 +5,7 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
-#include "cuda/check.hpp"
+#include "cuda/common/check.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
 namespace particles {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/composite/tile_grid.hpp"
-#include "cuda/check.hpp"
+#include "cuda/common/check.hpp"
 
 namespace particles::cuda {
 namespace {

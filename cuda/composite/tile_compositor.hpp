@@ -25,8 +25,8 @@
 
 #include "core/composite/sprite.hpp"
 #include "core/particle.hpp"
-#include "cuda/detail/cuda_handles.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/cuda_handles.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "cuda/check.hpp"
+#include "cuda/common/check.hpp"
 
 namespace particles::cuda {
 namespace {

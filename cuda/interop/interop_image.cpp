@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "cuda/check.hpp"
+#include "cuda/common/check.hpp"
 
 namespace particles::cuda {
 

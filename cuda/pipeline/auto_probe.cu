@@ -1,7 +1,7 @@
 #include "cuda/pipeline/auto_probe.hpp"
 
-#include "cuda/check.hpp"
-#include "cuda/detail/launch_grid.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/launch_grid.hpp"
 
 namespace particles::cuda {
 namespace {

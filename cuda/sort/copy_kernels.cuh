@@ -2,7 +2,7 @@
 // Small helper kernels shared by several sorters and the pipeline (copy_kernels.cu).
 #include <cstdint>
 
-#include "cuda/detail/enable_word.cuh"
+#include "cuda/common/enable_word.cuh"
 
 namespace particles::cuda::detail {
 

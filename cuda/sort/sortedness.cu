@@ -1,9 +1,9 @@
 // The descent-count reduction (see sortedness.hpp).
 #include <stdexcept>
 
-#include "cuda/check.hpp"
-#include "cuda/detail/launch_grid.hpp"
-#include "cuda/detail/warp.cuh"
+#include "cuda/common/check.hpp"
+#include "cuda/common/launch_grid.hpp"
+#include "cuda/common/warp.cuh"
 #include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/sortedness.hpp"
 

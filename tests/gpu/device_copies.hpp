@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
 
 namespace particles::test {
 

@@ -12,8 +12,8 @@
 #include "core/models/model_names.hpp"
 #include "core/scene_desc.hpp"
 #include "core/view_depth.hpp"
-#include "cuda/check.hpp"
-#include "cuda/detail/cuda_handles.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/cuda_handles.hpp"
 #include "tests/gpu/device_copies.hpp"
 #include "tests/unit/test_points.hpp"
 

@@ -16,13 +16,13 @@
 #include <utility>
 
 #include "bench/key_distributions.hpp"
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
-#include "cuda/detail/launch_grid.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
+#include "cuda/common/launch_grid.hpp"
 #include "cuda/sort/copy_kernels.cuh"
-#include "cuda/sort/cpu_reference.hpp"
+#include "cuda/sort/cpu/cpu_reference.hpp"
 #include "cuda/sort/policy.hpp"
-#include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_device.hpp"

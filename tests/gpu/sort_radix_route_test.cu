@@ -1,4 +1,4 @@
-// The radix sort's pass route on the device (cuda/sort/radix_pass_route.hpp): passes whose digit
+// The radix sort's pass route on the device (cuda/sort/radix/radix_pass_route.hpp): passes whose digit
 // every key shares are skipped, with and without a key floor, and the result still lands where the
 // caller wants it: keys and values in place, or the values in a target with the keys in place or
 // left in scratch (keys_needed = false). Every case is compared with std::stable_sort, and the
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/sort/policy.hpp"
-#include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 #include "sort_test_device.hpp"
 

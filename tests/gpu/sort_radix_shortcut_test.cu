@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "bench/key_distributions.hpp"
-#include "cuda/check.hpp"
-#include "cuda/detail/device_buffer.hpp"
-#include "cuda/sort/cpu_reference.hpp"
+#include "cuda/common/check.hpp"
+#include "cuda/common/device_buffer.hpp"
+#include "cuda/sort/cpu/cpu_reference.hpp"
 #include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/policy.hpp"
-#include "cuda/sort/radix_bucket_sort.cuh"
-#include "cuda/sort/radix_engine.hpp"
+#include "cuda/sort/radix/radix_bucket_sort.cuh"
+#include "cuda/sort/radix/radix_engine.hpp"
 #include "sort_test_device.hpp"
 
 namespace particles::cuda {

@@ -9,7 +9,7 @@
 
 #include "core/cpu_pipeline.hpp"
 #include "core/hash.hpp"
-#include "cuda/reduce/extents_reduce.hpp"
+#include "cuda/stages/reduce/extents_reduce.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
 namespace particles {

@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cuda/keys/depth_keys.hpp"
-#include "cuda/reduce/extents_fold.hpp"
-#include "cuda/reduce/extents_reduce.hpp"
-#include "cuda/sim/simulate.hpp"
-#include "cuda/sim/step_fused.hpp"
+#include "cuda/stages/keys/depth_keys.hpp"
+#include "cuda/stages/reduce/extents_fold.hpp"
+#include "cuda/stages/reduce/extents_reduce.hpp"
+#include "cuda/stages/sim/simulate.hpp"
+#include "cuda/stages/sim/step_fused.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
 namespace particles {

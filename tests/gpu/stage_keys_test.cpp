@@ -11,9 +11,9 @@
 
 #include "core/cpu_pipeline.hpp"
 #include "core/hash.hpp"
-#include "cuda/keys/depth_keys.hpp"
-#include "cuda/reduce/extents_reduce.hpp"
-#include "cuda/sim/simulate.hpp"
+#include "cuda/stages/keys/depth_keys.hpp"
+#include "cuda/stages/reduce/extents_reduce.hpp"
+#include "cuda/stages/sim/simulate.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
 namespace particles {

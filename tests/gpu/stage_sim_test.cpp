@@ -11,7 +11,7 @@
 
 #include "core/cpu_pipeline.hpp"
 #include "core/scene_models.hpp"
-#include "cuda/sim/simulate.hpp"
+#include "cuda/stages/sim/simulate.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 
 namespace particles {

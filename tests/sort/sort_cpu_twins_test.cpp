@@ -6,8 +6,8 @@
 #include <random>
 
 #include "bench/key_distributions.hpp"
-#include "cuda/sort/cpu_reference.hpp"
-#include "cuda/sort/odd_even_window_cpu.hpp"
+#include "cuda/sort/cpu/cpu_reference.hpp"
+#include "cuda/sort/cpu/odd_even_window_cpu.hpp"
 
 namespace particles::cuda {
 namespace {
