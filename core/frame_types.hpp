@@ -28,8 +28,9 @@ struct FrameSettings {
   // graph, read back with its report). An exact order of exact keys reports 0 unmeasured.
   bool measure_order_error = false;
   // The comparison view: the backend also writes this frame's exact order (view depth, exact
-  // keys, from the identity) beside the drawn one (FrameInfo::compare_order). The CPU backend
-  // does; the CUDA backend does not yet.
+  // keys, from the identity) beside the drawn one (FrameInfo::compare_order), and a composited
+  // frame is the split view itself (core/composite/split_view.hpp). The CPU backend does; the
+  // CUDA backend does not yet.
   bool compare_order = false;
   // CUDA backend: simulate, extents and (exact keys from the identity order) keys run as one
   // kernel. The per-stage timers then report the fused work under "simulate"; false runs the

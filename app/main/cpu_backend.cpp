@@ -1,11 +1,13 @@
 // The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order, and for
 // the composite renderer the CPU compositor's image uploaded into the render target.
 #include <chrono>
+#include <span>
 
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "core/composite/cpu_compositor.hpp"
+#include "core/composite/split_view.hpp"
 #include "core/cpu_pipeline.hpp"
 
 namespace particles {
@@ -28,14 +30,21 @@ class CpuBackend final : public Backend {
     // The GL buffers stay current under either renderer: --verify reads them, and a switch back
     // to raster draws them at once.
     buffers_->upload(pipeline_.vertices(), pipeline_.order());
+    std::span<const std::uint32_t> exact_order;
     if (settings.compare_order) {
-      buffers_->upload_compare_order(pipeline_.exact_order(settings.view));
+      exact_order = pipeline_.exact_order(settings.view);
+      buffers_->upload_compare_order(exact_order);
       info.compare_order = true;
     }
     if (composite != nullptr) {
       const auto start = std::chrono::steady_clock::now();
       compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,
                             composite->background, image_);
+      if (settings.compare_order) {  // the comparison view costs a second composite
+        compositor_.composite(pipeline_.vertices(), exact_order, composite->camera,
+                              composite->background, exact_image_);
+        compose_split_view(exact_image_, image_);
+      }
       info.composite_ms =
           std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
@@ -50,6 +59,7 @@ class CpuBackend final : public Backend {
   CpuPipeline pipeline_;
   CpuCompositor compositor_;
   CompositeImage image_;
+  CompositeImage exact_image_;  // the comparison view's left half
   std::int64_t frame_ = 0;
   gl::ParticleBuffers* buffers_ = nullptr;
 };

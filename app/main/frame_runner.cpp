@@ -39,8 +39,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   settings.order = choices.order;
   settings.order_period = choices.order_period;
   settings.measure_order_error = choices.measure_order_error;
-  settings.compare_order =
-      choices.compare && choices.draw && choices.renderer == RendererKind::raster;
+  settings.compare_order = choices.compare && choices.draw;
   settings.fuse_stages = choices.fuse_stages;
   settings.stage_sample_period = choices.stage_sample_period;
 

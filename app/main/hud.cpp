@@ -148,9 +148,7 @@ void draw_order_controls(AppState& state) {
   ImGui::Checkbox("compare with exact (V)", &state.compare);
   if (state.compare) {
     ImGui::SameLine();
-    if (state.renderer != RendererKind::raster) {
-      ImGui::TextDisabled("raster renderer only (R)");
-    } else if (!state.last_info.compare_order) {
+    if (!state.last_info.compare_order) {
       ImGui::TextDisabled("CPU backend only, for now");
     } else {
       ImGui::TextDisabled("left exact | right %s", to_string(state.order).data());
