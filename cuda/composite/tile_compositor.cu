@@ -166,11 +166,18 @@ static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
 
 // Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
 // batch at a time, in two phases. First every thread of the block works: the kBlendThreads /
-// kPixels threads of a pixel each test 32 entries of the batch against the pixel's centre and
-// shade the fragments of the sprites that cover it (the costly float work, independent of the
-// pixel's value). Then one thread per pixel runs the dependent 8-bit blends over those fragments
-// alone, in draw order: integer arithmetic, a dozen instructions each. The next batch's sprite
-// indices are read during a batch.
+// kPixels threads of a pixel (its lanes) each take 32 entries of the batch, test them against
+// the pixel's centre and shade the fragments of the sprites that cover it (the costly float
+// work, independent of the pixel's value). Then one thread per pixel runs the dependent 8-bit
+// blends over those fragments alone, in draw order: integer arithmetic, a dozen instructions
+// each. The next batch's sprites are read into registers during a batch, so that the gather
+// from the sprite arrays does not sit between two batches.
+//
+// A group, the threads of one lane within a warp, shares its 32 entries and holds whole rows of
+// the tile (kGroup / kTileSize of them). Before the per-pixel tests, the group tests its 32
+// sprites' discs against its rows' rectangle of pixel centres, with a margin far above float
+// rounding, and walks only the sprites that reach it: a small sprite that covers a corner of a
+// tile is tested by a quarter of its pixels, not all of them. The per-pixel test stays exact.
 //
 // Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
 // is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
@@ -185,31 +192,65 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
                               BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
   constexpr int kLanes = kBlendThreads / kPixels;
   constexpr int kBatch = 32 * kLanes;
+  constexpr int kGroup = kPixels < 32 ? kPixels : 32;  // threads of one lane in a warp
+  static_assert(kGroup % kTileSize == 0, "a group holds whole rows of its tile");
   const int pixel = static_cast<int>(threadIdx.x) % kPixels;
   const int lane = static_cast<int>(threadIdx.x) / kPixels;
+  const int in_group = static_cast<int>(threadIdx.x) % kGroup;
+  const int group_shift = static_cast<int>(threadIdx.x) % 32 - in_group;  // within the warp
   const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
-  std::uint32_t next[kBatch / kBlendThreads > 0 ? kBatch / kBlendThreads : 1];
+  // The group's rectangle of pixel centres.
+  const float left = cx - static_cast<float>(in_group % kTileSize);
+  const float top = cy - static_cast<float>(in_group / kTileSize);
+  const float right = left + static_cast<float>(kTileSize - 1);
+  const float bottom = top + static_cast<float>(kGroup / kTileSize - 1);
+
   constexpr int kLoads = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
-  for (int l = 0; l < kLoads; ++l) {
-    const std::uint32_t e = begin + threadIdx.x + l * kBlendThreads;
-    if (threadIdx.x + l * kBlendThreads < kBatch && e < end) next[l] = sprites[e];
-  }
+  float4 next_geometry[kLoads];
+  std::uint32_t next_color[kLoads];
+  auto fetch = [&](std::uint32_t base) {
+    for (int l = 0; l < kLoads; ++l) {
+      const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
+      if (slot < kBatch && base + slot < end) {
+        const std::uint32_t sprite = sprites[base + slot];
+        next_geometry[l] = geometry[sprite];
+        next_color[l] = colors[sprite];
+      }
+    }
+  };
+  fetch(begin);
   for (std::uint32_t base = begin; base < end; base += kBatch) {
     for (int l = 0; l < kLoads; ++l) {
       const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
       if (slot < kBatch && base + slot < end) {
-        batch.geometry[slot] = geometry[next[l]];
-        batch.colors[slot] = colors[next[l]];
-        const std::uint32_t ahead = base + kBatch + slot;
-        if (ahead < end) next[l] = sprites[ahead];
+        batch.geometry[slot] = next_geometry[l];
+        batch.colors[slot] = next_color[l];
       }
     }
     __syncthreads();
+    if (base + kBatch < end) fetch(base + kBatch);
     const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
-    std::uint32_t covering = 0;
-    for (int i = 0; active && i < 32; ++i) {
+    // The lane's sprites that reach the group's rectangle (bit i: entry lane * 32 + i).
+    std::uint32_t near = 0;
+    for (int part = 0; part < 32 / kGroup; ++part) {
+      const int i = part * kGroup + in_group;
       const int k = lane * 32 + i;
-      if (k >= in_batch) break;
+      bool reaches = false;
+      if (k < in_batch) {
+        const float4 g = batch.geometry[k];
+        const float ex = fmaxf(0.0f, fmaxf(left - g.x, g.x - right)) * g.z;
+        const float ey = fmaxf(0.0f, fmaxf(top - g.y, g.y - bottom)) * g.z;
+        reaches = ex * ex + ey * ey <= 1.001f;
+      }
+      const std::uint32_t ballot = __ballot_sync(0xffffffffu, reaches);
+      const std::uint32_t mine =
+          kGroup == 32 ? ballot : (ballot >> group_shift) & ((1u << kGroup) - 1u);
+      near |= mine << (part * kGroup);
+    }
+    std::uint32_t covering = 0;
+    for (std::uint32_t bits = active ? near : 0u; bits != 0; bits &= bits - 1) {
+      const int i = __ffs(bits) - 1;
+      const int k = lane * 32 + i;
       const float4 g = batch.geometry[k];
       const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
       if (dx * dx + dy * dy <= 1.0f) {
