@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/algorithm.hpp"
+#include "core/compare_mode.hpp"
 #include "core/depth_keys.hpp"
 #include "core/draw_order.hpp"
 #include "core/extents.hpp"
@@ -32,6 +33,7 @@ struct FrameSettings {
   // frame is the split view itself (core/composite/split_view.hpp). The CPU backend does; the
   // CUDA backend does not yet.
   bool compare_order = false;
+  CompareMode compare_mode = CompareMode::split;  // how a composited frame shows the comparison
   // CUDA backend: simulate, extents and (exact keys from the identity order) keys run as one
   // kernel. The per-stage timers then report the fused work under "simulate"; false runs the
   // stages apart, for the per-stage breakdown. Same results either way.

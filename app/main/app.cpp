@@ -49,6 +49,7 @@ class Session {
     state_.order = options.order;
     state_.order_period = options.order_period;
     state_.compare = options.compare;
+    state_.compare_mode = options.compare_mode;
     state_.camera = state_.scene.camera;
     state_.follow_path = !state_.scene.camera_path.empty();
     state_.frame_on_load = state_.scene.camera_auto_frame;
@@ -154,6 +155,7 @@ class Session {
     // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
     choices.measure_order_error = true;
     choices.compare = state_.compare;
+    choices.compare_mode = state_.compare_mode;
     choices.fuse_stages = state_.fuse_stages;
     choices.paused = state_.paused;
     choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;

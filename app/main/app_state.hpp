@@ -31,9 +31,10 @@ struct AppState {
   int key_bits = 16;
   DrawOrder order = DrawOrder::exact;
   int order_period = kDefaultOrderPeriod;  // stale order: frames per sort
-  bool compare = false;                    // split screen: exact left, `order` right
-  RollingSeries order_error{240};          // % of adjacent pairs out of order (FrameInfo)
-  bool fuse_stages = true;                 // CUDA: simulate + extents (+ keys) as one kernel
+  bool compare = false;                    // the comparison view: exact against `order`
+  CompareMode compare_mode = CompareMode::split;
+  RollingSeries order_error{240};  // % of adjacent pairs out of order (FrameInfo)
+  bool fuse_stages = true;         // CUDA: simulate + extents (+ keys) as one kernel
   // Every frame times each stage; otherwise every 8th does and the others time only the
   // pipeline's span, since on CUDA each stage boundary timed slows the frame.
   bool time_every_stage = false;

@@ -7,6 +7,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "core/composite/cpu_compositor.hpp"
+#include "core/composite/difference_heat.hpp"
 #include "core/composite/split_view.hpp"
 #include "core/cpu_pipeline.hpp"
 
@@ -43,7 +44,11 @@ class CpuBackend final : public Backend {
       if (settings.compare_order) {  // the comparison view costs a second composite
         compositor_.composite(pipeline_.vertices(), exact_order, composite->camera,
                               composite->background, exact_image_);
-        compose_split_view(exact_image_, image_);
+        if (settings.compare_mode == CompareMode::heat) {
+          compose_heat_view(exact_image_, image_);
+        } else {
+          compose_split_view(exact_image_, image_);
+        }
       }
       info.composite_ms =
           std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start)

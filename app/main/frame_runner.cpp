@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "app/gl/difference_heat_pass.hpp"
 #include "app/gl/gpu_timer.hpp"
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/particle_renderer.hpp"
@@ -40,6 +41,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   settings.order_period = choices.order_period;
   settings.measure_order_error = choices.measure_order_error;
   settings.compare_order = choices.compare && choices.draw;
+  settings.compare_mode = choices.compare_mode;
   settings.fuse_stages = choices.fuse_stages;
   settings.stage_sample_period = choices.stage_sample_period;
 
@@ -62,7 +64,10 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
     // reads back the end's raw clock (the uptime, 10^6 ms and more) as the first frame's time.
     renderer_.clear(draw);
     draw_timer_.begin();
-    if (out.info.compare_order && buffers_.has_compare_order()) {
+    const bool compare = out.info.compare_order && buffers_.has_compare_order();
+    if (compare && choices.compare_mode == CompareMode::heat) {
+      draw_heat_view(draw);
+    } else if (compare) {
       renderer_.draw_split(buffers_, draw);
     } else {
       renderer_.draw_particles(buffers_, draw);
@@ -70,6 +75,27 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
     draw_timer_.end();
   }
   return out;
+}
+
+struct FrameRunner::HeatView {
+  explicit HeatView(glm::ivec2 size) : exact(size), drawn(size) {}
+  gl::RenderTarget exact, drawn;
+  gl::DifferenceHeatPass pass{gl::find_shader_dir()};
+};
+
+void FrameRunner::draw_heat_view(const gl::DrawParams& draw) {
+  if (!heat_) heat_ = std::make_shared<HeatView>(target_.size());
+  heat_->exact.resize(target_.size());
+  heat_->drawn.resize(target_.size());
+  for (const bool exact : {true, false}) {
+    const gl::RenderTarget& image = exact ? heat_->exact : heat_->drawn;
+    image.bind();
+    renderer_.clear(draw);
+    buffers_.use_compare_order(exact);
+    renderer_.draw_particles(buffers_, draw);
+  }
+  buffers_.use_compare_order(false);
+  heat_->pass.draw(heat_->exact, heat_->drawn, target_);
 }
 
 }  // namespace particles

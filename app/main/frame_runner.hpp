@@ -7,11 +7,13 @@
 // keeps the particles' last extents for the clip planes.
 #include <glm/vec2.hpp>
 
+#include <memory>
 #include <utility>
 
 #include "app/main/backend.hpp"
 #include "core/algorithm.hpp"
 #include "core/camera.hpp"
+#include "core/compare_mode.hpp"
 #include "core/depth_keys.hpp"
 #include "core/frame_types.hpp"
 #include "core/renderer_kind.hpp"
@@ -20,6 +22,7 @@
 namespace particles {
 
 namespace gl {
+struct DrawParams;
 class GpuTimer;
 class ParticleBuffers;
 class ParticleRenderer;
@@ -35,9 +38,10 @@ struct FrameChoices {
   DrawOrder order = DrawOrder::exact;
   int order_period = kDefaultOrderPeriod;
   bool measure_order_error = false;
-  // The comparison view: the left half in the exact order, the right in `order` (raster
-  // renderer, on a backend that writes the exact order too: FrameInfo::compare_order).
+  // The comparison view of the exact order against `order` (on a backend that writes the exact
+  // order too: FrameInfo::compare_order), split or as a heat map of the difference.
   bool compare = false;
+  CompareMode compare_mode = CompareMode::split;
   bool fuse_stages = true;
   bool paused = false;  // the frame runs with dt = 0: same particles, camera free to move
   bool draw = true;     // false: the backend's frame alone, neither composited nor drawn
@@ -69,11 +73,16 @@ class FrameRunner {
                    const FrameChoices& choices);
 
  private:
+  void draw_heat_view(const gl::DrawParams& draw);
+
   Backend& backend_;
   gl::ParticleRenderer& renderer_;
   gl::ParticleBuffers& buffers_;
   gl::RenderTarget& target_;
   gl::GpuTimer& draw_timer_;
+  // The raster heat map's two images and its pass, made on its first frame.
+  struct HeatView;
+  std::shared_ptr<HeatView> heat_;
   Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
 };
 

@@ -147,9 +147,12 @@ void draw_order_controls(AppState& state) {
   }
   ImGui::Checkbox("compare with exact (V)", &state.compare);
   if (state.compare) {
-    ImGui::SameLine();
+    choice_combo("view (H)", state.compare_mode, kAllCompareModes);
     if (!state.last_info.compare_order) {
       ImGui::TextDisabled("CPU backend only, for now");
+    } else if (state.compare_mode == CompareMode::heat) {
+      ImGui::TextDisabled("exact against %s: red to white where they differ",
+                          to_string(state.order).data());
     } else {
       ImGui::TextDisabled("left exact | right %s", to_string(state.order).data());
     }

@@ -44,6 +44,11 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
     case GLFW_KEY_V:
       s.compare = !s.compare;
       break;
+    case GLFW_KEY_H:  // the comparison view's mode, and the view itself on
+      s.compare_mode = s.compare && s.compare_mode == CompareMode::split ? CompareMode::heat
+                                                                         : CompareMode::split;
+      s.compare = true;
+      break;
     case GLFW_KEY_K:
       s.key_mode = s.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
       break;
@@ -119,7 +124,7 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
 
 const char* key_help() {
   return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  R renderer  Space pause  "
-         "U unsorted  O draw order  V compare  "
+         "U unsorted  O draw order  V compare  H split/heat  "
          "K key mode  F frame  C camera path  [ ] scene  - = particle count  P screenshot  "
          "Q quit";
 }

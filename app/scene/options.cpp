@@ -141,7 +141,18 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       "--unsorted", [&o] { o.order = DrawOrder::unsorted; },
       "Draw in index order (to see what sorting fixes): --order unsorted");
   app->add_flag("--compare", o.compare,
-                "Split screen: the left half drawn in the exact order, the right half in --order");
+                "Compare with the exact order: split screen (the left half drawn in the exact "
+                "order, the right half in --order) or a heat map, see --compare-mode");
+  app->add_option_function<std::string>(
+         "--compare-mode",
+         [&o](const std::string& s) {
+           o.compare_mode = *compare_mode_from_string(s);
+           o.compare = true;
+         },
+         "How --compare shows the difference (implies --compare): split (default) or heat (each "
+         "pixel coloured by how far the two orders' images differ there)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember(compare_mode_names()));
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
   return app;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/algorithm.hpp"
+#include "core/compare_mode.hpp"
 #include "core/depth_keys.hpp"
 #include "core/draw_order.hpp"
 #include "core/renderer_kind.hpp"
@@ -47,6 +48,7 @@ struct Options {
   DrawOrder order = DrawOrder::exact;
   int order_period = kDefaultOrderPeriod;
   bool compare = false;
+  CompareMode compare_mode = CompareMode::split;  // --compare-mode (which implies --compare)
   bool vsync = true;
 };
 

@@ -12,6 +12,7 @@
 #define STB_IMAGE_STATIC
 #include <stb/stb_image.h>
 
+#include "core/composite/difference_heat.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace particles {
@@ -85,6 +86,25 @@ TEST_P(CompareView, LeftIsTheExactOrderRightTheChosenOne) {
   EXPECT_EQ(divider_wrong, 0);
   // Not vacuous: on the left the two orders make different images.
   EXPECT_GT(orders_differ, 100);
+}
+
+// The heat map: every pixel is difference_heat of the exact frame's pixel and the chosen order's,
+// bit for bit on either renderer (GL's pass does the same integer arithmetic).
+TEST_P(CompareView, HeatMapIsTheDifferenceOfTheTwoOrdersImages) {
+  const std::string renderer = GetParam();
+  const Rgba exact = shot(renderer, "--order exact", renderer + "-heat-exact");
+  const Rgba unsorted = shot(renderer, "--order unsorted", renderer + "-heat-unsorted");
+  const Rgba view = shot(renderer, "--order unsorted --compare-mode heat", renderer + "-heat");
+  ASSERT_EQ(view.pixels.size(), exact.pixels.size());
+  ASSERT_EQ(view.pixels.size(), unsorted.pixels.size());
+  long wrong = 0, hot = 0;
+  for (std::size_t i = 0; i < view.pixels.size(); ++i) {
+    const std::uint32_t want = difference_heat(exact.pixels[i], unsorted.pixels[i]);
+    wrong += view.pixels[i] != want;
+    hot += exact.pixels[i] != unsorted.pixels[i];
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(hot, 100);  // not vacuous: the orders differ somewhere
 }
 
 INSTANTIATE_TEST_SUITE_P(BothRenderers, CompareView, ::testing::Values("raster", "composite"));

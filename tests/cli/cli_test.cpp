@@ -24,9 +24,10 @@ TEST(Cli, HelpExitsZeroAndListsTheFlags) {
   const Result r = run("--help");
   EXPECT_EQ(r.status, 0) << r.output;
   for (const char* flag :
-       {"--scene", "--count", "--algorithm", "--backend", "--headless", "--frames", "--screenshot",
-        "--report", "--key-mode", "--key-bits", "--size", "--unsorted", "--no-vsync", "--renderer",
-        "--record", "--record-fps", "--order", "--order-period", "--compare"}) {
+       {"--scene",      "--count",      "--algorithm",    "--backend",  "--headless",
+        "--frames",     "--screenshot", "--report",       "--key-mode", "--key-bits",
+        "--size",       "--unsorted",   "--no-vsync",     "--renderer", "--record",
+        "--record-fps", "--order",      "--order-period", "--compare",  "--compare-mode"}) {
     EXPECT_NE(r.output.find(flag), std::string::npos) << flag << " missing from:\n" << r.output;
   }
 }

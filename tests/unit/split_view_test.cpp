@@ -1,6 +1,9 @@
-// The composited comparison view: the exact order's image left of the middle, the drawn order's
-// right of it, the white divider over the two middle columns, for even, odd and tiny widths.
+// The composited comparison views. Split: the exact order's image left of the middle, the drawn
+// order's right of it, the white divider over the two middle columns, for even, odd and tiny
+// widths. Heat: the exact image dimmed where the two agree, the ramp where they differ.
 #include "core/composite/split_view.hpp"
+
+#include "core/composite/difference_heat.hpp"
 
 #include <gtest/gtest.h>
 
@@ -37,6 +40,43 @@ TEST(SplitView, LeftFromTheExactImageRightFromTheDrawnOneDividerBetween) {
 TEST(SplitView, RefusesImagesOfDifferentSizes) {
   CompositeImage image = filled(4, 4, 0u);
   EXPECT_THROW(compose_split_view(filled(4, 3, 0u), image), std::invalid_argument);
+}
+
+TEST(HeatView, AgreementShowsTheExactImageDimmed) {
+  EXPECT_EQ(difference_heat(0x80c0ff40u, 0x80c0ff40u), 0xff303f10u);  // each channel / 4
+  EXPECT_EQ(difference_heat(0x00000000u, 0x00000000u), 0xff000000u);
+  // Alpha is not compared: the images are opaque where the view shows them.
+  EXPECT_EQ(difference_heat(0x00102030u, 0xff102030u), 0xff04080cu);
+}
+
+TEST(HeatView, TheRampRisesWithTheLargestChannelDifference) {
+  // Difference 1: level 52, a dark red; 13: level 100, red with some green; 53 and up: white.
+  EXPECT_EQ(difference_heat(0xff000000u, 0xff000001u), 0xff00009cu);
+  EXPECT_EQ(difference_heat(0xff000000u, 0xff0d0000u), 0xff002dffu);
+  EXPECT_EQ(difference_heat(0xff000000u, 0xff350000u), 0xffffffffu);
+  EXPECT_EQ(difference_heat(0xffffffffu, 0xff000000u), 0xffffffffu);
+  // Symmetric in its arguments' colour, and driven by the largest channel alone.
+  EXPECT_EQ(difference_heat(0xff000005u, 0xff000000u), difference_heat(0xff000000u, 0xff000005u));
+  EXPECT_EQ(difference_heat(0xff010203u, 0xff010208u), difference_heat(0xff000000u, 0xff000005u));
+  std::uint32_t last_level = 0;
+  for (std::uint32_t d = 1; d < 256; ++d) {
+    const std::uint32_t h = difference_heat(0xff000000u, 0xff000000u | d);
+    const std::uint32_t level = (h & 0xffu) + ((h >> 8) & 0xffu) + ((h >> 16) & 0xffu);
+    EXPECT_GE(level, last_level) << d;
+    EXPECT_GT(level, 0u) << d;
+    last_level = level;
+  }
+}
+
+TEST(HeatView, ComposesEveryPixel) {
+  const CompositeImage exact = filled(3, 2, 0xff000000u);
+  CompositeImage image = filled(3, 2, 0xff000001u);
+  image.rgba8[4] = 0xff000000u;
+  compose_heat_view(exact, image);
+  for (std::size_t i = 0; i < image.rgba8.size(); ++i) {
+    EXPECT_EQ(image.rgba8[i], i == 4 ? 0xff000000u : 0xff00009cu) << i;
+  }
+  EXPECT_THROW(compose_heat_view(filled(2, 2, 0u), image), std::invalid_argument);
 }
 
 }  // namespace

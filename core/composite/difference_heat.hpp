@@ -1,0 +1,46 @@
+#pragma once
+// The comparison view's heat map, pixel by pixel, in integers so that the GL pass
+// (shaders/difference_heat.frag) and the composite renderer's CPU image agree bit for bit. The
+// difference is the largest of the three colour channels' (0-255); where it is 0 the exact
+// image shows at a quarter of its brightness, so the scene stays recognisable, and any
+// difference at all is at least a dark red: level = min(255, 48 + 4 * difference) runs the ramp
+// black, red (85), yellow (170), white (255).
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/composite/cpu_compositor.hpp"
+#include "core/host_device.hpp"
+
+namespace particles {
+
+// RGBA8 words, r in the lowest byte.
+PARTICLES_HD std::uint32_t difference_heat(std::uint32_t exact, std::uint32_t drawn) {
+  std::uint32_t difference = 0;
+  for (int c = 0; c < 3; ++c) {
+    const int a = static_cast<int>((exact >> (8 * c)) & 0xffu);
+    const int b = static_cast<int>((drawn >> (8 * c)) & 0xffu);
+    const std::uint32_t d = static_cast<std::uint32_t>(a > b ? a - b : b - a);
+    difference = d > difference ? d : difference;
+  }
+  if (difference == 0) {
+    return 0xff000000u | ((exact >> 2) & 0x003f3f3fu);  // each channel / 4, rounded down
+  }
+  const std::uint32_t level = 48u + 4u * difference < 255u ? 48u + 4u * difference : 255u;
+  const auto ramp = [&](std::uint32_t from) {
+    const std::uint32_t v = 3u * level;
+    return v <= from ? 0u : (v - from > 255u ? 255u : v - from);
+  };
+  return 0xff000000u | ramp(0) | (ramp(255) << 8) | (ramp(510) << 16);
+}
+
+// `drawn` (the drawn order's image) becomes the heat map against `exact`; one viewport each.
+inline void compose_heat_view(const CompositeImage& exact, CompositeImage& drawn) {
+  if (exact.width != drawn.width || exact.height != drawn.height) {
+    throw std::invalid_argument("compose_heat_view: images of different sizes");
+  }
+  for (std::size_t i = 0; i < drawn.rgba8.size(); ++i) {
+    drawn.rgba8[i] = difference_heat(exact.rgba8[i], drawn.rgba8[i]);
+  }
+}
+
+}  // namespace particles
