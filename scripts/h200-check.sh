@@ -14,7 +14,7 @@ step() { echo "== $*"; }
 
 step tests
 for t in core_tests scene_tests render_tests cli_tests app_tests pipeline_tests \
-         render_identity_tests sort_cpu_tests; do
+         render_identity_tests device_memory_tests sort_cpu_tests; do
   run_test "$t"
 done
 [[ -z ${QUICK:-} ]] && run_test sort_tests --gtest_filter="${SORT_FILTER:-*}"
@@ -43,6 +43,10 @@ echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|PASSED' "$log/racecheck.log" 
 [[ -z ${QUICK:-} ]] && compute-sanitizer --tool initcheck --error-exitcode 9 "$bin/sort_tests" \
   --gtest_filter='SortPartition.*' > "$log/initcheck_sort.log" 2>&1
 echo "initcheck sort rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/initcheck_sort.log" | tr '\n' ' ')"
+compute-sanitizer --tool initcheck --error-exitcode 9 "$bin/pipeline_tests" \
+  --gtest_filter='PipelineAutoCost.*:AllOrders/PipelineOrders.*:Sanitized/PipelineSmall.*auto*' \
+  > "$log/initcheck.log" 2>&1
+echo "initcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/initcheck.log" | tr '\n' ' ')"
 compute-sanitizer --tool synccheck --error-exitcode 9 "$bin/pipeline_tests" \
   --gtest_filter='Sanitized/PipelineSmall.*auto*' > "$log/synccheck.log" 2>&1
 echo "synccheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED' "$log/synccheck.log" | tr '\n' ' ')"
@@ -71,6 +75,15 @@ $p bench --scenes scenes/galaxy.toml --algorithms radix,auto --counts 1048576,16
   --key-modes exact,quantized --frames 600 --warmup 60 --no-draw --no-fuse --stage-every 1 \
   --out "$log/bench_apart" > "$log/bench_apart.log" 2>&1
 echo "bench apart rc=$?"
+# MATRIX=1: auto against radix on every scene, count and key mode (issue 41, item 6); the bench
+# prints the worst auto/radix ratio last.
+if [[ -n ${MATRIX:-} ]]; then
+  all_scenes=$(ls scenes/*.toml | tr '\n' ',' | sed 's/,$//')
+  $p bench --no-draw --scenes "$all_scenes" --algorithms radix,auto \
+    --counts 65536,262144,1048576,4194304,16777216 --key-modes exact,quantized --frames 150 \
+    --warmup 30 --out "$log/bench_matrix" > "$log/bench_matrix.log" 2>&1
+  echo "bench matrix rc=$?"; grep -iE "worst" "$log/bench_matrix.log"
+fi
 cp "$log/bench_1m/chart.svg" "$out/chart_1m.svg" 2>/dev/null
 cp "$log/bench_16m/chart.svg" "$out/chart_16m.svg" 2>/dev/null
 "$bin/extents_bench" > "$log/extents_bench.log" 2>&1
