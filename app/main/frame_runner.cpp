@@ -83,8 +83,20 @@ struct FrameRunner::HeatView {
   gl::DifferenceHeatPass pass{gl::find_shader_dir()};
 };
 
+// Out of line, where HeatView is complete.
+FrameRunner::FrameRunner(Backend& backend, gl::ParticleRenderer& renderer,
+                         gl::ParticleBuffers& buffers, gl::RenderTarget& target,
+                         gl::GpuTimer& draw_timer)
+    : backend_(backend),
+      renderer_(renderer),
+      buffers_(buffers),
+      target_(target),
+      draw_timer_(draw_timer) {}
+
+FrameRunner::~FrameRunner() = default;
+
 void FrameRunner::draw_heat_view(const gl::DrawParams& draw) {
-  if (!heat_) heat_ = std::make_shared<HeatView>(target_.size());
+  if (!heat_) heat_ = std::make_unique<HeatView>(target_.size());
   heat_->exact.resize(target_.size());
   heat_->drawn.resize(target_.size());
   for (const bool exact : {true, false}) {

@@ -61,12 +61,8 @@ std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_
 class FrameRunner {
  public:
   FrameRunner(Backend& backend, gl::ParticleRenderer& renderer, gl::ParticleBuffers& buffers,
-              gl::RenderTarget& target, gl::GpuTimer& draw_timer)
-      : backend_(backend),
-        renderer_(renderer),
-        buffers_(buffers),
-        target_(target),
-        draw_timer_(draw_timer) {}
+              gl::RenderTarget& target, gl::GpuTimer& draw_timer);
+  ~FrameRunner();
 
   // The frame of `scene` seen from `pose` into the render target, resized to `size` first.
   FrameOutcome run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
@@ -82,7 +78,7 @@ class FrameRunner {
   gl::GpuTimer& draw_timer_;
   // The raster heat map's two images and its pass, made on its first frame.
   struct HeatView;
-  std::shared_ptr<HeatView> heat_;
+  std::unique_ptr<HeatView> heat_;
   Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
 };
 
