@@ -15,8 +15,8 @@
 #include "app/scene/scene_loader.hpp"
 #include "bench/scene_bench_args.hpp"
 #include "core/camera.hpp"
-#include "cuda/composite/tile_compositor.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/composite/tile_compositor.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
 using namespace particles;

@@ -1,7 +1,7 @@
 #pragma once
 // Scene math that both backends compute bit for bit: only +, -, *, / and sqrtf, which IEEE
-// rounds the same way on the CPU and (with --fmad=false, as cuda/stages/sim is built) on the GPU, plus
-// floorf and integer hashing, which are exact. sinf, cosf, expf and friends come from two
+// rounds the same way on the CPU and (with --fmad=false, as cuda/stages/sim is built) on the GPU,
+// plus floorf and integer hashing, which are exact. sinf, cosf, expf and friends come from two
 // different libraries that differ by an ulp or two, and a chaotic model (an attractor, a
 // turbulent flow) would grow that ulp into visibly different scenes; the models added after the
 // galaxy and the fountain use these instead. Accuracy is what a picture needs, not more.

@@ -9,17 +9,17 @@
 #include "core/point_cloud.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"
-#include "cuda/stages/keys/depth_keys.hpp"
 #include "cuda/pipeline/auto_probe.hpp"
+#include "cuda/sort/copy_kernels.cuh"
+#include "cuda/sort/partition/splitter_partition.hpp"
+#include "cuda/sort/policy.hpp"
+#include "cuda/sort/sortedness.hpp"
+#include "cuda/stages/keys/depth_keys.hpp"
 #include "cuda/stages/reduce/extents_block.cuh"
 #include "cuda/stages/reduce/extents_fold.hpp"
 #include "cuda/stages/reduce/extents_reduce.hpp"
 #include "cuda/stages/sim/simulate.hpp"
 #include "cuda/stages/sim/step_fused.hpp"
-#include "cuda/sort/copy_kernels.cuh"
-#include "cuda/sort/policy.hpp"
-#include "cuda/sort/sortedness.hpp"
-#include "cuda/sort/partition/splitter_partition.hpp"
 
 namespace particles::cuda {
 namespace {

@@ -27,11 +27,11 @@
 // descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
 // one-thread kernel turns them, with choose_auto_path, into enable words: already sorted ->
 // no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
-// (cuda/sort/partition/splitter_partition.hpp: buckets cut by last frame's sorted keys), which hands over
-// to the radix sort, on the device, when those splitters do not fit this frame's keys. Every sort
-// is in the graph and those not chosen return at once (a few empty launches). After fused auto
-// frames that kept ending in radix or in the partition sort, a stint of frames runs a graph of
-// that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
+// (cuda/sort/partition/splitter_partition.hpp: buckets cut by last frame's sorted keys), which
+// hands over to the radix sort, on the device, when those splitters do not fit this frame's keys.
+// Every sort is in the graph and those not chosen return at once (a few empty launches). After
+// fused auto frames that kept ending in radix or in the partition sort, a stint of frames runs a
+// graph of that path alone, each stint of a path twice as long as the last up to kAutoStintLongest
 // (core/auto_policy.hpp); and where its frames are measured to cost more than radix's (at small
 // counts), auto runs radix stints instead (after_probing_frame). The choice is made on the device
 // in the same frame, so every frame's order is exactly sorted and ties keep last frame's order;
@@ -63,9 +63,9 @@
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/sort/partition/splitter_partition_sort.hpp"
 #include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
-#include "cuda/sort/partition/splitter_partition_sort.hpp"
 
 namespace particles::cuda {
 

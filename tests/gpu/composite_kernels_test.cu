@@ -16,8 +16,8 @@
 
 #include "core/color.hpp"
 #include "core/composite/cpu_compositor.hpp"
-#include "cuda/composite/tile_compositor.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/composite/tile_compositor.hpp"
 #include "tests/gpu/device_copies.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 

@@ -10,8 +10,8 @@
 
 #include "cuda/common/check.hpp"
 #include "cuda/common/device_buffer.hpp"
-#include "cuda/sort/partition/partition_append.cuh"
 #include "cuda/sort/cpu/splitter_partition_cpu.hpp"
+#include "cuda/sort/partition/partition_append.cuh"
 #include "cuda/sort/partition/splitter_partition_sort.hpp"
 #include "tests/gpu/device_copies.hpp"
 #include "tests/gpu/sort_test_device.hpp"

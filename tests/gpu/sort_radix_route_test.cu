@@ -1,8 +1,8 @@
-// The radix sort's pass route on the device (cuda/sort/radix/radix_pass_route.hpp): passes whose digit
-// every key shares are skipped, with and without a key floor, and the result still lands where the
-// caller wants it: keys and values in place, or the values in a target with the keys in place or
-// left in scratch (keys_needed = false). Every case is compared with std::stable_sort, and the
-// number of passes that ran with the route the CPU tests expect.
+// The radix sort's pass route on the device (cuda/sort/radix/radix_pass_route.hpp): passes whose
+// digit every key shares are skipped, with and without a key floor, and the result still lands
+// where the caller wants it: keys and values in place, or the values in a target with the keys in
+// place or left in scratch (keys_needed = false). Every case is compared with std::stable_sort, and
+// the number of passes that ran with the route the CPU tests expect.
 #include <gtest/gtest.h>
 
 #include <algorithm>

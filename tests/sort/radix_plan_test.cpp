@@ -1,8 +1,8 @@
 // The radix sort's plan, checked without a device: the tile policy and the MSD-first shortcut's
 // block chosen by size, forced choices, and out-of-range indices refused
-// (cuda/sort/radix/radix_plan.hpp); and the route of the passes that the histogram kernel plans on the
-// device from the digit counts (cuda/sort/radix/radix_pass_route.hpp); and the options a sort refuses
-// (cuda/sort/radix/radix_options.hpp).
+// (cuda/sort/radix/radix_plan.hpp); and the route of the passes that the histogram kernel plans on
+// the device from the digit counts (cuda/sort/radix/radix_pass_route.hpp); and the options a sort
+// refuses (cuda/sort/radix/radix_options.hpp).
 #include <gtest/gtest.h>
 
 #include <array>

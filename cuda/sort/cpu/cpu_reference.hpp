@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/block/merge.hpp"
+#include "cuda/sort/key_bits.hpp"
 
 namespace particles::cuda {
 

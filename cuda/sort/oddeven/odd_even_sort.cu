@@ -16,9 +16,9 @@
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/common/dynamic_shared.cuh"
 #include "cuda/common/warp.cuh"
+#include "cuda/sort/block/merge.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/oddeven/exact_merge_sort.cuh"
-#include "cuda/sort/block/merge.hpp"
 #include "cuda/sort/oddeven/odd_even_window.cuh"
 #include "cuda/sort/sorters_internal.hpp"
 

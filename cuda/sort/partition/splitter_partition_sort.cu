@@ -12,9 +12,9 @@
 #include "cuda/common/warp.cuh"
 #include "cuda/sort/block/block_buckets.cuh"
 #include "cuda/sort/block/block_radix.cuh"
+#include "cuda/sort/block/merge.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/oddeven/exact_merge_sort.cuh"
-#include "cuda/sort/block/merge.hpp"
 #include "cuda/sort/partition/partition_append.cuh"
 #include "cuda/sort/partition/splitter_partition.hpp"
 

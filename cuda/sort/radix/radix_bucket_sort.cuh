@@ -25,8 +25,8 @@
 #include "cuda/common/warp.cuh"
 #include "cuda/sort/block/block_buckets.cuh"
 #include "cuda/sort/block/block_radix.cuh"
-#include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/block/merge.hpp"
+#include "cuda/sort/key_bits.hpp"
 #include "cuda/sort/policy.hpp"
 
 namespace particles::cuda::detail {

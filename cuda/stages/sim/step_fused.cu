@@ -9,8 +9,8 @@
 #include "cuda/common/launch_grid.hpp"
 #include "cuda/common/prefetch.cuh"
 #include "cuda/common/warp.cuh"
-#include "cuda/stages/reduce/extents_block.cuh"
 #include "cuda/sort/partition/partition_append.cuh"
+#include "cuda/stages/reduce/extents_block.cuh"
 
 namespace particles::cuda {
 namespace {
