@@ -64,7 +64,7 @@ class CpuBackend final : public Backend {
   CpuPipeline pipeline_;
   CpuCompositor compositor_;
   CompositeImage image_;
-  CompositeImage exact_image_;  // the comparison view's left half
+  CompositeImage exact_image_;  // the exact order's image, for the comparison view
   std::int64_t frame_ = 0;
   gl::ParticleBuffers* buffers_ = nullptr;
 };
