@@ -175,4 +175,61 @@ PARTICLES_HD constexpr AutoChoice after_probing_frame(AutoStint s, AutoCost c, S
   return {s, c};
 }
 
+// Auto's state between frames, for a backend that runs it: the stint and the cost above, behind
+// the three things a frame does with them. next_frame() before each fused auto frame is enqueued
+// says which stint it runs in; on_report() takes that frame's report when it arrives (in any
+// order after, once each); reset() forgets everything (a new scene, count or request).
+class AutoSchedule {
+ public:
+  // measures_cost: whether spans count (the product); off, the paths follow the reports alone
+  // (kUnmeasuredAutoCost), as the tests of those paths need.
+  explicit AutoSchedule(bool measures_cost = false) : measures_cost_(measures_cost) { reset(); }
+
+  void set_measures_cost(bool on) {
+    measures_cost_ = on;
+    reset();
+  }
+  void reset() {
+    stint_ = {};
+    cost_ = measures_cost_ ? AutoCost{} : kUnmeasuredAutoCost;
+  }
+
+  // The stint the next fused auto frame runs in (SortPath::unsorted: none, the probing frame).
+  SortPath next_frame() {
+    if (stint_.left == 0) return SortPath::unsorted;
+    --stint_.left;
+    return stint_.path;
+  }
+
+  // Reports of the frames before this one no longer count toward a streak: the frame comes back
+  // from a stint or from another algorithm, and starts from a fresh order.
+  void forget_streak() { stint_.streak = 0; }
+
+  // The report of a fused auto frame that ran in `stint` (next_frame's answer), took `path`, and
+  // spanned span_ms (not positive: not timed).
+  void on_report(SortPath stint, SortPath path, float span_ms) {
+    const float span = measures_cost_ ? span_ms : 0.0f;
+    if (stint == SortPath::unsorted) {
+      cost_ = after_auto_span(cost_, span);
+      const AutoChoice next = after_probing_frame(stint_, cost_, path);
+      stint_ = next.stint;
+      cost_ = next.cost;
+    } else if (stint == SortPath::radix) {
+      cost_ = after_radix_span(cost_, span);
+    } else if (stint == SortPath::partition) {
+      // A partition stint is auto's own choice: its frames count as auto's cost.
+      if (span > 0.0f) cost_.auto_ms = running_mean(cost_.auto_ms, span);
+      if (path != SortPath::partition) stint_ = {};  // it fell back: the probing frame decides
+    }
+  }
+
+  const AutoStint& stint() const { return stint_; }
+  const AutoCost& cost() const { return cost_; }
+
+ private:
+  bool measures_cost_;
+  AutoStint stint_;
+  AutoCost cost_;
+};
+
 }  // namespace particles

@@ -154,8 +154,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   stale_.reset();
   error_keys_.resize(0);  // made again at this count by the first frame that measures
   stale_order_.resize(0);
-  auto_stint_ = {};
-  auto_cost_ = fresh_auto_cost();
+  auto_schedule_.reset();
   last_requested_.reset();
   last_reported_frame_ = -1;
   if (count > capacity_) {
@@ -554,15 +553,11 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   }
   GraphShape run_shape = shape;
   const bool fused_auto = shape.sort && shape.algorithm == Algorithm::automatic && shape.fused;
-  if (!fused_auto || last_requested_ != shape) {
-    auto_stint_ = {};
-    auto_cost_ = fresh_auto_cost();
-  }
+  if (!fused_auto || last_requested_ != shape) auto_schedule_.reset();
   last_requested_ = shape;
   SortPath stint = SortPath::unsorted;  // none
-  if (fused_auto && auto_stint_.left > 0) {
-    --auto_stint_.left;
-    stint = auto_stint_.path;
+  if (fused_auto) stint = auto_schedule_.next_frame();
+  if (stint != SortPath::unsorted) {
     if (stint == SortPath::radix) run_shape.algorithm = Algorithm::radix;
     run_shape.partition_stint = stint == SortPath::partition;
   }
@@ -575,7 +570,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
     restart_auto_order();
-    auto_stint_.streak = 0;  // reports of frames before the stint no longer count
+    auto_schedule_.forget_streak();
   }
   order_is_last_frames_ = automatic;
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
@@ -619,21 +614,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     last_reported_frame_ = slot_frame_[report_slot];
     // Reports count only while the frame they report was asked for as this one is.
     if (fused_auto && reported.requested == shape) {
-      const float span = auto_measures_cost_ ? info.stages.span_ms : 0.0f;  // <= 0: not counted
-      if (reported.stint == SortPath::unsorted) {
-        auto_cost_ = after_auto_span(auto_cost_, span);
-        const AutoChoice next = after_probing_frame(auto_stint_, auto_cost_, info.path);
-        auto_stint_ = next.stint;
-        auto_cost_ = next.cost;
-      } else if (reported.stint == SortPath::radix) {
-        auto_cost_ = after_radix_span(auto_cost_, span);
-      } else if (reported.stint == SortPath::partition) {
-        // A partition stint is auto's own choice: its frames count as auto's cost.
-        if (span > 0.0f) auto_cost_.auto_ms = running_mean(auto_cost_.auto_ms, span);
-        if (info.path != SortPath::partition) {
-          auto_stint_ = {};  // it fell back: the probing frame decides again
-        }
-      }
+      auto_schedule_.on_report(reported.stint, info.path, info.stages.span_ms);
     }
   }
   return info;

@@ -134,10 +134,7 @@ class DevicePipeline {
   // Whether auto times its frames and radix's and runs radix where radix is measured cheaper
   // (core/auto_policy.hpp, after_probing_frame). The app's backend (CudaPipeline) turns it on;
   // off, auto's paths depend on the frames alone, which the tests of its paths need.
-  void set_auto_measures_cost(bool on) noexcept {
-    auto_measures_cost_ = on;
-    auto_cost_ = fresh_auto_cost();
-  }
+  void set_auto_measures_cost(bool on) { auto_schedule_.set_measures_cost(on); }
   // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or
   // unsorted for none; for tests.
   SortPath newest_frame_stint() const noexcept {
@@ -236,14 +233,8 @@ class DevicePipeline {
   // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
   // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
   bool order_is_last_frames_ = true;
-  // Fused auto's stints (core/auto_policy.hpp).
-  AutoStint auto_stint_;
-  AutoCost auto_cost_ =
-      kUnmeasuredAutoCost;  // what auto's and radix's frames cost (after_probing_frame)
-  AutoCost fresh_auto_cost() const noexcept {
-    return auto_measures_cost_ ? AutoCost{} : kUnmeasuredAutoCost;
-  }
-  bool auto_measures_cost_ = false;
+  // Fused auto's stints and what its frames cost (core/auto_policy.hpp).
+  AutoSchedule auto_schedule_;
   // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
   // fused auto frame is asked for (one chosen for a key mode says nothing about another).
   std::optional<GraphShape> last_requested_;

@@ -146,5 +146,46 @@ TEST(AutoCost, UnmeasuredCostFollowsTheReportsAlone) {
   }
 }
 
+// Unmeasured (the tests of auto's paths), the schedule takes no span into account: auto's frames
+// ten times radix's never bring radix stints, where the measured schedule runs radix nearly
+// throughout.
+TEST(AutoSchedule, UnmeasuredSpansChangeNothing) {
+  const auto slow_auto = [](int) { return 1.0f; };
+  const auto fast_radix = [](int) { return 0.1f; };
+  for (const bool measures : {false, true}) {
+    AutoSchedule schedule(measures);
+    int radix_frames = 0;
+    for (int f = 0; f < 2000; ++f) {
+      const SortPath stint = schedule.next_frame();
+      const bool radix = stint == SortPath::radix;
+      radix_frames += radix ? 1 : 0;
+      schedule.on_report(stint, radix ? SortPath::radix : SortPath::oddeven,
+                         radix ? fast_radix(f) : slow_auto(f));
+    }
+    if (measures) {
+      EXPECT_GT(radix_frames, 1800);
+    } else {
+      EXPECT_EQ(radix_frames, 0);
+    }
+  }
+}
+
+// A partition stint whose frame falls back ends at once, and reset() forgets stint and cost.
+TEST(AutoSchedule, APartitionFallbackEndsItsStintAndResetForgets) {
+  AutoSchedule schedule(true);
+  for (int f = 0; f < kAutoStintStreak; ++f) {
+    ASSERT_EQ(schedule.next_frame(), SortPath::unsorted);
+    schedule.on_report(SortPath::unsorted, SortPath::partition, 0.05f);
+  }
+  ASSERT_EQ(schedule.next_frame(), SortPath::partition);
+  schedule.on_report(SortPath::partition, SortPath::oddeven, 0.05f);  // fell back
+  EXPECT_EQ(schedule.next_frame(), SortPath::unsorted);
+  EXPECT_GT(schedule.cost().auto_ms, 0.0f);
+  schedule.reset();
+  EXPECT_LT(schedule.cost().auto_ms, 0.0f);
+  EXPECT_EQ(schedule.stint().left, 0);
+  EXPECT_EQ(schedule.stint().streak, 0);
+}
+
 }  // namespace
 }  // namespace particles
