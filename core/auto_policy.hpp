@@ -103,18 +103,18 @@ PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
   return {path, 0, length, length};
 }
 
-// Auto also measures what it chose. Its probing frames (those above, which run the fused auto
-// frame whatever path it takes) can cost more than radix's frames where their fixed work, the
-// probe and the odd-even window's phases, outweighs radix's few passes: at small counts
-// (docs/performance.md, "Auto against radix on every scene"). So the backend times both kinds
-// of frame (the span it already reads back) and keeps a running mean of each: the probing
-// frames', and the radix frames' (radix stints, and short radix probes that it runs for the
-// purpose when it has no recent figure). Once radix's mean is the lower by kAutoCostMargin, the
-// probing frames' reports count as radix frames, so stints of radix run, doubling as above; the
-// probing frames between them keep auto's figure current, so a scene whose order becomes cheap to
-// keep goes back to auto. Radix is timed again after probe_every probing frames, which doubles
-// (up to kAutoRadixProbeLongest) each time radix loses, so where auto wins by far its probes
-// fade from the mean.
+// Auto also measures what it chose. Its probing frames (those above, which run the fused auto frame
+// whatever path it takes) can cost more than radix's frames where their fixed work, the probe and
+// the odd-even window's phases, outweighs radix's few passes: at small counts (docs/performance.md,
+// "Auto against radix on every scene"). So the backend times both kinds of frame (the span it
+// already reads back) and keeps a running mean of each: the probing frames', and the radix frames'
+// (radix stints, and short radix probes that it runs for the purpose when it has no recent figure).
+// Once radix's mean is the lower by kAutoCostMargin, the probing frames' reports count as radix
+// frames, so stints of radix run, doubling as above; the probing frames between them keep auto's
+// figure current, so a scene whose order becomes cheap to keep goes back to auto. Radix is timed
+// again after probe_every of auto's own frames (probing frames and partition stints'), which
+// doubles (up to kAutoRadixProbeLongest) each time radix loses, so where auto wins by far its
+// probes fade from the mean.
 inline constexpr float kAutoCostMargin = 1.02f;
 inline constexpr int kAutoRadixProbeFrames = 3;  // the first of a new graph may not time
 inline constexpr int kAutoRadixProbeFirst = 8;
@@ -217,8 +217,10 @@ class AutoSchedule {
     } else if (stint == SortPath::radix) {
       cost_ = after_radix_span(cost_, span);
     } else if (stint == SortPath::partition) {
-      // A partition stint is auto's own choice: its frames count as auto's cost.
-      if (span > 0.0f) cost_.auto_ms = running_mean(cost_.auto_ms, span);
+      // A partition stint is auto's own choice: its frames count as auto's cost, and toward
+      // the next radix probe, which would otherwise wait out every stint (a few hundred frames
+      // at a scene's start, where partition stints double from the first ones).
+      cost_ = after_auto_span(cost_, span);
       if (path != SortPath::partition) stint_ = {};  // it fell back: the probing frame decides
     }
   }

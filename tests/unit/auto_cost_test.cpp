@@ -19,32 +19,32 @@ struct Played {
 };
 
 // `frames` frames where a probing frame costs auto_ms(f) and takes `path`, and a radix frame
-// costs radix_ms(f). Reports arrive at once here (the pipeline's come a frame late; the policy
-// does not depend on it).
+// costs radix_ms(f), through the AutoSchedule the CUDA backend keeps. Reports arrive at once
+// here (the pipeline's come a frame late; the policy does not depend on it); the first probing
+// frame after a stint forgets the streak, as the pipeline's does.
 template <class AutoCostAt, class RadixCostAt>
-Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms) {
-  AutoStint stint;
-  AutoCost cost;
+Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms,
+            bool measures_cost = true) {
+  AutoSchedule schedule(measures_cost);
   Played p;
   double total = 0.0;
+  bool after_stint = false;
   for (int f = 0; f < frames; ++f) {
-    if (stint.left > 0) {
-      --stint.left;
-      const float ms = radix_ms(f);
-      cost = after_radix_span(cost, ms);
-      if (stint.left == 0) stint.streak = 0;  // as the pipeline does, back from a stint
+    const SortPath stint = schedule.next_frame();
+    float ms = 0.0f;
+    if (stint == SortPath::radix) {
+      ms = radix_ms(f);
+      schedule.on_report(stint, SortPath::radix, ms);
       ++p.radix_frames;
-      total += ms;
-      p.spans.push_back(ms);
+      after_stint = true;
     } else {
-      const float ms = auto_ms(f);
-      cost = after_auto_span(cost, ms);
-      const AutoChoice next = after_probing_frame(stint, cost, path);
-      stint = next.stint;
-      cost = next.cost;
-      total += ms;
-      p.spans.push_back(ms);
+      if (after_stint) schedule.forget_streak();
+      after_stint = false;
+      ms = auto_ms(f);
+      schedule.on_report(stint, path, ms);
     }
+    total += ms;
+    p.spans.push_back(ms);
   }
   p.mean_ms = total / frames;
   return p;
@@ -152,22 +152,10 @@ TEST(AutoCost, UnmeasuredCostFollowsTheReportsAlone) {
 TEST(AutoSchedule, UnmeasuredSpansChangeNothing) {
   const auto slow_auto = [](int) { return 1.0f; };
   const auto fast_radix = [](int) { return 0.1f; };
-  for (const bool measures : {false, true}) {
-    AutoSchedule schedule(measures);
-    int radix_frames = 0;
-    for (int f = 0; f < 2000; ++f) {
-      const SortPath stint = schedule.next_frame();
-      const bool radix = stint == SortPath::radix;
-      radix_frames += radix ? 1 : 0;
-      schedule.on_report(stint, radix ? SortPath::radix : SortPath::oddeven,
-                         radix ? fast_radix(f) : slow_auto(f));
-    }
-    if (measures) {
-      EXPECT_GT(radix_frames, 1800);
-    } else {
-      EXPECT_EQ(radix_frames, 0);
-    }
-  }
+  const Played unmeasured = play(2000, SortPath::oddeven, slow_auto, fast_radix, false);
+  const Played measured = play(2000, SortPath::oddeven, slow_auto, fast_radix, true);
+  EXPECT_EQ(unmeasured.radix_frames, 0);
+  EXPECT_GT(measured.radix_frames, 1800);
 }
 
 // A partition stint whose frame falls back ends at once, and reset() forgets stint and cost.
