@@ -57,8 +57,10 @@ std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text)
                             "only in strings and comments)");
         }
         if (c == ' ' || c == '\t' || c == '\r') break;
-        const bool starts_string = last == '\n' || last == '=' || last == '[' || last == ',' ||
-                                   last == '{' || (last == '.' && key);
+        // Where a key or a value may start. A comma separates only inside an array or inline
+        // table; elsewhere toml++ reads it as part of the bare value before it.
+        const bool starts_string = last == '\n' || last == '=' || last == '[' || last == '{' ||
+                                   (last == ',' && !open.empty()) || (last == '.' && key);
         if (c == '#') {
           state = State::comment;
           break;
@@ -74,6 +76,11 @@ std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text)
           key = true;
         } else if (c == '=' && key) {
           key = false;
+        } else if ((c == '{' || c == '[') && !starts_string) {
+          // Inside a bare value (`0["x`): one more character of it, not an opening, and no
+          // string starts after it (found by fuzz/bench_file_fuzz.cpp).
+          last = '?';
+          break;
         } else if ((c == '{' || c == '[') && !key) {
           open.push_back(c);
           key = c == '{';

@@ -56,6 +56,14 @@ TEST(TomlGuard, AQuoteInsideABareValueDoesNotStartAString) {
   EXPECT_EQ(where("a = \"x\"\"\xc3\xa9\"\n").substr(0, 5), "1:9: ");
   EXPECT_EQ(where("a = [1, 2].\"\xc3\xa9\"\n").substr(0, 6), "1:13: ");
   EXPECT_EQ(where("a = { b = 1 }.\"\xc3\xa9\"\n").substr(0, 6), "1:16: ");
+  // A bracket or brace inside a bare value opens nothing (`scenes =0["scen<U+FEDF>...`, found
+  // in CI's 60 s), and a comma outside an array or inline table separates nothing.
+  EXPECT_EQ(where("scenes =0[\"scen\xef\xbb\x9f"
+                  "es\"\n")
+                .substr(0, 6),
+            "1:16: ");
+  EXPECT_EQ(where("a = x{\"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
+  EXPECT_EQ(where("a = 1,\"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
 }
 
 TEST(TomlGuard, NonAsciiAfterABackslashInAMultiLineBasicStringIsFound) {
