@@ -37,13 +37,15 @@ std::size_t run_of(std::string_view text, std::size_t i, char quote) {
 std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text) {
   enum class State { outside, comment, basic, literal, multi_basic, multi_literal };
   State state = State::outside;
-  // Outside strings: toml++ starts a string only where a key or a value starts; elsewhere (in
-  // `+"x`, say) a quote is one more character of a bare value it scans, so here too. `last` is
-  // the last character that was not whitespace or comment ('\n' at the start of a line), `key`
-  // whether a key is being read (a dot there parts it), `open` the arrays and inline tables of
-  // the value being read.
+  // Outside strings: toml++ starts a string only where a key or a value starts. A bare key or
+  // value (`a`, `1.5`, `true`, and garbage like `0=["x` or `+"x`) it scans to its end, asking of
+  // each character whether it ends it, so a quote or bracket inside one starts nothing here
+  // either. `bare`: inside such a token; `last`: the last character that was not whitespace or
+  // comment ('\n' at the start of a line); `key`: whether a key is being read (a dot there parts
+  // it); `open`: the arrays and inline tables of the value being read.
   char last = '\n';
   bool key = true;
+  bool bare = false;
   std::string open;
   std::size_t i = 0;
   if (text.starts_with("\xEF\xBB\xBF")) i = 3;  // a byte order mark, which toml++ skips
@@ -56,39 +58,49 @@ std::optional<TomlTextProblem> find_unsafe_toml_character(std::string_view text)
                             "non-ASCII character outside a string or comment (TOML allows them "
                             "only in strings and comments)");
         }
-        if (c == ' ' || c == '\t' || c == '\r') break;
-        // Where a key or a value may start. A comma separates only inside an array or inline
-        // table; elsewhere toml++ reads it as part of the bare value before it.
-        const bool starts_string = last == '\n' || last == '=' || last == '[' || last == '{' ||
-                                   (last == ',' && !open.empty()) || (last == '.' && key);
-        if (c == '#') {
-          state = State::comment;
+        if (c == ' ' || c == '\t' || c == '\r') {
+          bare = false;
           break;
         }
-        if ((c == '"' || c == '\'') && starts_string) {
+        if (c == '#') {
+          state = State::comment;
+          bare = false;
+          break;
+        }
+        // What ends a bare token: in a key, '.', '=' and ']' (a table header); in a value, ','
+        // ']' and '}'; in both, a line break.
+        const bool ends_bare = c == '\n' || (key ? c == '.' || c == '=' || c == ']'
+                                                 : c == ',' || c == ']' || c == '}');
+        if (bare && !ends_bare) {
+          last = c;
+          break;
+        }
+        bare = false;
+        const bool starts_token = last == '\n' || last == '=' || last == '[' || last == '{' ||
+                                  (last == ',' && !open.empty()) || (last == '.' && key);
+        if ((c == '"' || c == '\'') && starts_token) {
           const bool multi = run_of(text, i, c) >= 3;
           state = c == '"' ? (multi ? State::multi_basic : State::basic)
                            : (multi ? State::multi_literal : State::literal);
           i += multi ? 3 : 1;
           continue;
         }
-        if (c == '\n' && open.empty()) {
-          key = true;
+        if (c == '\n') {
+          if (open.empty()) key = true;
         } else if (c == '=' && key) {
           key = false;
-        } else if ((c == '{' || c == '[') && !starts_string) {
-          // Inside a bare value (`0["x`): one more character of it, not an opening, and no
-          // string starts after it (found by fuzz/bench_file_fuzz.cpp).
-          last = '?';
-          break;
-        } else if ((c == '{' || c == '[') && !key) {
-          open.push_back(c);
-          key = c == '{';
+        } else if ((c == '{' || c == '[') && starts_token) {
+          if (!key) {
+            open.push_back(c);
+            key = c == '{';
+          }
         } else if (c == ',' && !open.empty()) {
           key = open.back() == '{';
         } else if ((c == ']' || c == '}') && !open.empty()) {
           open.pop_back();
           key = false;
+        } else if (!(c == '.' && key) && c != ']') {
+          bare = true;  // a bare key or value starts (or garbage toml++ scans as one)
         }
         last = c;
         break;

@@ -64,6 +64,9 @@ TEST(TomlGuard, AQuoteInsideABareValueDoesNotStartAString) {
             "1:16: ");
   EXPECT_EQ(where("a = x{\"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
   EXPECT_EQ(where("a = 1,\"\xc3\xa9\"\n").substr(0, 5), "1:8: ");
+  // Nor does anything else inside one: an '=' (`scenes =8["e...="1...`, found by a longer run).
+  EXPECT_EQ(where(std::string("scenes =8[\"e\0sz=\"1\xcb\x8b", 20)).substr(0, 6), "1:19: ");
+  EXPECT_EQ(where("scenes =0====[\"\xc3\xa9\"\n").substr(0, 6), "1:16: ");
 }
 
 TEST(TomlGuard, NonAsciiAfterABackslashInAMultiLineBasicStringIsFound) {
