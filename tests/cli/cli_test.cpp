@@ -163,6 +163,8 @@ TEST(Cli, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
       {"--order sorted", "--order"},
       {"--order-period 0", "--order-period"},
       {"--order-period x", "--order-period"},
+      {"--compare-mode hot", "--compare-mode"},
+      {"--compare-mode", "--compare-mode"},
   };
   for (const auto& [args, flag] : cases) {
     const Result r = run(args);
