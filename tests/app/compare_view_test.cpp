@@ -13,6 +13,7 @@
 #include <stb/stb_image.h>
 
 #include "core/composite/difference_heat.hpp"
+#include "tests/support/read_png.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace particles {
@@ -28,16 +29,16 @@ struct Rgba {
 };
 
 Rgba load(const fs::path& png) {
+  const particles::test::PngPixels file = particles::test::read_png(png);
   Rgba image;
-  int channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &image.width, &image.height, &channels, 4);
-  if (data == nullptr) return image;
-  image.pixels.resize(static_cast<std::size_t>(image.width) * image.height);
+  image.width = file.width;
+  image.height = file.height;
+  image.pixels.resize(file.pixels.size() / 4);
   for (std::size_t i = 0; i < image.pixels.size(); ++i) {
-    image.pixels[i] = std::uint32_t{data[4 * i]} | std::uint32_t{data[4 * i + 1]} << 8 |
-                      std::uint32_t{data[4 * i + 2]} << 16 | std::uint32_t{data[4 * i + 3]} << 24;
+    const unsigned char* p = &file.pixels[4 * i];
+    image.pixels[i] = std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+                      std::uint32_t{p[3]} << 24;
   }
-  stbi_image_free(data);
   return image;
 }
 

@@ -19,6 +19,7 @@
 
 #include "app/main/process.hpp"
 #include "app/main/recorder.hpp"
+#include "tests/support/read_png.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace particles {
@@ -84,20 +85,8 @@ std::string bytes_of(const fs::path& file) {
   return s.str();
 }
 
-struct Decoded {
-  int width = 0, height = 0, channels = 0;
-  std::vector<unsigned char> pixels;
-};
-
-Decoded decode(const fs::path& png) {
-  Decoded d;
-  unsigned char* data = stbi_load(png.c_str(), &d.width, &d.height, &d.channels, 4);
-  if (data != nullptr) {
-    d.pixels.assign(data, data + static_cast<std::size_t>(d.width) * d.height * 4);
-    stbi_image_free(data);
-  }
-  return d;
-}
+using Decoded = particles::test::PngPixels;
+using particles::test::read_png;
 
 // A still scene (shells that do not spin) on a fast camera path: its frames differ only because
 // the camera flies round it.
@@ -149,7 +138,7 @@ TEST_P(RecordRenderer, HeadlessRunWritesNumberedFramesThatDecode) {
                                                      "frame_00002.png", "frame_00003.png"}));
   std::vector<Decoded> frames;
   for (int i = 0; i < 4; ++i) {
-    frames.push_back(decode(recorded_frame_path(rec, static_cast<std::uint64_t>(i))));
+    frames.push_back(read_png(recorded_frame_path(rec, static_cast<std::uint64_t>(i))));
     EXPECT_EQ(frames.back().width, 160) << i;
     EXPECT_EQ(frames.back().height, 90) << i;
     EXPECT_EQ(frames.back().pixels.size(), 160u * 90u * 4u) << i;
@@ -279,7 +268,7 @@ TEST(Record, AnEarlierRecordingsFramesAndVideoAreReplaced) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png",
                                                      "frame_7.png", "notes.txt"}));
-  EXPECT_EQ(decode(rec / "frame_00000.png").width, 160);
+  EXPECT_EQ(read_png(rec / "frame_00000.png").width, 160);
 }
 
 TEST(Record, InAWindowTheFramesAreTheWindowsImage) {
@@ -295,7 +284,7 @@ TEST(Record, InAWindowTheFramesAreTheWindowsImage) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("windowed"), std::string::npos) << r.output;
   ASSERT_EQ(names_in(rec).size(), 3u);
-  const Decoded last = decode(recorded_frame_path(rec, 2));
+  const Decoded last = read_png(recorded_frame_path(rec, 2));
   EXPECT_EQ(last.width, 200);
   EXPECT_EQ(last.height, 120);
 }
