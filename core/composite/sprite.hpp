@@ -187,21 +187,16 @@ PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, fl
 }
 
 // The blend itself on a stored fragment (premultiplied_fragment_unorm8): integer arithmetic,
-// d * (255 - a) / 255 rounded exactly, then the fragment added and saturated. The four channels
-// go two at a time in 16-bit lanes (red with blue, green with alpha): d * (255 - a) + 128 and
-// its sum with its own high byte stay below 2^16, and a sum of at most 509 flags its overflow
-// in bit 8, so no lane carries into the next and the result is the per-channel arithmetic's.
-// The compositor's per-pixel chains are series of these, each waiting on the last.
+// d * (255 - a) / 255 rounded exactly.
 PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src) {
-  constexpr std::uint32_t kLanes = 0x00ff00ffu;
   const std::uint32_t keep = 255u - (src >> 24);
-  std::uint32_t rb = (dst & kLanes) * keep + 0x00800080u;
-  std::uint32_t ga = ((dst >> 8) & kLanes) * keep + 0x00800080u;
-  rb = (((rb + ((rb >> 8) & kLanes)) >> 8) & kLanes) + (src & kLanes);
-  ga = (((ga + ((ga >> 8) & kLanes)) >> 8) & kLanes) + ((src >> 8) & kLanes);
-  rb = (rb | (((rb >> 8) & 0x00010001u) * 0xffu)) & kLanes;
-  ga = (ga | (((ga >> 8) & 0x00010001u) * 0xffu)) & kLanes;
-  return rb | (ga << 8);
+  std::uint32_t out = 0;
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t t = ((dst >> (8 * c)) & 0xffu) * keep + 128u;
+    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + ((t + (t >> 8)) >> 8);
+    out |= (sum > 255u ? 255u : sum) << (8 * c);
+  }
+  return out;
 }
 
 PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
