@@ -52,7 +52,7 @@ b bc_16m --scenes scenes/galaxy_dense.toml --algorithms radix,auto --renderers c
   --section SpeedOfLight --section LaunchStats --section Occupancy \
   $p --headless --frames 100 --algorithm auto > "$log/ncu.log" 2>&1
 [[ -n ${NCU:-} ]] && grep -E "^  [a-z_]+.*\(|Duration|Memory Throughput|Compute \(SM\)|Registers Per|Achieved Occupancy|Block Size|Grid Size" "$log/ncu.log" | head -120
-[[ -n ${NCU:-} ]] && ncu --clock-control none --launch-skip 100 --launch-count 1 -k regex:blend \
+[[ -n ${NCU:-} ]] && ncu --clock-control none --launch-skip 40 --launch-count 1 -k regex:blend \
   --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
   --section MemoryWorkloadAnalysis $p --headless --frames 60 --algorithm auto \
   > "$log/ncu_blend.log" 2>&1
