@@ -170,8 +170,9 @@ static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
 // the pixel's centre and shade the fragments of the sprites that cover it (the costly float
 // work, independent of the pixel's value). Then one thread per pixel runs the dependent 8-bit
 // blends over those fragments alone, in draw order: integer arithmetic, a dozen instructions
-// each. The next batch's sprites are read into registers during a batch, so that the gather
-// from the sprite arrays does not sit between two batches.
+// each. The next batch's sprite indices are read during a batch. (Gathering its sprites into
+// registers as well was faster for the 16M frame's long lists and slower elsewhere:
+// docs/notes/compositor.md.)
 //
 // A group, the threads of one lane within a warp, shares its 32 entries and holds whole rows of
 // the tile (kGroup / kTileSize of them). Before the per-pixel tests, the group tests its 32
@@ -206,29 +207,22 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, in
   const float bottom = top + static_cast<float>(kGroup / kTileSize - 1);
 
   constexpr int kLoads = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
-  float4 next_geometry[kLoads];
-  std::uint32_t next_color[kLoads];
-  auto fetch = [&](std::uint32_t base) {
-    for (int l = 0; l < kLoads; ++l) {
-      const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
-      if (slot < kBatch && base + slot < end) {
-        const std::uint32_t sprite = sprites[base + slot];
-        next_geometry[l] = geometry[sprite];
-        next_color[l] = colors[sprite];
-      }
-    }
-  };
-  fetch(begin);
+  std::uint32_t next[kLoads];
+  for (int l = 0; l < kLoads; ++l) {
+    const std::uint32_t e = begin + threadIdx.x + l * kBlendThreads;
+    if (threadIdx.x + l * kBlendThreads < kBatch && e < end) next[l] = sprites[e];
+  }
   for (std::uint32_t base = begin; base < end; base += kBatch) {
     for (int l = 0; l < kLoads; ++l) {
       const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
       if (slot < kBatch && base + slot < end) {
-        batch.geometry[slot] = next_geometry[l];
-        batch.colors[slot] = next_color[l];
+        batch.geometry[slot] = geometry[next[l]];
+        batch.colors[slot] = colors[next[l]];
+        const std::uint32_t ahead = base + kBatch + slot;
+        if (ahead < end) next[l] = sprites[ahead];
       }
     }
     __syncthreads();
-    if (base + kBatch < end) fetch(base + kBatch);
     const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
     // The lane's sprites that reach the group's rectangle (bit i: entry lane * 32 + i).
     std::uint32_t near = 0;
