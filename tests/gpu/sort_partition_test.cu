@@ -415,6 +415,31 @@ TEST(SortPartition, DisabledDoesNothing) {
   EXPECT_EQ(gpu.values, c.values);
 }
 
+// Past its largest sort there are more buckets than counts: the disabled sort, which clears the
+// counts a kernel may have appended, clears only those it has, and the splitters beside them stay.
+TEST(SortPartition, DisabledBeyondItsLargestSortWritesOnlyItsCounts) {
+  SKIP_WITHOUT_DEVICE();
+  const std::uint32_t n = 2 * kPartitionMaxBuckets * kPartitionBucket;
+  SplitterPartitionSort sort(n);
+  std::vector<std::uint32_t> sorted(n);
+  for (std::uint32_t i = 0; i < n; ++i) sorted[i] = i + 1;
+  {
+    auto d_sorted = to_device(sorted);
+    sort.note_sorted(d_sorted.data(), n, nullptr);
+  }
+  const std::size_t splitters = partition_buckets(n) - 1;
+  const auto before = to_host(sort.device_splitters() + 1, splitters);
+  DeviceBuffer<std::uint32_t> keys(n), values(n);
+  auto words = to_device(std::vector<std::int32_t>{0, kUnwritten});
+  auto ran = to_device(std::vector<std::uint32_t>{7u});
+  sort.sort_enabled(keys.data(), values.data(), n, nullptr, words.data(), words.data() + 1,
+                    ran.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(to_host(ran.data(), 1)[0], 0u);
+  EXPECT_EQ(to_host(words.data(), 2)[1], kUnwritten);
+  EXPECT_EQ(to_host(sort.device_splitters() + 1, splitters), before);
+}
+
 TEST(SortPartition, SplittersComeFromSortedKeys) {
   SKIP_WITHOUT_DEVICE();
   const std::uint32_t n = 3 * kPartitionBucket + 5;

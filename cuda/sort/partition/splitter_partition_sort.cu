@@ -296,10 +296,12 @@ __device__ __noinline__ void lsd_sort_bucket(const uint2* pairs, int live, int l
 }
 
 // The counts and words the appends leave, zeroed for the next sort, by `threads` threads (a
-// block, or a warp), each calling it with its index among them.
+// block, or a warp), each calling it with its index among them. Past the largest sort (more
+// buckets than kPartitionMaxBuckets) nothing was appended, and the counts end at that many.
 __device__ void clear_appends(const BucketSortArgs& a, std::uint32_t buckets, unsigned thread,
                               unsigned threads) {
-  for (std::uint32_t j = thread; j < buckets; j += threads) a.counts[j * kPartitionCountStride] = 0;
+  const std::uint32_t counted = min(buckets, kPartitionMaxBuckets);
+  for (std::uint32_t j = thread; j < counted; j += threads) a.counts[j * kPartitionCountStride] = 0;
   if (thread == 0) {
     a.state[kAppended] = 0;
     a.state[kOverflow] = 0;
