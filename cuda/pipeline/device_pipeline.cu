@@ -7,11 +7,11 @@
 
 #include "core/auto_policy.hpp"
 #include "core/point_cloud.hpp"
+#include "cuda/auto/auto_probe.hpp"
+#include "cuda/auto/splitter_partition.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"
-#include "cuda/pipeline/auto_probe.hpp"
 #include "cuda/sort/copy_kernels.cuh"
-#include "cuda/sort/partition/splitter_partition.hpp"
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/stages/keys/depth_keys.hpp"

@@ -27,7 +27,7 @@
 // descents (adjacent and strided, see core/auto_policy.hpp) on the device, and a
 // one-thread kernel turns them, with choose_auto_path, into enable words: already sorted ->
 // no sort runs, no element far from home -> the odd-even sort, else the splitter partition sort
-// (cuda/sort/partition/splitter_partition.hpp: buckets cut by last frame's sorted keys), which
+// (cuda/auto/splitter_partition.hpp: buckets cut by last frame's sorted keys), which
 // hands over to the radix sort, on the device, when those splitters do not fit this frame's keys.
 // Every sort is in the graph and those not chosen return at once (a few empty launches). After
 // fused auto frames that kept ending in radix or in the partition sort, a stint of frames runs a
@@ -62,8 +62,8 @@
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
+#include "cuda/auto/splitter_partition_sort.hpp"
 #include "cuda/common/cuda_handles.hpp"
-#include "cuda/sort/partition/splitter_partition_sort.hpp"
 #include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 

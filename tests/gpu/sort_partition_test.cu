@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "cuda/auto/partition_append.cuh"
+#include "cuda/auto/splitter_partition_cpu.hpp"
+#include "cuda/auto/splitter_partition_sort.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/device_buffer.hpp"
-#include "cuda/sort/cpu/splitter_partition_cpu.hpp"
-#include "cuda/sort/partition/partition_append.cuh"
-#include "cuda/sort/partition/splitter_partition_sort.hpp"
 #include "tests/gpu/device_copies.hpp"
 #include "tests/gpu/sort_test_device.hpp"
 #include "tests/sort/sort_partition_data.hpp"

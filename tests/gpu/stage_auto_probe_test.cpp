@@ -8,7 +8,7 @@
 
 #include "core/cpu_pipeline.hpp"
 #include "core/hash.hpp"
-#include "cuda/pipeline/auto_probe.hpp"
+#include "cuda/auto/auto_probe.hpp"
 #include "cuda/stages/keys/depth_keys.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "cuda/auto/splitter_partition_cpu.hpp"
 #include "cuda/sort/cpu/cpu_reference.hpp"
-#include "cuda/sort/cpu/splitter_partition_cpu.hpp"
 #include "tests/sort/sort_partition_data.hpp"
 
 namespace particles::cuda {

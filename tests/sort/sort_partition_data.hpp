@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "cuda/sort/cpu/splitter_partition_cpu.hpp"
+#include "cuda/auto/splitter_partition_cpu.hpp"
 
 namespace particles::cuda::testing {
 

@@ -4,9 +4,9 @@
 #include <stdexcept>
 
 #include "core/scene_models.hpp"
+#include "cuda/auto/partition_append.cuh"
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"
-#include "cuda/sort/partition/partition_append.cuh"
 
 namespace particles::cuda {
 namespace {

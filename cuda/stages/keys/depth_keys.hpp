@@ -11,7 +11,7 @@
 #include "core/extents.hpp"
 #include "core/particle.hpp"
 #include "core/view_depth.hpp"
-#include "cuda/sort/partition/partition_append.hpp"
+#include "cuda/auto/partition_append.hpp"
 
 namespace particles::cuda {
 

@@ -5,11 +5,11 @@
 
 #include "core/depth_keys.hpp"
 #include "core/scene_models.hpp"
+#include "cuda/auto/partition_append.cuh"
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"
 #include "cuda/common/prefetch.cuh"
 #include "cuda/common/warp.cuh"
-#include "cuda/sort/partition/partition_append.cuh"
 #include "cuda/stages/reduce/extents_block.cuh"
 
 namespace particles::cuda {

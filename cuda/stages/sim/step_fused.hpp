@@ -14,7 +14,7 @@
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 #include "core/view_depth.hpp"
-#include "cuda/sort/partition/partition_append.hpp"
+#include "cuda/auto/partition_append.hpp"
 
 namespace particles::cuda {
 

@@ -16,8 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/auto/partition_append.hpp"
 #include "cuda/common/device_buffer.hpp"
-#include "cuda/sort/partition/partition_append.hpp"
 
 namespace particles::cuda {
 

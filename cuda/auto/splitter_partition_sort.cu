@@ -1,10 +1,12 @@
-#include "cuda/sort/partition/splitter_partition_sort.hpp"
+#include "cuda/auto/splitter_partition_sort.hpp"
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
 
+#include "cuda/auto/partition_append.cuh"
+#include "cuda/auto/splitter_partition.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/dependent_launch.cuh"
 #include "cuda/common/dynamic_shared.cuh"
@@ -15,8 +17,6 @@
 #include "cuda/sort/block/merge.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/oddeven/exact_merge_sort.cuh"
-#include "cuda/sort/partition/partition_append.cuh"
-#include "cuda/sort/partition/splitter_partition.hpp"
 
 namespace particles::cuda {
 namespace {

@@ -1,4 +1,4 @@
-#include "cuda/pipeline/auto_probe.hpp"
+#include "cuda/auto/auto_probe.hpp"
 
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"

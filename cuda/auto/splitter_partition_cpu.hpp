@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "cuda/sort/partition/splitter_partition.hpp"
+#include "cuda/auto/splitter_partition.hpp"
 
 namespace particles::cuda {
 

@@ -6,9 +6,9 @@
 // all the same.
 #include <cstdint>
 
+#include "cuda/auto/partition_append.hpp"
+#include "cuda/auto/splitter_partition.hpp"
 #include "cuda/common/warp.cuh"
-#include "cuda/sort/partition/partition_append.hpp"
-#include "cuda/sort/partition/splitter_partition.hpp"
 
 namespace particles::cuda::detail {
 
