@@ -5,7 +5,7 @@
 // was found to cost about 2 ms of host time per frame under interop on the H200; auto now enables
 // its sorts with device words instead: docs/notes/auto.md, "Auto's CPU frame time".) Last,
 // composite frames at 1280x720, each followed by the GL blit a present makes, with and without
-// waiting for GL to finish.
+// waiting for GL to finish; and what alternating the two APIs costs apart from their work.
 //
 // Usage: interop_bench [scene.toml] [--count N] [--frames F]   (malformed arguments: exit 1)
 #include <chrono>
@@ -20,6 +20,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "bench/scene_bench_args.hpp"
+#include "cuda/common/check.hpp"
 #include "cuda/common/device_buffer.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
@@ -133,6 +134,52 @@ int main(int argc, char** argv) {
                   std::string(to_string(a)).c_str(), finish ? "yes" : "no", median(total),
                   median(map), median(run), median(composite), median(unmap));
     }
+    // What alternating between the two APIs costs, apart from their work: a tiny CUDA step (a
+    // 4-byte memset, waited for), a tiny GL step (a clear of one pixel, glFinish), each alone and
+    // the two in turn, and the present's blit alone and after a CUDA step.
+    cuda::DeviceBuffer<std::uint32_t> word(1);
+    const cudaStream_t stream = plain.stream();
+    const auto cuda_step = [&] {
+      CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(std::uint32_t), stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    const auto gl_step = [&] {
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, screen.framebuffer());
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(0, 0, 1, 1);
+      const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+      glClearNamedFramebufferfv(screen.framebuffer(), GL_COLOR, 0, black);
+      glDisable(GL_SCISSOR_TEST);
+      glFinish();
+    };
+    const auto blit_step = [&] {
+      image.blit_to(screen.framebuffer(), size);
+      glFinish();
+    };
+    const auto time_loop = [&](auto&& body) {
+      std::vector<double> times;
+      for (int f = 0; f < frames + 20; ++f) {
+        const auto start = std::chrono::steady_clock::now();
+        body();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        if (f >= 20) times.push_back(ms);
+      }
+      return median(times);
+    };
+    std::printf("\n| API alternation (host ms, median) | ms |\n|---|---|\n");
+    std::printf("| CUDA step alone | %.3f |\n", time_loop(cuda_step));
+    std::printf("| GL step alone | %.3f |\n", time_loop(gl_step));
+    std::printf("| CUDA step, then GL step | %.3f |\n", time_loop([&] {
+                  cuda_step();
+                  gl_step();
+                }));
+    std::printf("| present blit alone | %.3f |\n", time_loop(blit_step));
+    std::printf("| CUDA step, then present blit | %.3f |\n", time_loop([&] {
+                  cuda_step();
+                  blit_step();
+                }));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "interop_bench: %s\n", e.what());
     return 1;
