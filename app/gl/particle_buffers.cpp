@@ -76,16 +76,22 @@ void ParticleBuffers::upload_compare_order(std::span<const std::uint32_t> order)
   if (std::any_of(order.begin(), order.end(), [n](std::uint32_t i) { return i >= n; })) {
     throw std::invalid_argument("ParticleBuffers::upload_compare_order: index out of range");
   }
-  if (!compare_order_) {
-    Buffer buffer = create_buffer();
-    GL_CHECK(glNamedBufferStorage(
-        buffer.get(), static_cast<GLsizeiptr>(std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)),
-        nullptr, GL_DYNAMIC_STORAGE_BIT));
-    compare_order_ = std::move(buffer);
-  }
+  ensure_compare_order();
   if (n == 0) return;
   glNamedBufferSubData(compare_order_.get(), 0, static_cast<GLsizeiptr>(order.size_bytes()),
                        order.data());
+}
+
+Name ParticleBuffers::ensure_compare_order() {
+  if (!compare_order_) {
+    Buffer buffer = create_buffer();
+    GL_CHECK(glNamedBufferStorage(
+        buffer.get(),
+        static_cast<GLsizeiptr>(std::max<std::size_t>(count_, 1) * sizeof(std::uint32_t)), nullptr,
+        GL_DYNAMIC_STORAGE_BIT));
+    compare_order_ = std::move(buffer);
+  }
+  return compare_order_.get();
 }
 
 void ParticleBuffers::use_compare_order(bool compare) const {

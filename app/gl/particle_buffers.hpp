@@ -33,6 +33,9 @@ class ParticleBuffers {
   // the element buffer): uploaded into a buffer of its own, made on first use; the same checks
   // as upload(). use_compare_order picks which one the vertex array draws.
   void upload_compare_order(std::span<const std::uint32_t> order);
+  // The comparison order's buffer (count() uint32), made on first use, contents undefined: the
+  // CUDA backend writes it in place, as it writes index_buffer().
+  Name ensure_compare_order();
   bool has_compare_order() const { return static_cast<bool>(compare_order_); }
   void use_compare_order(bool compare) const;
 

@@ -42,6 +42,7 @@ class CudaBackend final : public Backend {
     }
     try {
       buffers.resize(count);
+      buffers_ = &buffers;
       pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
     } catch (const cuda::CudaError& e) {
       if (e.code() != cudaErrorMemoryAllocation) throw;
@@ -51,7 +52,12 @@ class CudaBackend final : public Backend {
   }
 
   FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
-    if (composite == nullptr) return pipeline_.run_frame(settings);
+    if (composite == nullptr) {
+      // The raster comparison view draws the exact order from a GL buffer of its own.
+      const GLuint compare =
+          settings.compare_order && buffers_ != nullptr ? buffers_->ensure_compare_order() : 0;
+      return pipeline_.run_frame(settings, nullptr, compare);
+    }
     cuda::CompositeJob job;
     job.camera = composite->camera;
     job.background = composite->background;
@@ -77,6 +83,7 @@ class CudaBackend final : public Backend {
 
  private:
   cuda::CudaPipeline pipeline_;
+  gl::ParticleBuffers* buffers_ = nullptr;
 };
 
 }  // namespace

@@ -149,7 +149,7 @@ void draw_order_controls(AppState& state) {
   if (state.compare) {
     choice_combo("view (H)", state.compare_mode, kAllCompareModes);
     if (!state.last_info.compare_order) {
-      ImGui::TextDisabled("CPU backend only, for now");
+      ImGui::TextDisabled("from the next frame");
     } else if (state.compare_mode == CompareMode::heat) {
       ImGui::TextDisabled("exact against %s: red to white where they differ",
                           to_string(state.order).data());

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <optional>
 
+#include "cuda/composite/compare_view.hpp"
+
 namespace particles::cuda {
 
 void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
@@ -13,12 +15,35 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   order_ = InteropBuffer();
   vertices_ = InteropBuffer(vertex_buffer, InteropAccess::write_discard);
   order_ = InteropBuffer(index_buffer, InteropAccess::write_discard);
+  compare_order_ = InteropBuffer();  // registered again, at this count, by the next comparison
+  compare_order_buffer_ = 0;
+  exact_order_ = DeviceBuffer<std::uint32_t>();
   compositor_.forget_timings();
   frame_ = 0;
 }
 
-FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const CompositeJob* composite) {
+FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const CompositeJob* composite,
+                                  GLuint compare_order_buffer) {
   const std::uint32_t n = device_.count();
+  const bool compare = settings.compare_order && n > 0;
+  const bool compare_into_gl = compare && compare_order_buffer != 0;
+  if (compare_into_gl && compare_order_buffer != compare_order_buffer_) {
+    device_.synchronize();  // no frame still writes through the old registration
+    compare_order_ = InteropBuffer();
+    compare_order_ = InteropBuffer(compare_order_buffer, InteropAccess::write_discard);
+    compare_order_buffer_ = compare_order_buffer;
+  }
+  const bool compare_composite = compare && composite != nullptr;
+  if (compare_composite) {
+    const std::size_t pixels = static_cast<std::size_t>(composite->camera.width) *
+                               static_cast<std::size_t>(composite->camera.height);
+    if (exact_order_.size() != n || exact_image_.size() != pixels) {
+      device_.synchronize();  // no composite still reads the old buffers
+      exact_order_.resize(n);
+      exact_image_.resize(pixels);
+      drawn_image_.resize(pixels);
+    }
+  }
   if (composite != nullptr && (!image_ || image_.gl_texture() != composite->texture ||
                                image_generation_ != composite->texture_generation)) {
     device_.synchronize();  // no composite still writes through the old registration
@@ -36,7 +61,7 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   FrameInfo info;
   Clock::time_point mapped, ran, composited;
   {
-    std::optional<InteropBuffer::Mapping> vertex_map, order_map;
+    std::optional<InteropBuffer::Mapping> vertex_map, order_map, compare_map;
     std::optional<InteropImage::Mapping> image_map;
     FrameTargets targets;
     if (n > 0) {
@@ -45,14 +70,33 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
       targets = {vertex_map->span<ParticleVertex>(n).data(),
                  order_map->span<std::uint32_t>(n).data()};
     }
+    if (compare_into_gl) {
+      compare_map.emplace(compare_order_.map(device_.stream()));
+      targets.exact_order = compare_map->span<std::uint32_t>(n).data();
+    } else if (compare_composite) {
+      targets.exact_order = exact_order_.data();
+    }
     if (composite != nullptr) image_map.emplace(image_.map(device_.stream()));
     mapped = Clock::now();
     info = device_.run_frame(settings, targets);
+    info.compare_order = compare && (compare_into_gl || compare_composite);
     ran = Clock::now();
-    if (composite != nullptr) {
+    const CompositeOutput screen{image_map ? image_map->surface() : 0, nullptr};
+    if (compare_composite) {
+      // The comparison view costs a second composite, both into linear images first.
       compositor_.set_frame(frame_);
       compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
-                            composite->background, CompositeOutput{image_map->surface(), nullptr});
+                            composite->background, CompositeOutput{0, drawn_image_.data()});
+      compositor_.composite(device_.stream(), targets.vertices, targets.exact_order, n,
+                            composite->camera, composite->background,
+                            CompositeOutput{0, exact_image_.data()});
+      compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
+                           composite->camera.width, composite->camera.height, screen,
+                           device_.stream());
+    } else if (composite != nullptr) {
+      compositor_.set_frame(frame_);
+      compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
+                            composite->background, screen);
     }
     composited = Clock::now();
   }

@@ -10,6 +10,7 @@
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
+#include "cuda/common/device_buffer.hpp"
 #include "cuda/composite/tile_compositor.hpp"
 #include "cuda/interop/interop_buffer.hpp"
 #include "cuda/interop/interop_image.hpp"
@@ -39,7 +40,12 @@ class CudaPipeline {
   // One frame into the GL buffers, and with a CompositeJob its image into the job's texture;
   // returns the previous frame's FrameInfo (see device_pipeline.hpp: extents and path are one
   // frame late; composite timings arrive when they are ready, naming their frame).
-  FrameInfo run_frame(const FrameSettings& settings, const CompositeJob* composite = nullptr);
+  // With settings.compare_order the frame's exact order is made as well (FrameInfo::compare_order
+  // says so): into `compare_order_buffer` when given (a GL buffer of >= count uint32, which the
+  // raster renderer's comparison view draws), and for a composite into memory of its own, the
+  // job's image then being the comparison view (settings.compare_mode) of the two orders' images.
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeJob* composite = nullptr,
+                      GLuint compare_order_buffer = 0);
   // Stage timings of the newest frame, which run_frame has not returned yet; waits for it.
   StageTimes drain_stage_times() { return device_.drain_stage_times(); }
 
@@ -58,6 +64,12 @@ class CudaPipeline {
   InteropBuffer order_;
   InteropImage image_;
   std::uint64_t image_generation_ = 0;
+  InteropBuffer compare_order_;  // the raster comparison view's exact order (GL's buffer)
+  GLuint compare_order_buffer_ = 0;
+  // A composited comparison view's exact order and the two orders' images.
+  DeviceBuffer<std::uint32_t> exact_order_;
+  DeviceBuffer<std::uint32_t> exact_image_;
+  DeviceBuffer<std::uint32_t> drawn_image_;
   TileCompositor compositor_;
   std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };

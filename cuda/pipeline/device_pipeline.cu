@@ -153,6 +153,7 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   order_is_last_frames_ = true;  // the identity, below
   stale_.reset();
   error_keys_.resize(0);  // made again at this count by the first frame that measures
+  exact_keys_.resize(0);  // and by the first that asks for the exact order
   stale_order_.resize(0);
   auto_schedule_.reset();
   last_requested_.reset();
@@ -586,6 +587,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   CUDA_CHECK(cudaGraphLaunch(exec.get(), stream_.get()));
   const bool order_error = settings.measure_order_error && !order_error_is_zero(settings);
   if (order_error) enqueue_order_error(slot, targets.order);
+  if (targets.exact_order != nullptr) enqueue_exact_order(slot, targets.exact_order);
   if (settings.order == DrawOrder::stale && sorts) {  // the order its hold frames draw
     CUDA_CHECK(cudaMemcpyAsync(stale_order_.data(), targets.order, count_ * sizeof(std::uint32_t),
                                cudaMemcpyDeviceToDevice, stream_.get()));
@@ -663,6 +665,24 @@ void DevicePipeline::enqueue_order_error(int slot, std::uint32_t* drawn_order) {
   keys.mode = KeyMode::exact;
   launch_depth_keys(keys, s);
   count_descents(error_keys_.data(), count_, 0, 32, &report_.data()->order_descents, s);
+}
+
+void DevicePipeline::enqueue_exact_order(int slot, std::uint32_t* exact_order) {
+  if (exact_keys_.size() != count_) {
+    synchronize();  // the first at this count: nothing may still use the old buffer
+    exact_keys_.resize(count_);
+  }
+  cudaStream_t s = stream_.get();
+  DepthKeyArgs keys;
+  keys.state = states_[slot ^ 1].data();  // the layout the frame's vertices are in
+  keys.count = count_;
+  keys.values = exact_order;  // the identity, then sorted with its keys
+  keys.keys = exact_keys_.data();
+  keys.view = &constants_.data()->view;
+  keys.mode = KeyMode::exact;
+  launch_depth_keys(keys, s);
+  // The graph that used the radix sorter's scratch this frame ran before, on this stream.
+  sorter(SortAlgorithm::radix).sort(exact_keys_.data(), exact_order, count_, 0, 32, s);
 }
 
 }  // namespace particles::cuda

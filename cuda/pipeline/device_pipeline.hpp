@@ -73,6 +73,10 @@ namespace particles::cuda {
 struct FrameTargets {
   ParticleVertex* vertices = nullptr;
   std::uint32_t* order = nullptr;
+  // When not null (count entries), also the frame's exact order, whatever order was drawn: exact
+  // view-depth keys from the identity, stably sorted, as CpuPipeline::exact_order makes it. The
+  // comparison view draws it beside the drawn order.
+  std::uint32_t* exact_order = nullptr;
 };
 
 // What the graph reads at run time; one device copy, refilled before every launch.
@@ -185,6 +189,8 @@ class DevicePipeline {
   static GraphShape shape_of(const FrameSettings& settings, bool sorts);
   // The order error's kernels after the frame's graph (see the top), into report_.
   void enqueue_order_error(int slot, std::uint32_t* drawn_order);
+  // The frame's exact order (FrameTargets::exact_order) after its graph, by the radix sorter.
+  void enqueue_exact_order(int slot, std::uint32_t* exact_order);
   Sorter& sorter(SortAlgorithm algorithm);
   RadixSortEngine& radix();
   void make_sorters();
@@ -271,6 +277,7 @@ class DevicePipeline {
   StaleSchedule stale_;
   // Exact view-depth keys in the drawn order, for the order error; allocated on its first use.
   DeviceBuffer<std::uint32_t> error_keys_;
+  DeviceBuffer<std::uint32_t> exact_keys_;  // the exact order's keys (enqueue_exact_order)
   // The stale order's last sorted frame's order, which its hold frames draw; allocated by the
   // first stale frame after a reset (before any hold graph that reads it is captured).
   DeviceBuffer<std::uint32_t> stale_order_;

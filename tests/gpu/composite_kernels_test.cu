@@ -16,7 +16,10 @@
 
 #include "core/color.hpp"
 #include "core/composite/cpu_compositor.hpp"
+#include "core/composite/difference_heat.hpp"
+#include "core/composite/split_view.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/composite/compare_view.hpp"
 #include "cuda/composite/tile_compositor.hpp"
 #include "tests/gpu/device_copies.hpp"
 #include "tests/gpu/pipeline_test_util.hpp"
@@ -191,6 +194,43 @@ TEST_F(CompositeKernels, EmptyFramesAndChangingCounts) {
   for (std::size_t n : {10000u, 100u, 50000u, 1u, 20000u}) {
     expect_equal(compositor, particles(n, static_cast<std::uint32_t>(n)), shuffled(n, 11),
                  camera(300, 200, 0.08f), std::to_string(n) + " particles");
+  }
+}
+
+// The comparison view's kernel against compose_split_view and compose_heat_view: random images
+// of odd and even widths (the divider's place), written to linear pixels and in place over the
+// drawn image.
+TEST_F(CompositeKernels, CompareViewEqualsItsCpuTwins) {
+  std::mt19937 rng(5);
+  for (const auto& [width, height] : {std::pair{1, 1}, {2, 3}, {37, 11}, {320, 181}}) {
+    const std::size_t pixels = static_cast<std::size_t>(width) * height;
+    CompositeImage exact{width, height, std::vector<std::uint32_t>(pixels)};
+    CompositeImage drawn{width, height, std::vector<std::uint32_t>(pixels)};
+    for (std::size_t i = 0; i < pixels; ++i) {
+      exact.rgba8[i] = rng();
+      // Mostly small differences, some equal pixels, a few far apart.
+      drawn.rgba8[i] =
+          i % 5 == 0 ? exact.rgba8[i] : (i % 7 == 0 ? rng() : exact.rgba8[i] ^ (rng() & 0x070707u));
+    }
+    for (const CompareMode mode : kAllCompareModes) {
+      CompositeImage want = drawn;
+      if (mode == CompareMode::split) {
+        compose_split_view(exact, want);
+      } else {
+        compose_heat_view(exact, want);
+      }
+      const auto d_exact = test::to_device(exact.rgba8);
+      auto d_drawn = test::to_device(drawn.rgba8);
+      DeviceBuffer<std::uint32_t> out(pixels);
+      compose_compare_view(mode, d_exact.data(), d_drawn.data(), width, height,
+                           CompositeOutput{0, out.data()}, nullptr);
+      const std::string what =
+          std::string(to_string(mode)) + " " + std::to_string(width) + "x" + std::to_string(height);
+      EXPECT_EQ(test::to_host(out.data(), pixels), want.rgba8) << what;
+      compose_compare_view(mode, d_exact.data(), d_drawn.data(), width, height,
+                           CompositeOutput{0, d_drawn.data()}, nullptr);
+      EXPECT_EQ(test::to_host(d_drawn.data(), pixels), want.rgba8) << what << ", in place";
+    }
   }
 }
 

@@ -122,5 +122,44 @@ std::vector<OrderCase> cases() {
 INSTANTIATE_TEST_SUITE_P(AllOrders, PipelineOrders, ::testing::ValuesIn(cases()),
                          [](const auto& p) { return name_of(p.param); });
 
+// The comparison view's exact order (FrameTargets::exact_order), made beside whatever order is
+// drawn, is CpuPipeline::exact_order's on the GPU's own state: exact view-depth keys from the
+// identity, stably sorted, every frame; and it leaves the drawn order as it was without it.
+TEST(PipelineExactOrder, IsTheCpuTwinsWhateverOrderIsDrawn) {
+  REQUIRE_CUDA_DEVICE();
+  const std::uint32_t n = 30000;
+  for (DrawOrder o : kAllDrawOrders) {
+    for (Algorithm a : {Algorithm::radix, Algorithm::automatic}) {
+      const std::string what = std::string(to_string(o)) + "_" + std::string(to_string(a));
+      cuda::DevicePipeline pipeline, reference;
+      pipeline.reset(test::scene(Model::galaxy), n);
+      reference.reset(test::scene(Model::galaxy), n);
+      cuda::DeviceBuffer<ParticleVertex> vertices(n), reference_vertices(n);
+      cuda::DeviceBuffer<std::uint32_t> order(n), reference_order(n), exact(n);
+      FrameSettings s;
+      s.algorithm = a;
+      s.order = o;
+      s.order_period = 2;
+      s.compare_order = true;
+      SortScratch scratch;
+      for (int f = 0; f < 5; ++f) {
+        s.view = test::orbit_view(4 * f);
+        pipeline.run_frame(s, {vertices.data(), order.data(), exact.data()});
+        reference.run_frame(s, {reference_vertices.data(), reference_order.data()});
+        pipeline.synchronize();
+        reference.synchronize();
+        const auto state = test::to_host(pipeline.device_state(), n);
+        std::vector<std::uint32_t> keys(n), want(n);
+        cpu_depth_keys(state, s.view, KeyMode::exact, 32, Extents{}, keys);
+        std::iota(want.begin(), want.end(), 0u);
+        cpu_sort_order(keys, want, scratch);
+        ASSERT_EQ(test::to_host(exact.data(), n), want) << what << " frame " << f;
+        ASSERT_EQ(test::to_host(order.data(), n), test::to_host(reference_order.data(), n))
+            << what << " frame " << f << ": the drawn order changed";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace particles
