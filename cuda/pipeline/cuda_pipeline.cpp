@@ -79,12 +79,12 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     if (composite != nullptr) image_map.emplace(image_.map(device_.stream()));
     mapped = Clock::now();
     info = device_.run_frame(settings, targets);
-    info.compare_order = compare && (compare_into_gl || compare_composite);
+    info.compare_order = compare_into_gl || compare_composite;
     ran = Clock::now();
     const CompositeOutput screen{image_map ? image_map->surface() : 0, nullptr};
+    if (composite != nullptr) compositor_.set_frame(frame_);
     if (compare_composite) {
       // The comparison view costs a second composite, both into linear images first.
-      compositor_.set_frame(frame_);
       compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
                             composite->background, CompositeOutput{0, drawn_image_.data()});
       compositor_.composite(device_.stream(), targets.vertices, targets.exact_order, n,
@@ -94,7 +94,6 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
                            composite->camera.width, composite->camera.height, screen,
                            device_.stream());
     } else if (composite != nullptr) {
-      compositor_.set_frame(frame_);
       compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
                             composite->background, screen);
     }

@@ -648,22 +648,36 @@ FrameInfo DevicePipeline::info_of(int slot) const {
   return info;
 }
 
+namespace {
+
+// Exact view-depth keys of the frame's particles (state: the layout its vertices and drawn order
+// index) through `order` (nullptr: the identity), for the two measures after the frame's graph.
+DepthKeyArgs exact_view_keys(const ParticleState* state, std::uint32_t count,
+                             const DepthFrame* view, const std::uint32_t* order,
+                             std::uint32_t* values, std::uint32_t* keys) {
+  DepthKeyArgs args;
+  args.state = state;
+  args.count = count;
+  args.order = order;
+  args.values = values;
+  args.keys = keys;
+  args.view = view;
+  args.mode = KeyMode::exact;
+  return args;
+}
+
+}  // namespace
+
 void DevicePipeline::enqueue_order_error(int slot, std::uint32_t* drawn_order) {
   if (error_keys_.size() != count_) {
     synchronize();  // the first measure at this count: nothing may still use the old buffer
     error_keys_.resize(count_);
   }
   cudaStream_t s = stream_.get();
-  // The frame's particles are in state_out's layout, which the drawn order indexes.
-  DepthKeyArgs keys;
-  keys.state = states_[slot ^ 1].data();
-  keys.count = count_;
-  keys.order = drawn_order;
-  keys.values = drawn_order;  // keyed in place, left as is
-  keys.keys = error_keys_.data();
-  keys.view = &constants_.data()->view;
-  keys.mode = KeyMode::exact;
-  launch_depth_keys(keys, s);
+  // keyed in place, left as is
+  launch_depth_keys(exact_view_keys(states_[slot ^ 1].data(), count_, &constants_.data()->view,
+                                    drawn_order, drawn_order, error_keys_.data()),
+                    s);
   count_descents(error_keys_.data(), count_, 0, 32, &report_.data()->order_descents, s);
 }
 
@@ -673,14 +687,10 @@ void DevicePipeline::enqueue_exact_order(int slot, std::uint32_t* exact_order) {
     exact_keys_.resize(count_);
   }
   cudaStream_t s = stream_.get();
-  DepthKeyArgs keys;
-  keys.state = states_[slot ^ 1].data();  // the layout the frame's vertices are in
-  keys.count = count_;
-  keys.values = exact_order;  // the identity, then sorted with its keys
-  keys.keys = exact_keys_.data();
-  keys.view = &constants_.data()->view;
-  keys.mode = KeyMode::exact;
-  launch_depth_keys(keys, s);
+  // The identity, then sorted with its keys.
+  launch_depth_keys(exact_view_keys(states_[slot ^ 1].data(), count_, &constants_.data()->view,
+                                    nullptr, exact_order, exact_keys_.data()),
+                    s);
   // The graph that used the radix sorter's scratch this frame ran before, on this stream.
   sorter(SortAlgorithm::radix).sort(exact_keys_.data(), exact_order, count_, 0, 32, s);
 }
