@@ -154,6 +154,8 @@ void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   std::iota(order_.begin(), order_.end(), 0u);
   frame_ = 0;
   stale_.reset();
+  auto_schedule_.reset();
+  order_is_last_auto_frames_ = false;
 }
 
 namespace {
@@ -186,6 +188,32 @@ std::span<const std::uint32_t> CpuPipeline::exact_order(const DepthFrame& view) 
   return exact_order_;
 }
 
+SortPath CpuPipeline::sort_automatic() {
+  if (auto_stint_ == SortPath::radix) {
+    // Where auto keeps ending in radix (particles that respawn, a camera that jumps), its gather
+    // through last frame's order and its descent count buy nothing: the stint's frames are
+    // radix's own, from the identity.
+    std::iota(order_.begin(), order_.end(), 0u);
+    cpu_sort_order(keys_, order_, scratch_);
+    return SortPath::radix;
+  }
+  // Back from a stint or another algorithm: the frames before do not count toward a streak.
+  if (!order_is_last_auto_frames_) auto_schedule_.forget_streak();
+  order_is_last_auto_frames_ = true;
+  // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
+  // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
+  // the odd-even sort's place on the GPU.
+  switch (cpu_sort_from_last_order(keys_, order_, scratch_).path) {
+    case FrameSortPath::already_sorted:
+      return SortPath::skipped_sorted;
+    case FrameSortPath::insertion:
+      return SortPath::oddeven;
+    case FrameSortPath::radix:
+      break;
+  }
+  return SortPath::radix;
+}
+
 FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   FrameInfo info;
   info.stages.frame = frame_++;
@@ -206,26 +234,23 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   }
   clock.lap(Stage::keys);
   const bool sorts = stale_.sorts(settings.order, settings.order_period);
+  // Auto keeps its schedule (stints, costs) only over consecutive sorting frames asked for alike,
+  // as the CUDA backend does.
+  const bool auto_frame =
+      sorts && settings.order != DrawOrder::unsorted && settings.algorithm == Algorithm::automatic;
+  if (!auto_frame || sort_keys.mode != auto_keys_.mode || sort_keys.bits != auto_keys_.bits ||
+      sort_keys.metric != auto_keys_.metric) {
+    auto_schedule_.reset();
+  }
+  auto_keys_ = sort_keys;
+  auto_stint_ = auto_frame ? auto_schedule_.next_frame() : SortPath::unsorted;
   if (settings.order == DrawOrder::unsorted) {
     std::iota(order_.begin(), order_.end(), 0u);
     info.path = SortPath::unsorted;
   } else if (!sorts) {
     info.path = SortPath::held;  // a stale order between its sorts: order_ is the last sort's
-  } else if (settings.algorithm == Algorithm::automatic) {
-    // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
-    // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
-    // the odd-even sort's place on the GPU.
-    switch (cpu_sort_from_last_order(keys_, order_, scratch_).path) {
-      case FrameSortPath::already_sorted:
-        info.path = SortPath::skipped_sorted;
-        break;
-      case FrameSortPath::insertion:
-        info.path = SortPath::oddeven;
-        break;
-      case FrameSortPath::radix:
-        info.path = SortPath::radix;
-        break;
-    }
+  } else if (auto_frame) {
+    info.path = sort_automatic();
   } else {
     std::iota(order_.begin(), order_.end(), 0u);
     cpu_sort_order(keys_, order_, scratch_);
@@ -236,6 +261,8 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   // same five stages, and here this one is empty.
   clock.lap(Stage::order);
   info.stages.span_ms = info.stages.total();  // the host clock costs nothing: every stage is timed
+  if (auto_frame) auto_schedule_.on_report(auto_stint_, info.path, info.stages.span_ms);
+  if (!auto_frame || auto_stint_ != SortPath::unsorted) order_is_last_auto_frames_ = false;
   // After the timed stages: the measure is the HUD's and the bench's, not the frame's work.
   if (order_error_is_zero(settings)) {
     info.order_error = 0.0f;

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/auto_policy.hpp"
 #include "core/cpu_radix_sort.hpp"
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
@@ -31,7 +32,17 @@ class CpuPipeline {
   // comparison view's left half).
   std::span<const std::uint32_t> exact_order(const DepthFrame& view);
 
+  // Whether auto's schedule counts the frames' spans (core/auto_policy.hpp): on in the product;
+  // off (the default), auto's paths follow from the frames alone, as its tests need.
+  void set_auto_measures_cost(bool on) { auto_schedule_.set_measures_cost(on); }
+  // The stint the last frame ran in: SortPath::radix for a frame of a radix stint (sorted from the
+  // identity, so its ties are in index order), SortPath::unsorted for any other.
+  SortPath last_auto_stint() const { return auto_stint_; }
+
  private:
+  // Auto's frame: from last frame's order, or a radix stint's frame.
+  SortPath sort_automatic();
+
   ModelParams params_;
   std::vector<PointRecord> points_;  // the points model's cloud, params_.points.records
   std::int64_t frame_ = 0;
@@ -43,6 +54,10 @@ class CpuPipeline {
   std::vector<std::uint32_t> exact_order_;
   SortScratch scratch_;
   StaleSchedule stale_;
+  AutoSchedule auto_schedule_;
+  SortKeys auto_keys_;                        // the keys auto's schedule has seen frames of
+  SortPath auto_stint_ = SortPath::unsorted;  // this frame's stint
+  bool order_is_last_auto_frames_ = false;    // order_ is a probing auto frame's order
 };
 
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------

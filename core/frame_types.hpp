@@ -30,8 +30,7 @@ struct FrameSettings {
   bool measure_order_error = false;
   // The comparison view: the backend also writes this frame's exact order (view depth, exact
   // keys, from the identity) beside the drawn one (FrameInfo::compare_order), and a composited
-  // frame is the split view itself (core/composite/split_view.hpp). The CPU backend does; the
-  // CUDA backend does not yet.
+  // frame is the split view itself (core/composite/split_view.hpp).
   bool compare_order = false;
   CompareMode compare_mode = CompareMode::split;  // how a composited frame shows the comparison
   // CUDA backend: simulate, extents and (exact keys from the identity order) keys run as one

@@ -16,6 +16,8 @@ namespace {
 
 class CpuBackend final : public Backend {
  public:
+  CpuBackend() { pipeline_.set_auto_measures_cost(true); }
+
   std::string name() const override { return "cpu"; }
 
   void reset(const ModelParams& params, std::uint32_t count,

@@ -257,8 +257,9 @@ TEST_P(CpuPipelineTest, EveryFrameIsOrderedFarToNear) {
       }
       ASSERT_LE(keys[order[i - 1]], keys[order[i]]);
       if (keys[order[i - 1]] == keys[order[i]]) {
-        // ties: identity order for the direct algorithms, last frame's order for auto
-        if (algorithm == Algorithm::automatic) {
+        // ties: identity order for the direct algorithms and auto's radix stints, last frame's
+        // order for auto's other frames
+        if (algorithm == Algorithm::automatic && pipeline.last_auto_stint() != SortPath::radix) {
           ASSERT_LT(rank_before[order[i - 1]], rank_before[order[i]]);
         } else {
           ASSERT_LT(order[i - 1], order[i]);
@@ -376,6 +377,40 @@ TEST(CpuPipeline, AutoSkipsWhenNothingMoved) {
   pipeline.run_frame(settings);
   settings.dt = 0.0f;  // paused, camera still
   EXPECT_EQ(pipeline.run_frame(settings).path, SortPath::skipped_sorted);
+}
+
+TEST(CpuPipeline, AutoRunsRadixStintsWhereItKeepsEndingInRadix) {
+  // A camera that turns half round every frame reverses the order: every probing frame ends in
+  // radix. After kAutoStintStreak of them the next kAutoStint frames are radix's own frames, the
+  // order the radix algorithm draws; then auto probes again, and its next stint is twice as long.
+  ModelParams params;
+  params.model = Model::galaxy;
+  CpuPipeline automatic, radix;
+  automatic.reset(params, 5000);
+  radix.reset(params, 5000);
+  CameraPose pose;
+  pose.distance = 12.0f;
+  const int second_stint_start = kAutoStintStreak + kAutoStint + kAutoStintStreak;
+  for (int frame = 0; frame <= second_stint_start + 2 * kAutoStint; ++frame) {
+    pose.yaw_deg = 180.0f * static_cast<float>(frame % 2);
+    FrameSettings settings;
+    settings.view = depth_frame(camera_matrices(pose, 16.0f / 9.0f, 0.1f, 1000.0f));
+    settings.key_mode = KeyMode::quantized;  // ties: the stint's are in index order
+    settings.key_bits = 8;
+    settings.algorithm = Algorithm::automatic;
+    const FrameInfo info = automatic.run_frame(settings);
+    settings.algorithm = Algorithm::radix;
+    radix.run_frame(settings);
+    const bool in_stint =
+        (frame >= kAutoStintStreak && frame < kAutoStintStreak + kAutoStint) ||
+        (frame >= second_stint_start && frame < second_stint_start + 2 * kAutoStint);
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    EXPECT_EQ(info.path, SortPath::radix);
+    ASSERT_EQ(automatic.last_auto_stint(), in_stint ? SortPath::radix : SortPath::unsorted);
+    if (in_stint) {
+      ASSERT_TRUE(std::ranges::equal(automatic.order(), radix.order()));
+    }
+  }
 }
 
 TEST(CpuExtents, BoundsEveryParticle) {

@@ -175,11 +175,18 @@ TEST(CpuFrameSort, EqualsStableSortOnSceneFrames) {
         pipeline.run_frame(settings);
         const std::vector<std::uint32_t> keys(pipeline.keys().begin(), pipeline.keys().end());
         const std::vector<std::uint32_t> got(pipeline.order().begin(), pipeline.order().end());
-        ASSERT_EQ(got, stable_from(keys, last)) << "frame " << frame;
+        const std::vector<std::uint32_t> expected = stable_from(keys, last);
+        if (pipeline.last_auto_stint() == SortPath::radix) {  // a radix stint's frame
+          std::vector<std::uint32_t> identity(keys.size());
+          std::iota(identity.begin(), identity.end(), 0u);
+          ASSERT_EQ(got, stable_from(keys, identity)) << "frame " << frame;
+        } else {
+          ASSERT_EQ(got, expected) << "frame " << frame;
+        }
         for (unsigned threads : {1u, 3u}) {
           std::vector<std::uint32_t> order = last;
           cpu_sort_from_last_order(keys, order, scratch, threads);
-          ASSERT_EQ(order, got) << "frame " << frame << ", " << threads << " threads";
+          ASSERT_EQ(order, expected) << "frame " << frame << ", " << threads << " threads";
         }
         last = got;
       }
