@@ -75,6 +75,22 @@ class RadixSortEngine {
   int last_run_passes() const;
 
  private:
+  // The steps of one sort, in the order it enqueues them. The frame's sorts are routed
+  // (histogram, passes, maybe the copy back); the MSD-first shortcut's bucket sorts and the
+  // window finish serve the library's radix Sorter and the benchmarks (docs/notes/radix.md).
+  struct Run;
+  Run plan(std::size_t n, int begin_bit, int end_bit, const RadixSortOptions& options) const;
+  void enqueue_empty_sort(std::uint32_t* values, std::size_t n, const RadixSortOptions& options,
+                          cudaStream_t stream);
+  void enqueue_histogram(const Run& run, const std::uint32_t* keys, const RadixSortOptions& options,
+                         cudaStream_t stream);
+  void enqueue_passes(const Run& run, std::uint32_t* keys, std::uint32_t* values,
+                      const RadixSortOptions& options, cudaStream_t stream);
+  void enqueue_shortcut_buckets(const Run& run, std::uint32_t* keys, std::uint32_t* values,
+                                const RadixSortOptions& options, cudaStream_t stream);
+  void enqueue_copy_back(const Run& run, std::uint32_t* keys, std::uint32_t* values,
+                         const RadixSortOptions& options, cudaStream_t stream);
+
   std::size_t capacity_;
   int sm_count_ = 0;
   DeviceBuffer<std::uint32_t> alt_keys_;

@@ -506,130 +506,179 @@ int RadixSortEngine::last_run_passes() const {
   return runs;
 }
 
+// One sort's host plan: what RadixSortEngine::sort decided before it enqueues anything.
+struct RadixSortEngine::Run {
+  std::uint32_t n = 0;
+  int begin_bit = 0;
+  int end_bit = 0;
+  int passes = 0;
+  bool routed = false;         // the frame's plan: passes with a shared digit skipped
+  bool window_finish = false;  // the library's: the two top passes, then the odd-even window
+  int bucket_policy = -1;      // the library's MSD-first shortcut, or -1: not planned
+  std::size_t policy_index = 0;
+  std::size_t tiles = 0;
+  bool parity_matters = false;  // the result must end in the caller's arrays
+};
+
+RadixSortEngine::Run RadixSortEngine::plan(std::size_t n, int begin_bit, int end_bit,
+                                           const RadixSortOptions& options) const {
+  Run run;
+  run.n = static_cast<std::uint32_t>(n);
+  run.begin_bit = begin_bit;
+  run.end_bit = end_bit;
+  run.passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
+  // stands in for every other pass).
+  run.routed = options.routed();
+  run.window_finish = options.window_finish != nullptr;  // checked by check_radix_options
+  run.bucket_policy = run.routed || run.window_finish
+                          ? -1
+                          : radix_bucket_policy_for(n, run.passes, shortcut_, bucket_policy_);
+  run.policy_index = radix_tile_policy_for(n, options.policy);
+  const auto tile = static_cast<std::size_t>(kRadixPolicies[run.policy_index].tile());
+  run.tiles = (n + tile - 1) / tile;
+  run.parity_matters = options.keys_needed || options.final_values == nullptr;
+  return run;
+}
+
 void RadixSortEngine::sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                            int end_bit, cudaStream_t stream, const RadixSortOptions& options) {
   detail::check_sort_arguments(n, capacity_, begin_bit, end_bit);
   check_radix_options(options, n, begin_bit, end_bit);
-  std::uint32_t* const* final_values = options.final_values;
   shortcut_planned_ = false;
   routed_ = false;
-  if (n < 2 || begin_bit == end_bit) {  // already in order; the values may still have to move
-    if (options.values_are_indices && n == 1)
-      CUDA_CHECK(cudaMemsetAsync(values, 0, sizeof(std::uint32_t), stream));  // the index 0
-    if (final_values != nullptr && n > 0) {
-      detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
-          values, final_values, static_cast<std::uint32_t>(n), options.enable);
-      CUDA_CHECK_LAUNCH("copy_values_to_kernel", stream);
-    }
+  if (n < 2 || begin_bit == end_bit) {
+    enqueue_empty_sort(values, n, options, stream);
     return;
   }
-  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  // Routed sorts skip shared digits; the shortcut is not planned for them (its partition already
-  // stands in for every other pass).
-  const bool routed = options.routed();
-  const bool window_finish = options.window_finish != nullptr;  // checked above
-  routed_ = routed;
-  const int bucket_policy =
-      routed || window_finish ? -1 : radix_bucket_policy_for(n, passes, shortcut_, bucket_policy_);
-  const bool shortcut_planned = bucket_policy >= 0;
-  shortcut_planned_ = shortcut_planned;
-  const std::size_t policy_index = radix_tile_policy_for(n, options.policy);
-  const std::size_t tile = static_cast<std::size_t>(kRadixPolicies[policy_index].tile());
-  const std::size_t tiles = (n + tile - 1) / tile;
-  const auto n32 = static_cast<std::uint32_t>(n);
-  const bool parity_matters = options.keys_needed || final_values == nullptr;
+  const Run run = plan(n, begin_bit, end_bit, options);
+  routed_ = run.routed;
+  shortcut_planned_ = run.bucket_policy >= 0;
+  enqueue_histogram(run, keys, options, stream);
+  enqueue_passes(run, keys, values, options, stream);
+  if (shortcut_planned_) enqueue_shortcut_buckets(run, keys, values, options, stream);
+  // An odd pass count leaves the result in our buffers (routed: an odd count of run passes,
+  // which with an even pass count the route never leaves; radix_pass_route.hpp).
+  if (run.passes % 2 == 1 && run.parity_matters)
+    enqueue_copy_back(run, keys, values, options, stream);
+}
 
+void RadixSortEngine::enqueue_empty_sort(std::uint32_t* values, std::size_t n,
+                                         const RadixSortOptions& options, cudaStream_t stream) {
+  // Already in order; the values may still have to move.
+  if (options.values_are_indices && n == 1)
+    CUDA_CHECK(cudaMemsetAsync(values, 0, sizeof(std::uint32_t), stream));  // the index 0
+  if (options.final_values != nullptr && n > 0) {
+    detail::copy_values_to_kernel<<<1, 256, 0, stream>>>(
+        values, options.final_values, static_cast<std::uint32_t>(n), options.enable);
+    CUDA_CHECK_LAUNCH("copy_values_to_kernel", stream);
+  }
+}
+
+void RadixSortEngine::enqueue_histogram(const Run& run, const std::uint32_t* keys,
+                                        const RadixSortOptions& options, cudaStream_t stream) {
   detail::RadixControl* control = control_.data();
-  std::uint32_t* hist = &control->hist[0][0];
-  std::uint32_t* counters = control->tile_counters;
-  std::uint32_t* epoch = &control->epoch;
-  std::int32_t* partition_pass = &control->partition_pass;
-  std::int32_t* lsd_on = &control->lsd_on;
   CUDA_CHECK(cudaMemsetAsync(control, 0, offsetof(detail::RadixControl, epoch), stream));
   const detail::RouteDecision decide{
-      shortcut_planned ? static_cast<std::uint32_t>(kRadixBucketPolicies[bucket_policy].capacity())
-                       : 0u,
-      parity_matters,
-      final_values != nullptr || options.values_are_indices,
+      run.bucket_policy >= 0
+          ? static_cast<std::uint32_t>(kRadixBucketPolicies[run.bucket_policy].capacity())
+          : 0u,
+      run.parity_matters,
+      options.final_values != nullptr || options.values_are_indices,
       &control->blocks_done,
-      partition_pass,
-      lsd_on,
+      &control->partition_pass,
+      &control->lsd_on,
       &control->route,
-      counters,
+      control->tile_counters,
       options.window_finish,
       &control->window_skip,
-      n32};
-
+      run.n};
+  std::uint32_t* hist = &control->hist[0][0];
   const unsigned hist_blocks = static_cast<unsigned>(
       std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * kHistogramBlocksPerSm,
-                            (n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads)));
-  if (routed) {
+                            (run.n + 4 * kHistogramThreads - 1) / (4 * kHistogramThreads)));
+  if (run.routed) {
     detail::radix_histogram_kernel<true><<<hist_blocks, kHistogramThreads, 0, stream>>>(
-        keys, n32, begin_bit, end_bit, hist, epoch, options.enable, options.key_floor, decide);
+        keys, run.n, run.begin_bit, run.end_bit, hist, &control->epoch, options.enable,
+        options.key_floor, decide);
   } else {
     detail::radix_histogram_kernel<false><<<hist_blocks, kHistogramThreads, 0, stream>>>(
-        keys, n32, begin_bit, end_bit, hist, epoch, options.enable, nullptr, decide);
+        keys, run.n, run.begin_bit, run.end_bit, hist, &control->epoch, options.enable, nullptr,
+        decide);
   }
   CUDA_CHECK_LAUNCH("radix_histogram_kernel", stream);
+}
 
+void RadixSortEngine::enqueue_passes(const Run& run, std::uint32_t* keys, std::uint32_t* values,
+                                     const RadixSortOptions& options, cudaStream_t stream) {
   // Unrouted: keys/values ping-pong between the caller's arrays and our buffers as the host
   // says; with the shortcut planned every pass is launched, and on the device all run (plain
   // LSD) or only the partition pass, reading the caller's arrays. Routed: every pass gets both
   // homes and runs or returns as the route says.
+  detail::RadixControl* control = control_.data();
+  const bool shortcut_planned = run.bucket_policy >= 0;
   std::uint32_t* src_k = keys;
   std::uint32_t* src_v = values;
   std::uint32_t* dst_k = alt_keys_.data();
   std::uint32_t* dst_v = alt_values_.data();
-  for (int pass = 0; pass < passes; ++pass) {
-    const int shift = begin_bit + pass * kRadixBits;
-    const bool top = pass == passes - 1;
+  for (int pass = 0; pass < run.passes; ++pass) {
+    const int shift = run.begin_bit + pass * kRadixBits;
+    const bool top = pass == run.passes - 1;
     const bool odd = pass % 2 == 1;
     const detail::OnesweepArgs args{
-        routed ? keys : src_k,
-        routed ? values : src_v,
-        routed ? alt_keys_.data() : dst_k,
-        routed ? alt_values_.data() : dst_v,
-        n32,
+        run.routed ? keys : src_k,
+        run.routed ? values : src_v,
+        run.routed ? alt_keys_.data() : dst_k,
+        run.routed ? alt_values_.data() : dst_v,
+        run.n,
         shift,
-        std::min(kRadixBits, end_bit - shift),
-        hist + static_cast<std::size_t>(pass) * kRadixBuckets,
-        counters + pass,
+        std::min(kRadixBits, run.end_bit - shift),
+        &control->hist[pass][0],
+        control->tile_counters + pass,
         status_.data() + static_cast<std::size_t>(pass) * max_tiles_ * kRadixBuckets,
-        epoch,
+        &control->epoch,
         options.enable,
-        routed || top ? final_values : nullptr,
-        shortcut_planned            ? partition_pass
-        : window_finish && pass < 2 ? &control->window_skip
-                                    : nullptr,
+        run.routed || top ? options.final_values : nullptr,
+        shortcut_planned                ? &control->partition_pass
+        : run.window_finish && pass < 2 ? &control->window_skip
+                                        : nullptr,
         pass,
         shortcut_planned && odd,  // odd passes read our buffers; a partition, the caller's
         &control->route,
         options.key_floor,
         options.values_are_indices};
-    detail::launch_policy(policy_index, args, tiles, routed, stream, detail::kPolicyIndices);
+    detail::launch_policy(run.policy_index, args, run.tiles, run.routed, stream,
+                          detail::kPolicyIndices);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }
-  if (shortcut_planned) {
-    const detail::BucketSortArgs args{alt_keys_.data(), alt_values_.data(), keys,
-                                      values,           final_values,       hist,
-                                      begin_bit,        partition_pass};
-    detail::launch_bucket_policy(static_cast<std::size_t>(bucket_policy), args, kRadixBuckets,
-                                 passes > 2, stream, detail::kBucketPolicyIndices);
-  }
-  // An odd pass count leaves the result in our buffers (routed: an odd count of run passes,
-  // which with an even pass count the route never leaves; radix_pass_route.hpp).
-  if (passes % 2 == 1 && parity_matters) {
-    const unsigned blocks = static_cast<unsigned>(
-        std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (n + 255) / 256));
-    // With final_values the values are already where they belong; only the keys come back.
-    detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
-        alt_keys_.data(), final_values != nullptr ? nullptr : alt_values_.data(), keys, values, n32,
-        routed             ? &control->route.copy_back
-        : shortcut_planned ? lsd_on
-                           : options.enable);
-    CUDA_CHECK_LAUNCH("copy_pairs_kernel", stream);
-  }
+}
+
+void RadixSortEngine::enqueue_shortcut_buckets(const Run& run, std::uint32_t* keys,
+                                               std::uint32_t* values,
+                                               const RadixSortOptions& options,
+                                               cudaStream_t stream) {
+  detail::RadixControl* control = control_.data();
+  const detail::BucketSortArgs args{alt_keys_.data(), alt_values_.data(),      keys,
+                                    values,           options.final_values,    &control->hist[0][0],
+                                    run.begin_bit,    &control->partition_pass};
+  detail::launch_bucket_policy(static_cast<std::size_t>(run.bucket_policy), args, kRadixBuckets,
+                               run.passes > 2, stream, detail::kBucketPolicyIndices);
+}
+
+void RadixSortEngine::enqueue_copy_back(const Run& run, std::uint32_t* keys, std::uint32_t* values,
+                                        const RadixSortOptions& options, cudaStream_t stream) {
+  detail::RadixControl* control = control_.data();
+  const unsigned blocks = static_cast<unsigned>(
+      std::min<std::size_t>(static_cast<std::size_t>(sm_count_) * 4, (run.n + 255) / 256));
+  // With final_values the values are already where they belong; only the keys come back.
+  detail::copy_pairs_kernel<<<blocks, 256, 0, stream>>>(
+      alt_keys_.data(), options.final_values != nullptr ? nullptr : alt_values_.data(), keys,
+      values, run.n,
+      run.routed               ? &control->route.copy_back
+      : run.bucket_policy >= 0 ? &control->lsd_on
+                               : options.enable);
+  CUDA_CHECK_LAUNCH("copy_pairs_kernel", stream);
 }
 
 }  // namespace particles::cuda
