@@ -155,7 +155,6 @@ void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   frame_ = 0;
   stale_.reset();
   auto_schedule_.reset();
-  order_is_last_auto_frames_ = false;
 }
 
 namespace {
@@ -197,9 +196,6 @@ SortPath CpuPipeline::sort_automatic() {
     cpu_sort_order(keys_, order_, scratch_);
     return SortPath::radix;
   }
-  // Back from a stint or another algorithm: the frames before do not count toward a streak.
-  if (!order_is_last_auto_frames_) auto_schedule_.forget_streak();
-  order_is_last_auto_frames_ = true;
   // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
   // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
   // the odd-even sort's place on the GPU.
@@ -238,10 +234,7 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   // as the CUDA backend does.
   const bool auto_frame =
       sorts && settings.order != DrawOrder::unsorted && settings.algorithm == Algorithm::automatic;
-  if (!auto_frame || sort_keys.mode != auto_keys_.mode || sort_keys.bits != auto_keys_.bits ||
-      sort_keys.metric != auto_keys_.metric) {
-    auto_schedule_.reset();
-  }
+  if (!auto_frame || sort_keys != auto_keys_) auto_schedule_.reset();
   auto_keys_ = sort_keys;
   auto_stint_ = auto_frame ? auto_schedule_.next_frame() : SortPath::unsorted;
   if (settings.order == DrawOrder::unsorted) {
@@ -262,7 +255,6 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   clock.lap(Stage::order);
   info.stages.span_ms = info.stages.total();  // the host clock costs nothing: every stage is timed
   if (auto_frame) auto_schedule_.on_report(auto_stint_, info.path, info.stages.span_ms);
-  if (!auto_frame || auto_stint_ != SortPath::unsorted) order_is_last_auto_frames_ = false;
   // After the timed stages: the measure is the HUD's and the bench's, not the frame's work.
   if (order_error_is_zero(settings)) {
     info.order_error = 0.0f;

@@ -57,7 +57,6 @@ class CpuPipeline {
   AutoSchedule auto_schedule_;
   SortKeys auto_keys_;                        // the keys auto's schedule has seen frames of
   SortPath auto_stint_ = SortPath::unsorted;  // this frame's stint
-  bool order_is_last_auto_frames_ = false;    // order_ is a probing auto frame's order
 };
 
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------

@@ -57,6 +57,7 @@ struct SortKeys {
   KeyMode mode = KeyMode::exact;
   int bits = 32;
   DepthMetric metric = DepthMetric::view_depth;
+  bool operator==(const SortKeys&) const = default;
 };
 
 inline SortKeys sort_keys_of(const FrameSettings& s) {
