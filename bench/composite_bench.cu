@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
         for (int r = 0; r < reps + 10; ++r) {
           const auto t0 = Clock::now();
           CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
-          compositor.composite(stream.get(), vertices.data(), order.data(), scene.count, sprite,
-                               background, cuda::CompositeOutput{0, image.data()});
+          compositor.composite(stream.get(), vertices.data(), nullptr, order.data(), scene.count,
+                               sprite, background, cuda::CompositeOutput{0, image.data()});
           CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
           CUDA_CHECK(cudaEventSynchronize(stop.get()));
           const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

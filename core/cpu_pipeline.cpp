@@ -26,11 +26,14 @@ void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, flo
 }
 
 void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
-                        std::span<ParticleVertex> out) {
+                        std::span<ParticleVertex> out, std::span<float> sprite_scales) {
   parallel_for_chunks(state.size(), parallel_threads(),
                       [&](std::size_t, std::size_t begin, std::size_t end) {
                         for (std::size_t i = begin; i < end; ++i) {
                           out[i] = model_vertex(params, state[i]);
+                          if (!sprite_scales.empty()) {
+                            sprite_scales[i] = model_sprite_scale(params, state[i]);
+                          }
                         }
                       });
 }
@@ -67,7 +70,7 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
 
 Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
                            const DepthFrame& view, std::span<ParticleVertex> vertices,
-                           std::span<std::uint32_t> keys) {
+                           std::span<std::uint32_t> keys, std::span<float> sprite_scales) {
   const unsigned chunks = parallel_threads();
   std::vector<Extents> partial(chunks);
   parallel_for_chunks(state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
@@ -89,6 +92,11 @@ Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> s
         keys[i] = exact_depth_key(depth);
       }
       for (std::size_t i = block; i < block_end; ++i) vertices[i] = model_vertex(params, state[i]);
+      if (!sprite_scales.empty()) {
+        for (std::size_t i = block; i < block_end; ++i) {
+          sprite_scales[i] = model_sprite_scale(params, state[i]);
+        }
+      }
     }
     partial[c] = e;
   });
@@ -149,6 +157,7 @@ void CpuPipeline::reset(const ModelParams& params, std::uint32_t count) {
   state_.resize(count);
   for (std::uint32_t i = 0; i < count; ++i) state_[i] = model_init(params_, i);
   vertices_.resize(count);
+  sprite_scales_.assign(model_scales_sprites(params.model) ? count : 0u, 1.0f);
   keys_.resize(count);
   order_.resize(count);
   std::iota(order_.begin(), order_.end(), 0u);
@@ -216,7 +225,8 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
   StageClock clock(info.stages);
   // One pass steps each particle and makes everything that needs only it, as the CUDA backend's
   // fused kernel does, timed under simulate: the particles are read once a frame, not four times.
-  info.extents = cpu_step_particles(params_, state_, settings.dt, settings.view, vertices_, keys_);
+  info.extents = cpu_step_particles(params_, state_, settings.dt, settings.view, vertices_, keys_,
+                                    sprite_scales_);
   clock.lap(Stage::simulate);
   clock.lap(Stage::extents);
   const SortKeys sort_keys = sort_keys_of(settings);

@@ -25,6 +25,9 @@ class CpuPipeline {
   std::uint32_t count() const { return static_cast<std::uint32_t>(state_.size()); }
   std::span<const ParticleState> state() const { return state_; }
   std::span<const ParticleVertex> vertices() const { return vertices_; }
+  // Each particle's sprite scale (model_sprite_scale), by particle index; empty for a model whose
+  // sprites all have the scene's size (model_scales_sprites).
+  std::span<const float> sprite_scales() const { return sprite_scales_; }
   std::span<const std::uint32_t> order() const { return order_; }
   std::span<const std::uint32_t> keys() const { return keys_; }  // by particle index
   // The exact order of the particles as they are now, seen through `view`: exact view-depth
@@ -48,6 +51,7 @@ class CpuPipeline {
   std::int64_t frame_ = 0;
   std::vector<ParticleState> state_;
   std::vector<ParticleVertex> vertices_;
+  std::vector<float> sprite_scales_;
   std::vector<std::uint32_t> keys_;
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> error_keys_;  // exact view-depth keys, for the order error
@@ -62,8 +66,9 @@ class CpuPipeline {
 // ---- the individual stages, exposed as the CPU twins of the GPU kernels --------------------
 
 void cpu_simulate(const ModelParams& params, std::span<ParticleState> state, float dt);
+// `sprite_scales`: empty, or one per particle, written with model_sprite_scale.
 void cpu_write_vertices(const ModelParams& params, std::span<const ParticleState> state,
-                        std::span<ParticleVertex> out);
+                        std::span<ParticleVertex> out, std::span<float> sprite_scales = {});
 Extents cpu_extents(std::span<const ParticleState> state, const DepthFrame& view);
 void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view, KeyMode mode,
                     int bits, const Extents& extents, std::span<std::uint32_t> keys,
@@ -72,7 +77,7 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
 // cpu_extents and exact cpu_depth_keys run one after the other (dt 0 leaves the state as it is).
 Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
                            const DepthFrame& view, std::span<ParticleVertex> vertices,
-                           std::span<std::uint32_t> keys);
+                           std::span<std::uint32_t> keys, std::span<float> sprite_scales = {});
 // Turns the exact keys of cpu_step_particles into quantized ones, as cpu_depth_keys makes them.
 void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t> keys);
 // Adjacent pairs of `order` whose keys are out of ascending order.

@@ -114,6 +114,22 @@ PARTICLES_HD ParticleVertex model_vertex_as(const ModelParams& m, const Particle
   }
 }
 
+// Whether a model sizes each particle's sprite itself: its particles then carry a scale of the
+// scene's sprite_size (a float per particle beside the vertices, which GL reads as an attribute
+// and the compositor reads too); every other model's sprites have the scene's size.
+PARTICLES_HD constexpr bool model_scales_sprites(Model m) {
+  return m == Model::smoke;
+}
+
+template <Model M>
+PARTICLES_HD float model_sprite_scale_as(const ModelParams& m, const ParticleState& s) {
+  if constexpr (M == Model::smoke) {
+    return smoke_sprite_scale(m.smoke, s);
+  } else {
+    return 1.0f;
+  }
+}
+
 // Calls f(ModelTag<model>{}) (host code: how a launch picks its kernel instantiation).
 template <class F>
 decltype(auto) with_model(Model model, F&& f) {
@@ -191,6 +207,10 @@ PARTICLES_HD Color model_color(const ModelParams& m, const ParticleState& s) {
 PARTICLES_HD ParticleVertex model_vertex(const ModelParams& m, const ParticleState& s) {
   if (m.model == Model::points) return model_vertex_as<Model::points>(m, s);
   return {s.px, s.py, s.pz, pack_rgba8(model_color(m, s))};
+}
+
+PARTICLES_HD float model_sprite_scale(const ModelParams& m, const ParticleState& s) {
+  return m.model == Model::smoke ? model_sprite_scale_as<Model::smoke>(m, s) : 1.0f;
 }
 
 PARTICLES_HD Vec3 position_of(const ParticleState& s) {

@@ -4,6 +4,7 @@
 
 layout(location = PARTICLE_ATTRIB_POSITION) in vec3 a_position;
 layout(location = PARTICLE_ATTRIB_COLOR) in vec4 a_color;  // straight alpha
+layout(location = PARTICLE_ATTRIB_SPRITE_SCALE) in float a_sprite_scale;  // of u_sprite_size
 
 uniform mat4 u_view;
 uniform mat4 u_projection;
@@ -27,7 +28,8 @@ void main() {
   // A perspective projection maps a length L at view depth d to L * P[1][1] / d in NDC, and NDC
   // spans the viewport height in two units.
   float depth = max(-view_pos.z, 1e-4);
-  float pixels = u_sprite_size * u_projection[1][1] * 0.5 * u_viewport_height / depth;
+  float pixels =
+      u_sprite_size * a_sprite_scale * u_projection[1][1] * 0.5 * u_viewport_height / depth;
   float size = clamp(pixels, u_point_size_range.x, u_point_size_range.y);
   gl_PointSize = size;
 

@@ -23,12 +23,17 @@ ParticleBuffers::ParticleBuffers(std::uint32_t count) : vao_(create_vertex_array
   glVertexArrayAttribFormat(vao, PARTICLE_ATTRIB_COLOR, 4, GL_UNSIGNED_BYTE, GL_TRUE,
                             PARTICLE_OFFSET_COLOR);
   glVertexArrayAttribBinding(vao, PARTICLE_ATTRIB_COLOR, PARTICLE_VERTEX_BINDING);
+  // Enabled only while a scale buffer is bound (resize); disabled, the attribute reads the
+  // context's current value, which is 1 unless someone changes it (particle_renderer sets it).
+  glVertexArrayAttribFormat(vao, PARTICLE_ATTRIB_SPRITE_SCALE, 1, GL_FLOAT, GL_FALSE, 0);
+  glVertexArrayAttribBinding(vao, PARTICLE_ATTRIB_SPRITE_SCALE, PARTICLE_SCALE_BINDING);
   check_error("particle vertex array setup", __FILE__, __LINE__);
   resize(count);
 }
 
-void ParticleBuffers::resize(std::uint32_t count) {
-  if (count == count_ && vertices_) return;  // the constructor comes here with no buffers
+void ParticleBuffers::resize(std::uint32_t count, bool sprite_scales) {
+  // The constructor comes here with no buffers.
+  if (count == count_ && vertices_ && sprite_scales == static_cast<bool>(scales_)) return;
   // Immutable storage cannot be resized, so we make new buffers. At least one element each:
   // zero-sized storage is an error, and a valid id keeps interop registration simple.
   const std::size_t n = std::max<std::size_t>(count, 1);
@@ -41,26 +46,47 @@ void ParticleBuffers::resize(std::uint32_t count) {
   glVertexArrayVertexBuffer(vao_.get(), PARTICLE_VERTEX_BINDING, vertices.get(), 0,
                             PARTICLE_VERTEX_STRIDE);
   glVertexArrayElementBuffer(vao_.get(), order.get());
+  Buffer scales;
+  if (sprite_scales) {
+    scales = create_buffer();
+    GL_CHECK(glNamedBufferStorage(scales.get(), static_cast<GLsizeiptr>(n * sizeof(float)), nullptr,
+                                  GL_DYNAMIC_STORAGE_BIT));
+    glVertexArrayVertexBuffer(vao_.get(), PARTICLE_SCALE_BINDING, scales.get(), 0, sizeof(float));
+    glEnableVertexArrayAttrib(vao_.get(), PARTICLE_ATTRIB_SPRITE_SCALE);
+  } else {
+    glDisableVertexArrayAttrib(vao_.get(), PARTICLE_ATTRIB_SPRITE_SCALE);
+  }
   check_error("particle buffer binding", __FILE__, __LINE__);
   vertices_ = std::move(vertices);
   order_ = std::move(order);
+  scales_ = std::move(scales);
   compare_order_ = Buffer();
   count_ = count;
   ++generation_;
 }
 
 void ParticleBuffers::upload(std::span<const ParticleVertex> vertices,
-                             std::span<const std::uint32_t> order) {
+                             std::span<const std::uint32_t> order,
+                             std::span<const float> sprite_scales) {
   if (vertices.size() != order.size()) {
     throw std::invalid_argument("ParticleBuffers::upload: " + std::to_string(vertices.size()) +
                                 " vertices but " + std::to_string(order.size()) + " indices");
+  }
+  if (!sprite_scales.empty() && sprite_scales.size() != vertices.size()) {
+    throw std::invalid_argument("ParticleBuffers::upload: " + std::to_string(vertices.size()) +
+                                " vertices but " + std::to_string(sprite_scales.size()) +
+                                " sprite scales");
   }
   const auto n = static_cast<std::uint32_t>(vertices.size());
   if (std::any_of(order.begin(), order.end(), [n](std::uint32_t i) { return i >= n; })) {
     throw std::invalid_argument("ParticleBuffers::upload: draw order index out of range");
   }
-  resize(n);
+  resize(n, !sprite_scales.empty());
   if (n == 0) return;
+  if (!sprite_scales.empty()) {
+    glNamedBufferSubData(scales_.get(), 0, static_cast<GLsizeiptr>(sprite_scales.size_bytes()),
+                         sprite_scales.data());
+  }
   glNamedBufferSubData(vertices_.get(), 0, static_cast<GLsizeiptr>(vertices.size_bytes()),
                        vertices.data());
   glNamedBufferSubData(order_.get(), 0, static_cast<GLsizeiptr>(order.size_bytes()), order.data());
@@ -104,6 +130,14 @@ std::vector<ParticleVertex> ParticleBuffers::read_vertices() const {
   GL_CHECK(glGetNamedBufferSubData(vertices_.get(), 0,
                                    static_cast<GLsizeiptr>(out.size() * sizeof(ParticleVertex)),
                                    out.data()));
+  return out;
+}
+
+std::vector<float> ParticleBuffers::read_sprite_scales() const {
+  if (!scales_) return {};
+  std::vector<float> out(count_);
+  GL_CHECK(glGetNamedBufferSubData(
+      scales_.get(), 0, static_cast<GLsizeiptr>(out.size() * sizeof(float)), out.data()));
   return out;
 }
 

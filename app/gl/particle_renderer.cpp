@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "app/gl/gl_check.hpp"
+#include "shaders/layout.h"
 
 namespace particles::gl {
 
@@ -58,6 +59,8 @@ void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const Draw
   glProgramUniform1f(prog, u_viewport_height_, static_cast<float>(params.viewport.y));
   glProgramUniform2f(prog, u_point_size_range_, point_size_range_.x, point_size_range_.y);
 
+  // Without a scale buffer the attribute is disabled and every sprite reads this value.
+  glVertexAttrib1f(PARTICLE_ATTRIB_SPRITE_SCALE, 1.0f);
   program_.use();
   glBindVertexArray(buffers.vertex_array());
   glDrawElements(GL_POINTS, static_cast<GLsizei>(buffers.count()), GL_UNSIGNED_INT, nullptr);

@@ -10,6 +10,7 @@
 #include "core/composite/difference_heat.hpp"
 #include "core/composite/split_view.hpp"
 #include "core/cpu_pipeline.hpp"
+#include "core/scene_models.hpp"
 
 namespace particles {
 namespace {
@@ -22,7 +23,7 @@ class CpuBackend final : public Backend {
 
   void reset(const ModelParams& params, std::uint32_t count,
              gl::ParticleBuffers& buffers) override {
-    buffers.resize(count);
+    buffers.resize(count, model_scales_sprites(params.model));
     buffers_ = &buffers;
     pipeline_.reset(params, count);
     frame_ = 0;
@@ -32,7 +33,7 @@ class CpuBackend final : public Backend {
     FrameInfo info = pipeline_.run_frame(settings);
     // The GL buffers stay current under either renderer: --verify reads them, and a switch back
     // to raster draws them at once.
-    buffers_->upload(pipeline_.vertices(), pipeline_.order());
+    buffers_->upload(pipeline_.vertices(), pipeline_.order(), pipeline_.sprite_scales());
     std::span<const std::uint32_t> exact_order;
     if (settings.compare_order) {
       exact_order = pipeline_.exact_order(settings.view);
@@ -42,10 +43,10 @@ class CpuBackend final : public Backend {
     if (composite != nullptr) {
       const auto start = std::chrono::steady_clock::now();
       compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,
-                            composite->background, image_);
+                            composite->background, image_, pipeline_.sprite_scales());
       if (settings.compare_order) {  // the comparison view costs a second composite
         compositor_.composite(pipeline_.vertices(), exact_order, composite->camera,
-                              composite->background, exact_image_);
+                              composite->background, exact_image_, pipeline_.sprite_scales());
         if (settings.compare_mode == CompareMode::heat) {
           compose_heat_view(exact_image_, image_);
         } else {

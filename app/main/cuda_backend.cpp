@@ -5,6 +5,7 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
+#include "core/scene_models.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/pipeline/cuda_pipeline.hpp"
 
@@ -41,9 +42,10 @@ class CudaBackend final : public Backend {
       throw DeviceMemoryError(count, needed, free);
     }
     try {
-      buffers.resize(count);
+      buffers.resize(count, model_scales_sprites(params.model));
       buffers_ = &buffers;
-      pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer());
+      pipeline_.reset(params, count, buffers.vertex_buffer(), buffers.index_buffer(),
+                      buffers.scale_buffer());
     } catch (const cuda::CudaError& e) {
       if (e.code() != cudaErrorMemoryAllocation) throw;
       cudaGetLastError();  // not sticky, but later launch checks would read it

@@ -439,7 +439,7 @@ void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
   constexpr std::string_view s = "model.smoke";
   check_keys(t, s,
              {"source", "source_radius", "rise_speed", "lifetime", "turbulence", "noise_scale",
-              "spread", "wind", "dark_fraction"});
+              "spread", "wind", "dark_fraction", "growth"});
   get_vec3(t, s, "source", kCoordinate, p.source);
   get(t, s, "source_radius", Range{0.0, 100.0, true, false}, p.source_radius);
   get(t, s, "rise_speed", closed(0, 50), p.rise_speed);
@@ -449,6 +449,7 @@ void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
   get(t, s, "spread", closed(0, 5), p.spread);
   get(t, s, "wind", closed(-20, 20), p.wind);
   get(t, s, "dark_fraction", kUnit, p.dark_fraction);
+  get(t, s, "growth", closed(0.1, 20), p.growth);
   // The outward drift grows a puff's distance from the axis by up to e^(spread x age): bounded
   // over a life, it stays finite (e^30 times the disc's radius at most).
   if (!(p.spread * p.lifetime <= 30.0f)) {

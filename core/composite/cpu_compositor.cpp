@@ -20,10 +20,16 @@ CpuCompositor::CpuCompositor(unsigned threads)
 
 void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
                               std::span<const std::uint32_t> order, const SpriteCamera& camera,
-                              std::uint32_t background, CompositeImage& out) {
+                              std::uint32_t background, CompositeImage& out,
+                              std::span<const float> sprite_scales) {
   if (camera.width <= 0 || camera.height <= 0) {
     throw std::invalid_argument("CpuCompositor: viewport " + std::to_string(camera.width) + "x" +
                                 std::to_string(camera.height) + " is empty");
+  }
+  if (!sprite_scales.empty() && sprite_scales.size() != vertices.size()) {
+    throw std::invalid_argument("CpuCompositor: " + std::to_string(sprite_scales.size()) +
+                                " sprite scales for " + std::to_string(vertices.size()) +
+                                " vertices");
   }
   for (std::uint32_t index : order) {
     if (index >= vertices.size()) {
@@ -49,7 +55,9 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
     for (auto& list : lists) list.clear();
     const std::size_t end = std::min(n, (c + 1) * chunk_size);
     for (std::size_t i = c * chunk_size; i < end; ++i) {
-      const ProjectedSprite s = project_sprite(camera, vertices[order[i]]);
+      const std::uint32_t p = order[i];
+      const ProjectedSprite s =
+          project_sprite(camera, vertices[p], sprite_scales.empty() ? 1.0f : sprite_scales[p]);
       sprites_[i] = s;
       const PixelBounds b = bounds_[i] = sprite_pixel_bounds(s, out.width, out.height);
       if (b.empty()) continue;

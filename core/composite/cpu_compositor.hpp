@@ -28,8 +28,10 @@ class CpuCompositor {
 
   // Clears `out` (resized to the camera's viewport) to `background` (premultiplied RGBA8) and
   // blends vertices[order[0]], vertices[order[1]], ... over it, first drawn first.
+  // `sprite_scales`: empty (every sprite the camera's size), or one per vertex.
   void composite(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order,
-                 const SpriteCamera& camera, std::uint32_t background, CompositeImage& out);
+                 const SpriteCamera& camera, std::uint32_t background, CompositeImage& out,
+                 std::span<const float> sprite_scales = {});
 
   unsigned threads() const { return threads_; }
 

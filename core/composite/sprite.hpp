@@ -71,7 +71,10 @@ PARTICLES_HD std::uint32_t float_to_unorm8(float v) {
   return static_cast<std::uint32_t>(c * 255.0f + 0.5f);
 }
 
-PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const ParticleVertex& v) {
+// `scale`: the particle's sprite scale (model_sprite_scale; 1 for a model that sizes no sprite),
+// the a_sprite_scale attribute of particle.vert.
+PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const ParticleVertex& v,
+                                            float scale = 1.0f) {
   ProjectedSprite s;
   s.rgba8 = v.rgba8;
   // particle.vert: view_pos = u_view * position; gl_Position = u_projection * view_pos.
@@ -103,7 +106,7 @@ PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const Parti
   // units span the viewport height.
   const float depth = -vz > 1e-4f ? -vz : 1e-4f;
   const float pixels =
-      cam.sprite_size * cam.projection[5] * 0.5f * static_cast<float>(cam.height) / depth;
+      cam.sprite_size * scale * cam.projection[5] * 0.5f * static_cast<float>(cam.height) / depth;
   const float size = pixels < cam.point_size_min
                          ? cam.point_size_min
                          : (pixels > cam.point_size_max ? cam.point_size_max : pixels);

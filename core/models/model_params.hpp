@@ -55,6 +55,7 @@ struct SmokeParams {
   float spread = 0.12f;        // outward drift from the plume's axis, 1 / seconds
   float wind = 0.25f;          // sideways (+x) drift gained per second of age
   float dark_fraction = 0.5f;  // share of the vent (its -z side) giving soot, colors.outer
+  float growth = 3.0f;         // a puff's sprite diameter at the end of its life over its birth's
 };
 
 // A vortex ring travelling up +y: particles in a torus around its core circle swirl round the

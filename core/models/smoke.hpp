@@ -92,4 +92,10 @@ PARTICLES_HD Color smoke_color(const ModelParams& m, const ParticleState& s) {
   return c;
 }
 
+// A puff's sprite diameter relative to the scene's sprite_size: 1 at birth, swelling evenly to
+// `growth` by the end of its life, as a puff of smoke spreads while it thins.
+PARTICLES_HD float smoke_sprite_scale(const SmokeParams& p, const ParticleState& s) {
+  return 1.0f + (p.growth - 1.0f) * clamp01(s.age / p.lifetime);
+}
+
 }  // namespace particles

@@ -38,6 +38,7 @@ int bits_for(std::size_t values) {  // bits that hold 0 .. values - 1
 }
 
 __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
+                               const float* __restrict__ sprite_scales,
                                const std::uint32_t* __restrict__ order, std::uint32_t count,
                                SpriteCamera camera, float4* __restrict__ geometry,
                                std::uint32_t* __restrict__ colors,
@@ -48,7 +49,9 @@ __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
     tile_counts[i] = 0;
     return;
   }
-  const ProjectedSprite s = project_sprite(camera, vertices[order[i]]);
+  const std::uint32_t p = order[i];
+  const ProjectedSprite s =
+      project_sprite(camera, vertices[p], sprite_scales != nullptr ? sprite_scales[p] : 1.0f);
   const TileRange tiles = tiles_of(sprite_pixel_bounds(s, camera.width, camera.height));
   geometry[i] = make_float4(s.x, s.y, s.inv_half, s.alpha);
   colors[i] = s.rgba8;
@@ -387,9 +390,9 @@ void TileCompositor::reserve_tiles(std::size_t tiles) {
 }
 
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
-                               const std::uint32_t* order, std::uint32_t count,
-                               const SpriteCamera& camera, std::uint32_t background,
-                               const CompositeOutput& output) {
+                               const float* sprite_scales, const std::uint32_t* order,
+                               std::uint32_t count, const SpriteCamera& camera,
+                               std::uint32_t background, const CompositeOutput& output) {
   if (camera.width <= 0 || camera.height <= 0) {
     throw std::invalid_argument("TileCompositor: viewport " + std::to_string(camera.width) + "x" +
                                 std::to_string(camera.height) + " is empty");
@@ -407,7 +410,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   if (timed) CUDA_CHECK(cudaEventRecord(timing.start.get(), stream));
 
   project_kernel<<<blocks_for(std::uint64_t{count} + 1, kProjectThreads), kProjectThreads, 0,
-                   stream>>>(vertices, order, count, camera, sprite_geometry_.data(),
+                   stream>>>(vertices, sprite_scales, order, count, camera, sprite_geometry_.data(),
                              sprite_colors_.data(), sprite_offsets_.data());
   CUDA_CHECK_LAUNCH("project_kernel", stream);
   std::size_t scan_bytes = scan_workspace_.size();

@@ -54,9 +54,10 @@ class TileCompositor {
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers) and waits
   // for the scan's total (step 2). background: premultiplied RGBA8 (premultiplied_background).
-  void composite(cudaStream_t stream, const ParticleVertex* vertices, const std::uint32_t* order,
-                 std::uint32_t count, const SpriteCamera& camera, std::uint32_t background,
-                 const CompositeOutput& output);
+  // sprite_scales: null (every sprite the camera's size), or one per vertex.
+  void composite(cudaStream_t stream, const ParticleVertex* vertices, const float* sprite_scales,
+                 const std::uint32_t* order, std::uint32_t count, const SpriteCamera& camera,
+                 std::uint32_t background, const CompositeOutput& output);
 
   // GPU time of an earlier composite, once it has finished (never waits): the value passed as
   // `frame` to set_frame() before it, and its milliseconds from the first step to the last.

@@ -2,19 +2,30 @@
 
 #include <chrono>
 #include <optional>
+#include <stdexcept>
+
+#include "core/scene_models.hpp"
 
 #include "cuda/composite/compare_view.hpp"
 
 namespace particles::cuda {
 
 void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
-                         GLuint index_buffer) {
+                         GLuint index_buffer, GLuint scale_buffer) {
+  if (model_scales_sprites(params.model) && scale_buffer == 0) {
+    throw std::invalid_argument(
+        "CudaPipeline::reset: this model sizes its sprites: no scale buffer");
+  }
   device_.reset(params, count);  // synchronises: no frame still uses the old registrations
-  // CUDA rewrites both buffers completely every frame, so GL's contents need not survive a map.
+  // CUDA rewrites the buffers completely every frame, so GL's contents need not survive a map.
   vertices_ = InteropBuffer();
   order_ = InteropBuffer();
+  sprite_scales_ = InteropBuffer();
   vertices_ = InteropBuffer(vertex_buffer, InteropAccess::write_discard);
   order_ = InteropBuffer(index_buffer, InteropAccess::write_discard);
+  if (model_scales_sprites(params.model)) {
+    sprite_scales_ = InteropBuffer(scale_buffer, InteropAccess::write_discard);
+  }
   compare_order_ = InteropBuffer();  // registered again, at this count, by the next comparison
   compare_order_buffer_ = 0;
   exact_order_ = DeviceBuffer<std::uint32_t>();
@@ -61,7 +72,7 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   FrameInfo info;
   Clock::time_point mapped, ran, composited;
   {
-    std::optional<InteropBuffer::Mapping> vertex_map, order_map, compare_map;
+    std::optional<InteropBuffer::Mapping> vertex_map, order_map, scale_map, compare_map;
     std::optional<InteropImage::Mapping> image_map;
     FrameTargets targets;
     if (n > 0) {
@@ -69,6 +80,10 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
       order_map.emplace(order_.map(device_.stream()));
       targets = {vertex_map->span<ParticleVertex>(n).data(),
                  order_map->span<std::uint32_t>(n).data()};
+      if (sprite_scales_) {
+        scale_map.emplace(sprite_scales_.map(device_.stream()));
+        targets.sprite_scales = scale_map->span<float>(n).data();
+      }
     }
     if (compare_into_gl) {
       compare_map.emplace(compare_order_.map(device_.stream()));
@@ -85,17 +100,18 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     if (composite != nullptr) compositor_.set_frame(frame_);
     if (compare_composite) {
       // The comparison view costs a second composite, both into linear images first.
-      compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
-                            composite->background, CompositeOutput{0, drawn_image_.data()});
-      compositor_.composite(device_.stream(), targets.vertices, targets.exact_order, n,
-                            composite->camera, composite->background,
+      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                            targets.order, n, composite->camera, composite->background,
+                            CompositeOutput{0, drawn_image_.data()});
+      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                            targets.exact_order, n, composite->camera, composite->background,
                             CompositeOutput{0, exact_image_.data()});
       compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
                            composite->camera.width, composite->camera.height, screen,
                            device_.stream());
     } else if (composite != nullptr) {
-      compositor_.composite(device_.stream(), targets.vertices, targets.order, n, composite->camera,
-                            composite->background, screen);
+      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                            targets.order, n, composite->camera, composite->background, screen);
     }
     composited = Clock::now();
   }

@@ -31,11 +31,12 @@ class CudaPipeline {
  public:
   CudaPipeline() { device_.set_auto_measures_cost(true); }
 
-  // vertex_buffer holds >= count ParticleVertex, index_buffer >= count uint32 (GL storage
-  // allocated by the renderer, a current GL context). Registers both once; call again whenever
-  // the renderer reallocates them (a new count).
+  // vertex_buffer holds >= count ParticleVertex, index_buffer >= count uint32 and, for a model
+  // that sizes its sprites (model_scales_sprites), scale_buffer >= count float; 0 for the others
+  // (GL storage allocated by the renderer, a current GL context). Registers them once; call again
+  // whenever the renderer reallocates them (a new count).
   void reset(const ModelParams& params, std::uint32_t count, GLuint vertex_buffer,
-             GLuint index_buffer);
+             GLuint index_buffer, GLuint scale_buffer = 0);
 
   // One frame into the GL buffers, and with a CompositeJob its image into the job's texture;
   // returns the previous frame's FrameInfo (see device_pipeline.hpp: extents and path are one
@@ -62,6 +63,7 @@ class CudaPipeline {
   HostTimes host_times_;
   InteropBuffer vertices_;
   InteropBuffer order_;
+  InteropBuffer sprite_scales_;  // unregistered for a model that sizes no sprite
   InteropImage image_;
   std::uint64_t image_generation_ = 0;
   InteropBuffer compare_order_;  // the raster comparison view's exact order (GL's buffer)

@@ -7,6 +7,7 @@
 
 #include "core/auto_policy.hpp"
 #include "core/point_cloud.hpp"
+#include "core/scene_models.hpp"
 #include "cuda/auto/auto_probe.hpp"
 #include "cuda/auto/splitter_partition.hpp"
 #include "cuda/common/check.hpp"
@@ -369,6 +370,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     step.count = count_;
     step.dt = &c->dt;
     step.vertices = &c->vertices;
+    step.sprite_scales = &c->sprite_scales;
     step.view = &c->view;
     // A stint's frame of exact keys needs its extents only once it is done (the report): its
     // step leaves them as partials, folded on a branch beside the sort (joined before the
@@ -410,7 +412,7 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
     mark(1, inner_slot, marks);
     marks[2] = marks[1];  // extents ran inside the step
   } else {
-    launch_step(params_, state_in, state_out, count_, &c->dt, &c->vertices, s);
+    launch_step(params_, state_in, state_out, count_, &c->dt, &c->vertices, &c->sprite_scales, s);
     mark(1, inner_slot, marks);
     launch_extents(state_out, count_, &c->view, &report->extents, extents_workspace_.data(), s);
     mark(2, inner_slot, marks);
@@ -544,7 +546,8 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     if (settings.measure_order_error || order_error_is_zero(settings)) info.order_error = 0.0f;
     return info;
   }
-  if (targets.vertices == nullptr || targets.order == nullptr) {
+  if (targets.vertices == nullptr || targets.order == nullptr ||
+      (model_scales_sprites(params_.model) && targets.sprite_scales == nullptr)) {
     throw std::invalid_argument("DevicePipeline::run_frame: null frame target");
   }
   if (settings.order == DrawOrder::stale && stale_order_.size() != count_) {
@@ -574,7 +577,8 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     auto_schedule_.forget_streak();
   }
   order_is_last_frames_ = automatic;
-  host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order};
+  host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order,
+                                  targets.sprite_scales};
   CUDA_CHECK(cudaMemcpyAsync(constants_.data(), host_constants_.data() + slot,
                              sizeof(FrameConstants), cudaMemcpyHostToDevice, stream_.get()));
   // Counted from the reset, so that frame 0 and every period-th one after time their stages.

@@ -77,6 +77,8 @@ struct FrameTargets {
   // view-depth keys from the identity, stably sorted, as CpuPipeline::exact_order makes it. The
   // comparison view draws it beside the drawn order.
   std::uint32_t* exact_order = nullptr;
+  // `count` sprite scales, for a model that sizes its sprites (model_scales_sprites); else null.
+  float* sprite_scales = nullptr;
 };
 
 // What the graph reads at run time; one device copy, refilled before every launch.
@@ -85,6 +87,7 @@ struct FrameConstants {
   DepthFrame view;
   ParticleVertex* vertices = nullptr;
   std::uint32_t* order = nullptr;
+  float* sprite_scales = nullptr;
 };
 
 // What the graph writes for the host; copied back after every launch.

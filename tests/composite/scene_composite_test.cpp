@@ -122,8 +122,10 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
           // The kernels against their CPU twin on the very vertices and order they read.
           const auto vertices = buffers.read_vertices();
           const auto draw_order = buffers.read_order();
+          const auto sprite_scales = buffers.read_sprite_scales();
           CompositeImage expected;
-          twin.composite(vertices, draw_order, request.camera, request.background, expected);
+          twin.composite(vertices, draw_order, request.camera, request.background, expected,
+                         sprite_scales);
           const ImageDifference exact = compare_rgba8(
               request.background, c.width, c.height,
               [&](int x, int y) { return gl_pixel(composite, x, y); },

@@ -55,9 +55,10 @@ class SpriteAgreement : public ::testing::Test {
 
   Pair draw_both(const std::vector<ParticleVertex>& vertices,
                  const std::vector<std::uint32_t>& order, const CameraMatrices& cam, int width,
-                 int height, float sprite_size, Color background = {0.0f, 0.0f, 0.0f, 1.0f}) {
+                 int height, float sprite_size, Color background = {0.0f, 0.0f, 0.0f, 1.0f},
+                 const std::vector<float>& sprite_scales = {}) {
     gl::ParticleBuffers buffers;
-    buffers.upload(vertices, order);
+    buffers.upload(vertices, order, sprite_scales);
     gl::RenderTarget target({width, height});
     gl::DrawParams draw;
     draw.camera = cam;
@@ -69,7 +70,8 @@ class SpriteAgreement : public ::testing::Test {
     p.raster = target.read_pixels();
     const CompositeRequest request = composite_request(draw, renderer_->point_size_range(), target);
     CpuCompositor compositor;
-    compositor.composite(vertices, order, request.camera, request.background, p.composite);
+    compositor.composite(vertices, order, request.camera, request.background, p.composite,
+                         sprite_scales);
     p.background = request.background;
     p.difference = compare(p.raster, p.composite, p.background);
     return p;
@@ -115,6 +117,37 @@ TEST_F(SpriteAgreement, OneSpriteOfEverySizeAndPlacement) {
       }
     }
   }
+}
+
+TEST_F(SpriteAgreement, PerParticleSpriteScales) {
+  // A model that sizes its sprites (the smoke's puffs) gives each particle a scale of the scene's
+  // sprite size: GL reads it as an attribute, the compositor from the same buffer. Sprites from a
+  // tenth of the size to eight times it, overlapping, in one draw; then the same vertices without
+  // scales must draw as scale 1 (the disabled attribute reads 1, even after a scaled draw).
+  const int w = 192, h = 128;
+  const CameraMatrices cam = camera(w, h);
+  std::vector<ParticleVertex> v;
+  std::vector<float> scales;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (int i = 0; i < 60; ++i) {
+    const float depth = 3.0f + 6.0f * unit(rng);
+    const float x = (unit(rng) * 2.0f - 1.0f) * 0.8f * depth / cam.projection[0][0];
+    const float y = (unit(rng) * 2.0f - 1.0f) * 0.8f * depth / cam.projection[1][1];
+    v.push_back(
+        {x, y, -depth, pack_rgba8({unit(rng), unit(rng), unit(rng), 0.3f + 0.5f * unit(rng)})});
+    scales.push_back(0.1f + 7.9f * unit(rng) * unit(rng));
+  }
+  const Pair scaled =
+      draw_both(v, identity(v.size()), cam, w, h, 0.15f, {0.0f, 0.0f, 0.0f, 1.0f}, scales);
+  EXPECT_TRUE(meets(scaled.difference, bar_)) << scaled.difference;
+  EXPECT_GT(scaled.difference.lit, 1000u);
+  const Pair plain = draw_both(v, identity(v.size()), cam, w, h, 0.15f);
+  EXPECT_TRUE(meets(plain.difference, bar_)) << plain.difference;
+  const Pair ones = draw_both(v, identity(v.size()), cam, w, h, 0.15f, {0.0f, 0.0f, 0.0f, 1.0f},
+                              std::vector<float>(v.size(), 1.0f));
+  EXPECT_EQ(ones.raster.rgba, plain.raster.rgba);  // scale 1 is the scene's size, bit for bit
+  EXPECT_NE(scaled.raster.rgba, plain.raster.rgba);
 }
 
 TEST_F(SpriteAgreement, ClippedBehindNearOffScreenAndNonFinite) {

@@ -85,23 +85,26 @@ class CompositeKernels : public ::testing::Test {
   // The kernels' image and the twin's, and the first pixel where they differ.
   void expect_equal(TileCompositor& compositor, const std::vector<ParticleVertex>& vertices,
                     const std::vector<std::uint32_t>& order, const SpriteCamera& cam,
-                    const std::string& what) {
+                    const std::string& what, const std::vector<float>& sprite_scales = {}) {
     const std::uint32_t background = premultiplied_background(0.02f, 0.03f, 0.08f, 1.0f);
     DeviceBuffer<ParticleVertex> d_vertices(std::max<std::size_t>(vertices.size(), 1));
     DeviceBuffer<std::uint32_t> d_order(std::max<std::size_t>(order.size(), 1));
     DeviceBuffer<std::uint32_t> d_pixels(static_cast<std::size_t>(cam.width) * cam.height);
     test::upload(d_vertices.data(), vertices);
     test::upload(d_order.data(), order);
+    DeviceBuffer<float> d_scales(std::max<std::size_t>(sprite_scales.size(), 1));
+    if (!sprite_scales.empty()) test::upload(d_scales.data(), sprite_scales);
     CUDA_CHECK(cudaMemset(d_pixels.data(), 0xab, d_pixels.size_bytes()));  // no stale zeros
     Stream stream = Stream::create();
-    compositor.composite(stream.get(), d_vertices.data(), d_order.data(),
+    compositor.composite(stream.get(), d_vertices.data(),
+                         sprite_scales.empty() ? nullptr : d_scales.data(), d_order.data(),
                          static_cast<std::uint32_t>(order.size()), cam, background,
                          CompositeOutput{0, d_pixels.data()});
     CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     const std::vector<std::uint32_t> got = test::to_host(d_pixels.data(), d_pixels.size());
     CpuCompositor twin;
     CompositeImage want;
-    twin.composite(vertices, order, cam, background, want);
+    twin.composite(vertices, order, cam, background, want, sprite_scales);
     std::size_t differing = 0, lit = 0;
     std::size_t first = got.size();
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -139,6 +142,19 @@ TEST_F(CompositeKernels, EqualTheCpuTwinForEverySpriteSize) {
   }
   // The point-size clamp at a small maximum, as some GL implementations have.
   expect_equal(compositor, v, order, camera(400, 300, 1.0f, 63.0f), "clamped at 63 px");
+}
+
+TEST_F(CompositeKernels, EqualTheCpuTwinWithPerParticleSpriteScales) {
+  // A model that sizes its sprites: each particle's scale (a tenth to twelve times the camera's
+  // size, some sprites over many tiles) read through the draw order, as GL reads the attribute.
+  TileCompositor compositor;
+  const auto v = particles(8000, 12);
+  const auto order = shuffled(v.size(), 13);
+  std::mt19937 rng(14);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<float> scales(v.size());
+  for (float& s : scales) s = 0.1f + 11.9f * unit(rng) * unit(rng) * unit(rng);
+  expect_equal(compositor, v, order, camera(640, 360, 0.1f), "per-particle scales", scales);
 }
 
 TEST_F(CompositeKernels, EqualTheCpuTwinWhenTileListsAreLong) {

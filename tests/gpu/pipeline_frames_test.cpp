@@ -80,6 +80,9 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
                                                     cuda::DeviceBuffer<ParticleVertex>(n)};
   cuda::DeviceBuffer<std::uint32_t> orders[2] = {cuda::DeviceBuffer<std::uint32_t>(n),
                                                  cuda::DeviceBuffer<std::uint32_t>(n)};
+  const bool scaled = model_scales_sprites(c.model);
+  cuda::DeviceBuffer<float> scales[2] = {cuda::DeviceBuffer<float>(scaled ? n : 0u),
+                                         cuda::DeviceBuffer<float>(scaled ? n : 0u)};
 
   std::vector<std::uint32_t> previous(n);
   std::iota(previous.begin(), previous.end(), 0u);
@@ -102,7 +105,8 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     settings.key_mode = c.mode;
     settings.key_bits = c.bits;
     settings.fuse_stages = c.fused;
-    const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data()};
+    const cuda::FrameTargets targets{vertices[f & 1].data(), orders[f & 1].data(), nullptr,
+                                     scaled ? scales[f & 1].data() : nullptr};
     const FrameInfo info = pipeline.run_frame(settings, targets);
     pipeline.synchronize();
     const SortPath stint = pipeline.newest_frame_stint();
@@ -174,6 +178,13 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     if (f < 2) {  // the vertices went to this frame's target
       const auto verts = test::to_host(targets.vertices, n);
       for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(verts[i].x, state[i].px);
+      if (scaled) {  // and so did the sprite scales, the CPU twin's bit for bit
+        const auto got = test::to_host(targets.sprite_scales, n);
+        const ModelParams params = test::scene(c.model);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          ASSERT_EQ(got[i], model_sprite_scale(params, state[i])) << "frame " << f << " " << i;
+        }
+      }
     }
     previous = order;
     previous_state = state;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/scene_models.hpp"
 #include "cuda/stages/keys/depth_keys.hpp"
 #include "cuda/stages/reduce/extents_fold.hpp"
 #include "cuda/stages/reduce/extents_reduce.hpp"
@@ -34,7 +35,8 @@ struct FrameBuffers {
   // The fused step from `in` to `out`, extents into extents[0]; no gather, keys, values or key
   // floor until the caller names them.
   cuda::FusedStepArgs fused(const ModelParams& params, const ParticleState* in, ParticleState* out,
-                            std::uint32_t n, ParticleVertex* const* vertices_at) {
+                            std::uint32_t n, ParticleVertex* const* vertices_at,
+                            float* const* scales_at) {
     cuda::FusedStepArgs a;
     a.params = params;
     a.state_in = in;
@@ -42,6 +44,7 @@ struct FrameBuffers {
     a.count = n;
     a.dt = dt.data();
     a.vertices = vertices_at;
+    a.sprite_scales = scales_at;
     a.view = view.data();
     a.extents = extents.data();
     a.extents_workspace = ws.data();
@@ -51,8 +54,9 @@ struct FrameBuffers {
   // The three stages apart, in place on `state`, extents into extents[1], exact keys with the
   // identity values.
   void run_apart(const ModelParams& params, ParticleState* state, std::uint32_t n,
-                 ParticleVertex* const* vertices_at, std::uint32_t* keys, std::uint32_t* values) {
-    cuda::launch_step(params, state, state, n, dt.data(), vertices_at, nullptr);
+                 ParticleVertex* const* vertices_at, float* const* scales_at, std::uint32_t* keys,
+                 std::uint32_t* values) {
+    cuda::launch_step(params, state, state, n, dt.data(), vertices_at, scales_at, nullptr);
     cuda::launch_extents(state, n, view.data(), extents.data() + 1, ws.data(), nullptr);
     cuda::DepthKeyArgs k;
     k.state = state;
@@ -75,12 +79,18 @@ struct FrameBuffers {
 // word that names them (as the pipeline's frame constants do).
 struct StepRun {
   StepRun(const ModelParams& params, std::uint32_t n)
-      : state(n), vertices(n), vertices_at(test::device_value(vertices.data())) {
+      : state(n),
+        vertices(n),
+        vertices_at(test::device_value(vertices.data())),
+        scales(n),
+        scales_at(test::device_value(scales.data())) {
     cuda::launch_init(params, state.data(), n, nullptr);
   }
   cuda::DeviceBuffer<ParticleState> state;
   cuda::DeviceBuffer<ParticleVertex> vertices;
   cuda::DeviceBuffer<ParticleVertex*> vertices_at;
+  cuda::DeviceBuffer<float> scales;  // written by the models that size their sprites
+  cuda::DeviceBuffer<float*> scales_at;
 };
 
 struct FusedCase {
@@ -97,8 +107,8 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   const test::DeviceScene on_device(model, 11);
   const ModelParams& params = on_device.params;
   StepRun fused_run(params, n), apart_run(params, n);
-  auto& [state_fused, vertices_fused, vertices_fused_at] = fused_run;
-  auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
+  auto& [state_fused, vertices_fused, vertices_fused_at, scales_fused, scales_fused_at] = fused_run;
+  auto& [state_apart, vertices_apart, vertices_apart_at, scales_apart, scales_apart_at] = apart_run;
   cuda::DeviceBuffer<std::uint32_t> keys_fused(n), values_fused(n), keys_apart(n), values_apart(n);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
   auto& extents = frame_buffers.extents;
@@ -107,16 +117,21 @@ TEST_P(StageFused, BitwiseEqualToTheStagesApart) {
   for (int frame = 0; frame < 3; ++frame) {  // later frames check the workspace is reusable
     const DepthFrame view = test::orbit_view(frame);
     CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
-    cuda::FusedStepArgs fused = frame_buffers.fused(params, state_fused.data(), state_fused.data(),
-                                                    n, vertices_fused_at.data());
+    cuda::FusedStepArgs fused =
+        frame_buffers.fused(params, state_fused.data(), state_fused.data(), n,
+                            vertices_fused_at.data(), scales_fused_at.data());
     fused.keys = frame == 1 ? nullptr : keys_fused.data();  // frame 1: no keys requested
     fused.values = values_fused.data();
     fused.key_floor = key_floor.data();
     CUDA_CHECK(cudaMemset(key_floor.data(), 0x5a, sizeof(std::uint32_t)));  // stale on purpose
     cuda::launch_step_fused(fused, nullptr);
     frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
-                            keys_apart.data(), values_apart.data());
+                            scales_apart_at.data(), keys_apart.data(), values_apart.data());
 
+    if (model_scales_sprites(model)) {
+      ASSERT_EQ(test::to_host(scales_fused.data(), n), test::to_host(scales_apart.data(), n))
+          << frame;
+    }
     const auto sf = test::to_host(state_fused.data(), n), sa = test::to_host(state_apart.data(), n);
     ASSERT_EQ(0, std::memcmp(sf.data(), sa.data(), n * sizeof(ParticleState))) << frame;
     const auto vf = test::to_host(vertices_fused.data(), n),
@@ -166,8 +181,10 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
   const test::DeviceScene on_device(model, 12);
   const ModelParams& params = on_device.params;
   StepRun combined_run(params, n), folded_run(params, n);
-  auto& [state_combined, vertices_combined, vertices_combined_at] = combined_run;
-  auto& [state_folded, vertices_folded, vertices_folded_at] = folded_run;
+  auto& [state_combined, vertices_combined, vertices_combined_at, scales_combined,
+         scales_combined_at] = combined_run;
+  auto& [state_folded, vertices_folded, vertices_folded_at, scales_folded, scales_folded_at] =
+      folded_run;
   cuda::DeviceBuffer<std::uint32_t> partials(std::size_t{cuda::fused_step_blocks(params.model, n)} *
                                              10);
   FrameBuffers frame_buffers(step, test::orbit_view(0));
@@ -177,11 +194,13 @@ TEST_P(StageFused, ExtentsFoldedFromPartialsEqualTheCombine) {
     CUDA_CHECK(cudaMemcpy(frame_buffers.view.data(), &view, sizeof view, cudaMemcpyHostToDevice));
     // Stale extents on purpose: the fold must write every field.
     CUDA_CHECK(cudaMemset(extents.data(), 0x5a, 2 * sizeof(Extents)));
-    const cuda::FusedStepArgs combined = frame_buffers.fused(
-        params, state_combined.data(), state_combined.data(), n, vertices_combined_at.data());
+    const cuda::FusedStepArgs combined =
+        frame_buffers.fused(params, state_combined.data(), state_combined.data(), n,
+                            vertices_combined_at.data(), scales_combined_at.data());
     cuda::launch_step_fused(combined, nullptr);
-    cuda::FusedStepArgs folded = frame_buffers.fused(
-        params, state_folded.data(), state_folded.data(), n, vertices_folded_at.data());
+    cuda::FusedStepArgs folded =
+        frame_buffers.fused(params, state_folded.data(), state_folded.data(), n,
+                            vertices_folded_at.data(), scales_folded_at.data());
     folded.extents = nullptr;
     folded.extents_partials = partials.data();
     cuda::launch_step_fused(folded, nullptr);
@@ -228,8 +247,8 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   const auto [n, step] = GetParam();
   const ModelParams params = test::scene(Model::fountain, 5);
   StepRun gathered_run(params, n), apart_run(params, n);
-  auto& [state_in, vertices, vertices_at] = gathered_run;
-  auto& [state_apart, vertices_apart, vertices_apart_at] = apart_run;
+  auto& [state_in, vertices, vertices_at, scales, scales_at] = gathered_run;
+  auto& [state_apart, vertices_apart, vertices_apart_at, scales_apart, scales_apart_at] = apart_run;
   cuda::DeviceBuffer<ParticleState> state_out(n);
   // A permutation that moves every place, some far: reversed blocks of 1000, then swapped halves.
   std::vector<std::uint32_t> gather(n);
@@ -243,14 +262,14 @@ TEST_P(StageFusedGather, EachPlaceGetsTheGatheredParticleStepped) {
   FrameBuffers frame_buffers(step, test::orbit_view(3));
   auto& extents = frame_buffers.extents;
 
-  cuda::FusedStepArgs fused =
-      frame_buffers.fused(params, state_in.data(), state_out.data(), n, vertices_at.data());
+  cuda::FusedStepArgs fused = frame_buffers.fused(params, state_in.data(), state_out.data(), n,
+                                                  vertices_at.data(), scales_at.data());
   fused.gather = values.data();
   fused.keys = keys.data();
   fused.values = values.data();
   cuda::launch_step_fused(fused, nullptr);
   frame_buffers.run_apart(params, state_apart.data(), n, vertices_apart_at.data(),
-                          keys_apart.data(), values_apart.data());
+                          scales_apart_at.data(), keys_apart.data(), values_apart.data());
 
   const auto got_state = test::to_host(state_out.data(), n);
   const auto want_state = test::to_host(state_apart.data(), n);

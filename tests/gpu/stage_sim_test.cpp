@@ -48,6 +48,8 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   cuda::DeviceBuffer<ParticleState> state(n);
   cuda::DeviceBuffer<ParticleVertex> vertices(n);
   auto vertex_target = test::device_value(vertices.data());
+  cuda::DeviceBuffer<float> scales(n);
+  auto scale_target = test::device_value(scales.data());
   const float dt_value = 1.0f / 60.0f;
   auto dt = test::device_value(dt_value);
 
@@ -60,7 +62,7 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   }
   for (int s = 0; s < steps; ++s) {
     cuda::launch_step(device_params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
-                      nullptr);
+                      scale_target.data(), nullptr);
     cpu_simulate(params, cpu, dt_value);
   }
   const auto gpu = to_host(state.data(), n);
@@ -75,7 +77,14 @@ TEST_P(StageSim, InitAndManyStepsMatchCpu) {
   // within one step of 8-bit rounding per channel.
   const auto verts = to_host(vertices.data(), n);
   std::vector<ParticleVertex> expected(n);
-  cpu_write_vertices(params, gpu, expected);
+  std::vector<float> expected_scales(model_scales_sprites(params.model) ? n : 0u);
+  cpu_write_vertices(params, gpu, expected, expected_scales);
+  // Sprite scales, where the model sizes its sprites: the CPU twin's of the same state, bit for
+  // bit (exact arithmetic).
+  if (!expected_scales.empty()) {
+    const auto got = to_host(scales.data(), n);
+    for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], expected_scales[i]) << "particle " << i;
+  }
   for (std::uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(verts[i].x, gpu[i].px);
     ASSERT_EQ(verts[i].y, gpu[i].py);
@@ -96,11 +105,13 @@ TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
   cuda::DeviceBuffer<ParticleState> state(n);
   cuda::DeviceBuffer<ParticleVertex> vertices(n);
   auto vertex_target = test::device_value(vertices.data());
+  cuda::DeviceBuffer<float> scales(n);
+  auto scale_target = test::device_value(scales.data());
   auto dt = test::device_value(0.0f);
   cuda::launch_init(params, state.data(), n, nullptr);
   const auto before = to_host(state.data(), n);
   cuda::launch_step(params, state.data(), state.data(), n, dt.data(), vertex_target.data(),
-                    nullptr);
+                    scale_target.data(), nullptr);
   const auto after = to_host(state.data(), n);
   const auto verts = to_host(vertices.data(), n);
   for (std::uint32_t i = 0; i < n; ++i) {

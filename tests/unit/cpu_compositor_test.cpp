@@ -1,5 +1,6 @@
-// The CPU compositor's input checks: a draw order naming a particle that does not exist, or an
-// empty viewport, is refused with what was wrong, before any pixel is written.
+// The CPU compositor's input checks: a draw order naming a particle that does not exist, sprite
+// scales that do not match the vertices, or an empty viewport, are refused with what was wrong,
+// before any pixel is written; and what a sprite scale does.
 #include "core/composite/cpu_compositor.hpp"
 
 #include <gtest/gtest.h>
@@ -39,6 +40,49 @@ TEST(CpuCompositor, RefusesAnEmptyViewport) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("0x720"), std::string::npos) << e.what();
   }
+}
+
+TEST(CpuCompositor, RefusesSpriteScalesThatDoNotMatchTheVertices) {
+  const std::vector<ParticleVertex> vertices(3);
+  const std::vector<std::uint32_t> order = {0, 1, 2};
+  SpriteCamera camera;
+  camera.width = 8;
+  camera.height = 8;
+  CpuCompositor compositor(1);
+  CompositeImage image;
+  try {
+    compositor.composite(vertices, order, camera, 0xff000000u, image, std::vector<float>(2, 1.0f));
+    FAIL() << "accepted 2 sprite scales for 3 vertices";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("2 sprite scales for 3 vertices"), std::string::npos)
+        << e.what();
+  }
+}
+
+// A particle's sprite scale multiplies the camera's sprite size: scale 2 at size s draws the
+// image of scale 1 at size 2s, and scale 1 the image of no scales at all.
+TEST(CpuCompositor, SpriteScaleMultipliesTheSpriteSize) {
+  SpriteCamera camera;
+  camera.width = 64;
+  camera.height = 48;
+  camera.projection[11] = -1.0f;  // w = -z: a perspective divide, view depth 4 below
+  camera.projection[15] = 0.0f;
+  camera.projection[10] = 0.5f;  // clip z inside the volume
+  const std::vector<ParticleVertex> vertices = {{0.0f, 0.0f, -4.0f, 0xc0ff8020u},
+                                                {0.5f, 0.3f, -4.0f, 0x8020a0ffu}};
+  const std::vector<std::uint32_t> order = {0, 1};
+  CpuCompositor compositor(2);
+  CompositeImage doubled, wide, plain, ones;
+  camera.sprite_size = 0.2f;
+  const std::vector<float> twos(2, 2.0f), ones_scale(2, 1.0f);
+  compositor.composite(vertices, order, camera, 0xff000000u, doubled, twos);
+  compositor.composite(vertices, order, camera, 0xff000000u, plain);
+  compositor.composite(vertices, order, camera, 0xff000000u, ones, ones_scale);
+  camera.sprite_size = 0.4f;
+  compositor.composite(vertices, order, camera, 0xff000000u, wide);
+  EXPECT_EQ(doubled.rgba8, wide.rgba8);
+  EXPECT_EQ(ones.rgba8, plain.rgba8);
+  EXPECT_NE(doubled.rgba8, plain.rgba8);
 }
 
 TEST(CpuCompositor, NoParticlesGiveTheBackground) {

@@ -161,6 +161,7 @@ noise_scale = 0.75
 spread = 0.2
 wind = -0.5
 dark_fraction = 0.25
+growth = 2.5
 )",
                                       "smoke.toml")
                               .params;
@@ -176,6 +177,7 @@ dark_fraction = 0.25
     EXPECT_FLOAT_EQ(p.spread, 0.2f);
     EXPECT_FLOAT_EQ(p.wind, -0.5f);
     EXPECT_FLOAT_EQ(p.dark_fraction, 0.25f);
+    EXPECT_FLOAT_EQ(p.growth, 2.5f);
   }
   {
     const ModelParams m = parse_scene(R"([model]
@@ -422,6 +424,8 @@ TEST(SceneLoaderErrors, InlineMistakes) {
        "inline.toml:1:13: particles: expected a table, got an integer"},
       {"[model]\ntype='galaxy'\n[model.galaxy]\narms = 17\n",
        "inline.toml:4:8: model.galaxy.arms = 17 is out of range: must be [1, 16]"},
+      {"[model]\ntype='smoke'\n[model.smoke]\ngrowth = 25\n",
+       "inline.toml:4:10: model.smoke.growth = 25 is out of range: must be [0.1, 20]"},
       // A model's table must be the model's: parameters of another are a mistake.
       {"[model]\ntype='fountain'\n[model.galaxy]\narms = 3\n",
        "inline.toml:3:8: [model.galaxy] does not match model.type = \"fountain\""},

@@ -159,6 +159,39 @@ TEST(SmokeModel, NewLivesStartAtTheVent) {
   EXPECT_GT(respawns, 100);
 }
 
+// A puff's sprite swells with age: scale 1 at birth, `growth` at the end of its life, never
+// shrinking within a life and back to 1 when a new one starts. Only the smoke sizes its sprites.
+TEST(SmokeModel, PuffsGrowWithAgeAndStartSmallAgain) {
+  ModelParams m = params_of(Model::smoke);
+  m.smoke.growth = 3.5f;
+  ASSERT_TRUE(model_scales_sprites(Model::smoke));
+  ParticleState s = model_init(m, 3);
+  float last = model_sprite_scale(m, s);
+  int new_lives = 0;
+  for (int step = 0; step < 1200; ++step) {
+    const std::uint32_t seed = s.seed;
+    model_step(m, s, 1.0f / 60.0f);
+    const float scale = model_sprite_scale(m, s);
+    ASSERT_GE(scale, 1.0f);
+    ASSERT_LE(scale, 3.5f);
+    if (s.seed != seed) {
+      ++new_lives;
+      ASSERT_LT(scale, 1.0f + 2.5f * (1.0f / 60.0f) / m.smoke.lifetime + 1e-6f);
+    } else {
+      ASSERT_GE(scale, last);
+    }
+    last = scale;
+  }
+  EXPECT_GE(new_lives, 2);
+  s.age = m.smoke.lifetime;
+  EXPECT_EQ(model_sprite_scale(m, s), 3.5f);
+  for (Model other : kAllModels) {
+    if (other == Model::smoke) continue;
+    EXPECT_FALSE(model_scales_sprites(other)) << to_string(other);
+    EXPECT_EQ(model_sprite_scale(params_of(other), model_init(params_of(other), 5)), 1.0f);
+  }
+}
+
 TEST(SmokeModel, DarkAndLightLivesBothOccur) {
   const ModelParams m = params_of(Model::smoke);
   int dark = 0;

@@ -1,6 +1,7 @@
 #include "cuda/stages/sim/simulate.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/scene_models.hpp"
 #include "cuda/common/check.hpp"
@@ -22,7 +23,7 @@ __global__ void init_kernel(ModelParams params, ParticleState* state, std::uint3
 template <Model M>
 __global__ void step_kernel(ModelParams params, const ParticleState* state_in,
                             ParticleState* state_out, std::uint32_t count, const float* dt_in,
-                            ParticleVertex* const* vertices_in) {
+                            ParticleVertex* const* vertices_in, float* const* scales_in) {
   const float dt = *dt_in;
   ParticleVertex* vertices = *vertices_in;
   const bool in_place = state_in == state_out;
@@ -32,6 +33,7 @@ __global__ void step_kernel(ModelParams params, const ParticleState* state_in,
     if (dt != 0.0f) model_step_as<M>(params, s, dt);
     if (dt != 0.0f || !in_place) state_out[i] = s;
     vertices[i] = model_vertex_as<M>(params, s);
+    if constexpr (model_scales_sprites(M)) (*scales_in)[i] = model_sprite_scale_as<M>(params, s);
   }
 }
 
@@ -47,12 +49,16 @@ void launch_init(const ModelParams& params, ParticleState* state, std::uint32_t 
 
 void launch_step(const ModelParams& params, const ParticleState* state_in, ParticleState* state_out,
                  std::uint32_t count, const float* dt, ParticleVertex* const* vertices,
-                 cudaStream_t stream) {
+                 float* const* sprite_scales, cudaStream_t stream) {
   if (count == 0) return;
+  if (model_scales_sprites(params.model) && sprite_scales == nullptr) {
+    throw std::invalid_argument(
+        "launch_step: this model sizes its sprites: no sprite scale target");
+  }
   const unsigned blocks = detail::grid_stride_blocks(count, kThreads, 8);
   with_model(params.model, [&](auto tag) {
-    step_kernel<decltype(tag)::model>
-        <<<blocks, kThreads, 0, stream>>>(params, state_in, state_out, count, dt, vertices);
+    step_kernel<decltype(tag)::model><<<blocks, kThreads, 0, stream>>>(
+        params, state_in, state_out, count, dt, vertices, sprite_scales);
   });
   CUDA_CHECK_LAUNCH("step_kernel", stream);
 }

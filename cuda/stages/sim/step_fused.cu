@@ -59,6 +59,9 @@ __global__ void __launch_bounds__(kThreads)
       if (dt != 0.0f) model_step_as<M>(a.params, s, dt);
       if (dt != 0.0f || !in_place) a.state_out[i] = s;
       vertices[i] = model_vertex_as<M>(a.params, s);
+      if constexpr (model_scales_sprites(M)) {
+        (*a.sprite_scales)[i] = model_sprite_scale_as<M>(a.params, s);
+      }
       const Vec3 p = position_of(s);
       const float depth = view_depth(view, p);
       extents_add(e, p, depth, speed_of(s));
@@ -104,6 +107,10 @@ void launch_step_fused(const FusedStepArgs& args, cudaStream_t stream) {
   if (args.extents_partials != nullptr && args.key_floor != nullptr) {
     throw std::invalid_argument(
         "launch_step_fused: the key floor needs the extents' combine, not partials");
+  }
+  if (model_scales_sprites(args.params.model) && args.sprite_scales == nullptr) {
+    throw std::invalid_argument(
+        "launch_step_fused: this model sizes its sprites: no sprite scale target");
   }
   const unsigned blocks = fused_step_blocks(args.params.model, args.count);
   with_model(args.params.model, [&](auto tag) {

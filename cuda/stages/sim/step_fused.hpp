@@ -30,9 +30,12 @@ struct FusedStepArgs {
   std::uint32_t count = 0;
   const float* dt = nullptr;                  // device memory, read when the kernel runs
   ParticleVertex* const* vertices = nullptr;  // device memory holding the target's address
-  const DepthFrame* view = nullptr;           // device memory
-  Extents* extents = nullptr;                 // device memory, written once per launch
-  void* extents_workspace = nullptr;          // see extents_workspace_bytes()
+  // Device memory holding the sprite scale target's address, for a model that sizes its sprites
+  // (model_scales_sprites; unused by the others, may be null for them).
+  float* const* sprite_scales = nullptr;
+  const DepthFrame* view = nullptr;   // device memory
+  Extents* extents = nullptr;         // device memory, written once per launch
+  void* extents_workspace = nullptr;  // see extents_workspace_bytes()
   // Optional: instead of combining the extents (extents, extents_workspace unused), each block
   // stores its combine words here (store_block_extents), fused_step_blocks(model, count) * 10
   // words, for launch_extents_fold to combine in a launch of its own. Not with key_floor.
