@@ -9,6 +9,8 @@
 #include <array>
 #include <chrono>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace particles {
@@ -68,41 +70,84 @@ void cpu_depth_keys(std::span<const ParticleState> state, const DepthFrame& view
       });
 }
 
+namespace {
+
+// Model M's vertices (and sprite scales) for particles [begin, end), at most kStepBlock of them:
+// the colours first, then their packing in a loop of its own, which the compiler vectorizes.
+constexpr std::size_t kStepBlock = 256;
+
+template <Model M>
+void write_vertex_block(const ModelParams& params, std::span<const ParticleState> state,
+                        std::size_t begin, std::size_t end, std::span<ParticleVertex> vertices,
+                        std::span<float> sprite_scales) {
+  if constexpr (M == Model::points) {  // colours packed once, when the file was read
+    for (std::size_t i = begin; i < end; ++i) vertices[i] = model_vertex_as<M>(params, state[i]);
+  } else {
+    Color colors[kStepBlock];
+    std::uint32_t packed[kStepBlock];
+    const std::size_t n = end - begin;
+    for (std::size_t k = 0; k < n; ++k) colors[k] = model_color_as<M>(params, state[begin + k]);
+    for (std::size_t k = 0; k < n; ++k) {  // pack_rgba8, spelt out so that it inlines
+      const Color& c = colors[k];
+      packed[k] = unorm8_byte(c.r) | (unorm8_byte(c.g) << 8) | (unorm8_byte(c.b) << 16) |
+                  (unorm8_byte(c.a) << 24);
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const ParticleState& s = state[begin + k];
+      vertices[begin + k] = {s.px, s.py, s.pz, packed[k]};
+    }
+  }
+  if constexpr (model_scales_sprites(M)) {
+    for (std::size_t i = begin; i < end; ++i) {
+      sprite_scales[i] = model_sprite_scale_as<M>(params, state[i]);
+    }
+  }
+}
+
+}  // namespace
+
 Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> state, float dt,
                            const DepthFrame& view, std::span<ParticleVertex> vertices,
                            std::span<std::uint32_t> keys, std::span<float> sprite_scales) {
-  const unsigned chunks = parallel_threads();
-  std::vector<Extents> partial(chunks);
-  parallel_for_chunks(state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    // A block at a time, in two loops: the step calls libm, and every call clobbers the vector
-    // registers, so a single loop would spill and reload the extents on every particle. The
-    // block is still in L1 when the second loop reads it.
-    constexpr std::size_t kBlock = 256;
+  if (model_scales_sprites(params.model) && sprite_scales.size() != state.size()) {
+    throw std::invalid_argument("cpu_step_particles: this model sizes its sprites: " +
+                                std::to_string(sprite_scales.size()) + " sprite scales for " +
+                                std::to_string(state.size()) + " particles");
+  }
+  // The model is chosen once per call, as the CUDA kernels are instantiated per model: each
+  // model's loops inline its own step and colour.
+  return with_model(params.model, [&](auto tag) {
+    constexpr Model kModel = decltype(tag)::model;
+    const unsigned chunks = parallel_threads();
+    std::vector<Extents> partial(chunks);
+    parallel_for_chunks(
+        state.size(), chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+          // A block at a time, in loops that each stay in L1: a model that calls libm clobbers
+          // the vector registers on every call, so one loop would spill and reload the extents
+          // on every particle.
+          Extents e;
+          for (std::size_t block = begin; block < end; block += kStepBlock) {
+            const std::size_t block_end = std::min(end, block + kStepBlock);
+            if (dt != 0.0f) {
+              for (std::size_t i = block; i < block_end; ++i) {
+                model_step_as<kModel>(params, state[i], dt);
+              }
+            }
+            for (std::size_t i = block; i < block_end; ++i) {
+              const ParticleState& s = state[i];
+              const Vec3 p = position_of(s);
+              const float depth = view_depth(view, p);
+              extents_add(e, p, depth, speed_of(s));
+              keys[i] = exact_depth_key(depth);
+            }
+            write_vertex_block<kModel>(params, state, block, block_end, vertices, sprite_scales);
+          }
+          partial[c] = e;
+        });
     Extents e;
-    for (std::size_t block = begin; block < end; block += kBlock) {
-      const std::size_t block_end = std::min(end, block + kBlock);
-      if (dt != 0.0f) {
-        for (std::size_t i = block; i < block_end; ++i) model_step(params, state[i], dt);
-      }
-      for (std::size_t i = block; i < block_end; ++i) {
-        const ParticleState& s = state[i];
-        const Vec3 p = position_of(s);
-        const float depth = view_depth(view, p);
-        extents_add(e, p, depth, speed_of(s));
-        keys[i] = exact_depth_key(depth);
-      }
-      for (std::size_t i = block; i < block_end; ++i) vertices[i] = model_vertex(params, state[i]);
-      if (!sprite_scales.empty()) {
-        for (std::size_t i = block; i < block_end; ++i) {
-          sprite_scales[i] = model_sprite_scale(params, state[i]);
-        }
-      }
-    }
-    partial[c] = e;
+    for (const Extents& p : partial) e = extents_merge(e, p);
+    return e;
   });
-  Extents e;
-  for (const Extents& p : partial) e = extents_merge(e, p);
-  return e;
 }
 
 void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t> keys) {

@@ -14,7 +14,9 @@
 #include "core/camera.hpp"
 #include "core/cpu_frame_sort.hpp"
 #include "core/cpu_pipeline.hpp"
+#include "core/models/model_names.hpp"
 #include "core/parallel_for.hpp"
+#include "core/scene_models.hpp"
 #include "tests/unit/test_points.hpp"
 
 namespace particles {
@@ -194,8 +196,10 @@ TEST(CpuFrameSort, EqualsStableSortOnSceneFrames) {
   }
 }
 
+// Every model: the fused step runs one loop per model (its own step and colour inlined, the
+// colours packed in a vector loop), the stages apart the runtime switch per particle.
 TEST(CpuStages, TheFusedStepEqualsTheStagesOneByOne) {
-  for (Model model : {Model::galaxy, Model::fountain, Model::points}) {
+  for (Model model : kAllModels) {
     ModelParams params;
     params.model = model;
     params = test::with_test_points(params);
@@ -208,14 +212,19 @@ TEST(CpuStages, TheFusedStepEqualsTheStagesOneByOne) {
     const DepthFrame view = depth_frame(camera_matrices(pose, 1.5f, 0.1f, 1000.0f));
     std::vector<ParticleVertex> v_fused(n), v_apart(n);
     std::vector<std::uint32_t> k_fused(n), k_apart(n);
+    const std::size_t scales = model_scales_sprites(model) ? n : 0u;
+    std::vector<float> s_fused(scales), s_apart(scales);
     for (float dt : {0.02f, 0.0f, 0.7f}) {
-      const Extents e = cpu_step_particles(params, fused, dt, view, v_fused, k_fused);
+      const Extents e = cpu_step_particles(params, fused, dt, view, v_fused, k_fused, s_fused);
       cpu_simulate(params, apart, dt);
-      cpu_write_vertices(params, apart, v_apart);
+      cpu_write_vertices(params, apart, v_apart, s_apart);
+      ASSERT_EQ(s_fused, s_apart) << to_string(model);
       const Extents want = cpu_extents(apart, view);
       cpu_depth_keys(apart, view, KeyMode::exact, 16, want, k_apart);
-      ASSERT_EQ(0, std::memcmp(fused.data(), apart.data(), n * sizeof(ParticleState)));
-      ASSERT_EQ(0, std::memcmp(v_fused.data(), v_apart.data(), n * sizeof(ParticleVertex)));
+      ASSERT_EQ(0, std::memcmp(fused.data(), apart.data(), n * sizeof(ParticleState)))
+          << to_string(model);
+      ASSERT_EQ(0, std::memcmp(v_fused.data(), v_apart.data(), n * sizeof(ParticleVertex)))
+          << to_string(model);
       ASSERT_EQ(0, std::memcmp(&e, &want, sizeof e));
       ASSERT_EQ(k_fused, k_apart);
       for (int bits : {8, 16, 32}) {

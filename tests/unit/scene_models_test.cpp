@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,30 @@ TEST_P(EveryModel, ZeroStepsAndColoursAreInRange) {
 
 INSTANTIATE_TEST_SUITE_P(Models, EveryModel, ::testing::ValuesIn(kAllModels),
                          [](const auto& p) { return std::string(to_string(p.param)); });
+
+// A channel's byte: clamped to [0, 1], rounded to nearest, as GL stores a float in an 8-bit
+// normalized channel; NaN gives 0. Every level's centre and both its edges, and beyond [0, 1].
+TEST(PackRgba8, ChannelsRoundToNearestAndClamp) {
+  for (int level = 0; level < 256; ++level) {
+    const float centre = static_cast<float>(level) / 255.0f;
+    EXPECT_EQ(unorm8_byte(centre), static_cast<std::uint32_t>(level)) << level;
+    const float below = (static_cast<float>(level) - 0.49f) / 255.0f;
+    const float above = (static_cast<float>(level) + 0.49f) / 255.0f;
+    if (level > 0) {
+      EXPECT_EQ(unorm8_byte(below), static_cast<std::uint32_t>(level)) << level;
+    }
+    if (level < 255) {
+      EXPECT_EQ(unorm8_byte(above), static_cast<std::uint32_t>(level)) << level;
+    }
+  }
+  EXPECT_EQ(unorm8_byte(-0.3f), 0u);
+  EXPECT_EQ(unorm8_byte(-1e30f), 0u);
+  EXPECT_EQ(unorm8_byte(1.7f), 255u);
+  EXPECT_EQ(unorm8_byte(1e30f), 255u);
+  EXPECT_EQ(unorm8_byte(std::numeric_limits<float>::infinity()), 255u);
+  EXPECT_EQ(unorm8_byte(std::numeric_limits<float>::quiet_NaN()), 0u);
+  EXPECT_EQ(pack_rgba8({1.0f, 0.0f, 0.5f, 2.0f}), 0xff8000ffu);
+}
 
 TEST(ModelNames, RoundTrip) {
   for (Model m : kAllModels) EXPECT_EQ(model_from_string(to_string(m)), m);
