@@ -53,6 +53,11 @@ TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
   EXPECT_THROW(buffers.upload(v, short_order), std::invalid_argument);
   EXPECT_THROW(buffers.upload(v, bad_order), std::invalid_argument);
   const std::vector<std::uint32_t> good = {2, 1, 0};
+  // Sprite scales, when given, are one per vertex.
+  EXPECT_THROW(buffers.upload(v, good, std::vector<float>(2, 1.0f)), std::invalid_argument);
+  buffers.upload(v, good, std::vector<float>{1.0f, 2.0f, 3.0f});
+  EXPECT_NE(buffers.scale_buffer(), 0u);
+  EXPECT_EQ(buffers.read_sprite_scales(), (std::vector<float>{1.0f, 2.0f, 3.0f}));
   buffers.upload(v, good);
   EXPECT_EQ(buffers.count(), 3u);
   std::uint32_t back[3] = {};

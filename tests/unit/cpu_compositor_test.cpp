@@ -12,51 +12,39 @@
 namespace particles {
 namespace {
 
-TEST(CpuCompositor, RefusesAnOrderNamingAMissingParticle) {
-  const std::vector<ParticleVertex> vertices(3);
-  const std::vector<std::uint32_t> order = {0, 3, 1};
-  SpriteCamera camera;
-  camera.width = 8;
-  camera.height = 8;
+// composite() of `vertices` in `order` through `camera` must throw std::invalid_argument naming
+// `phrase`.
+void expect_refused(const std::vector<ParticleVertex>& vertices,
+                    const std::vector<std::uint32_t>& order, const SpriteCamera& camera,
+                    const std::vector<float>& sprite_scales, const std::string& phrase) {
   CpuCompositor compositor(1);
   CompositeImage image;
   try {
-    compositor.composite(vertices, order, camera, 0xff000000u, image);
-    FAIL() << "accepted particle 3 of 3";
+    compositor.composite(vertices, order, camera, 0xff000000u, image, sprite_scales);
+    FAIL() << "accepted what should name \"" << phrase << "\"";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("particle 3 of 3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
   }
+}
+
+SpriteCamera camera_of(int width, int height) {
+  SpriteCamera camera;
+  camera.width = width;
+  camera.height = height;
+  return camera;
+}
+
+TEST(CpuCompositor, RefusesAnOrderNamingAMissingParticle) {
+  expect_refused(std::vector<ParticleVertex>(3), {0, 3, 1}, camera_of(8, 8), {}, "particle 3 of 3");
 }
 
 TEST(CpuCompositor, RefusesAnEmptyViewport) {
-  SpriteCamera camera;
-  camera.width = 0;
-  camera.height = 720;
-  CpuCompositor compositor(1);
-  CompositeImage image;
-  try {
-    compositor.composite({}, {}, camera, 0xff000000u, image);
-    FAIL() << "accepted a 0x720 viewport";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("0x720"), std::string::npos) << e.what();
-  }
+  expect_refused({}, {}, camera_of(0, 720), {}, "0x720");
 }
 
 TEST(CpuCompositor, RefusesSpriteScalesThatDoNotMatchTheVertices) {
-  const std::vector<ParticleVertex> vertices(3);
-  const std::vector<std::uint32_t> order = {0, 1, 2};
-  SpriteCamera camera;
-  camera.width = 8;
-  camera.height = 8;
-  CpuCompositor compositor(1);
-  CompositeImage image;
-  try {
-    compositor.composite(vertices, order, camera, 0xff000000u, image, std::vector<float>(2, 1.0f));
-    FAIL() << "accepted 2 sprite scales for 3 vertices";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("2 sprite scales for 3 vertices"), std::string::npos)
-        << e.what();
-  }
+  expect_refused(std::vector<ParticleVertex>(3), {0, 1, 2}, camera_of(8, 8),
+                 std::vector<float>(2, 1.0f), "2 sprite scales for 3 vertices");
 }
 
 // A particle's sprite scale multiplies the camera's sprite size: scale 2 at size s draws the

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -235,6 +236,24 @@ TEST(CpuStages, TheFusedStepEqualsTheStagesOneByOne) {
       }
       cpu_depth_keys(apart, view, KeyMode::exact, 16, want, k_apart);
     }
+  }
+}
+
+// A model that sizes its sprites needs one scale per particle: fewer are refused, naming both.
+TEST(CpuStages, TheFusedStepRefusesMissingSpriteScales) {
+  ModelParams params;
+  params.model = Model::smoke;
+  std::vector<ParticleState> state(10);
+  for (std::uint32_t i = 0; i < 10; ++i) state[i] = model_init(params, i);
+  std::vector<ParticleVertex> vertices(10);
+  std::vector<std::uint32_t> keys(10);
+  std::vector<float> scales(9);
+  try {
+    cpu_step_particles(params, state, 0.01f, DepthFrame{}, vertices, keys, scales);
+    FAIL() << "accepted 9 sprite scales for 10 particles";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("9 sprite scales for 10 particles"), std::string::npos)
+        << e.what();
   }
 }
 
