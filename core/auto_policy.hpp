@@ -91,9 +91,13 @@ struct AutoStint {
   int length = 0;                      // the frames of the last stint of `path`; 0: none yet
 };
 
-// The state after the report of a frame that ran the auto frame (not one of a stint).
+// The state after the report of a frame that ran the auto frame (not one of a stint). A report
+// that arrives while a stint runs is of a frame enqueued before the stint began (the CUDA
+// backend's reports come a frame late) and changes nothing: the stint was chosen after it, and
+// keeps its path and length.
 PARTICLES_HD constexpr AutoStint after_auto_report(AutoStint s, SortPath path) {
-  if (!stint_path(path)) return {SortPath::unsorted, 0, s.left, 0};
+  if (s.left > 0) return s;
+  if (!stint_path(path)) return {SortPath::unsorted, 0, 0, 0};
   if (path != s.path) s = {path, 0, s.left, 0};
   ++s.streak;
   if (s.streak < kAutoStintStreak) return s;
@@ -154,24 +158,28 @@ PARTICLES_HD constexpr bool radix_costs_less(const AutoCost& c) {
 }
 
 // The stint after a probing frame's report: after_auto_report's, with the frame counted as a
-// radix frame when radix costs less; else, when radix is due to be timed and no stint follows, a
-// short radix probe (which leaves the stint lengths as they were), the next one twice as far
-// off unless radix has won.
+// radix frame when radix costs less.
+PARTICLES_HD constexpr AutoStint after_probing_frame(AutoStint s, const AutoCost& c,
+                                                     SortPath path) {
+  return after_auto_report(s, radix_costs_less(c) ? SortPath::radix : path);
+}
+
+// Before a frame is enqueued: when radix is due to be timed and no stint runs, a short radix
+// probe (which leaves radix's stint length as it was), the next one twice as far off unless
+// radix has won. Decided here rather than on a report, so that no stint chosen by a report
+// (which may arrive after the next frame was enqueued) can put it off.
 struct AutoChoice {
   AutoStint stint;
   AutoCost cost;
 };
 
-PARTICLES_HD constexpr AutoChoice after_probing_frame(AutoStint s, AutoCost c, SortPath path) {
-  const bool radix_wins = radix_costs_less(c);
-  s = after_auto_report(s, radix_wins ? SortPath::radix : path);
-  if (s.left == 0 && c.until_probe == 0) {
-    s = {SortPath::radix, 0, kAutoRadixProbeFrames, s.path == SortPath::radix ? s.length : 0};
-    c.probe_every = radix_wins                                   ? kAutoRadixProbeFirst
-                    : 2 * c.probe_every < kAutoRadixProbeLongest ? 2 * c.probe_every
-                                                                 : kAutoRadixProbeLongest;
-    c.until_probe = c.probe_every;
-  }
+PARTICLES_HD constexpr AutoChoice before_frame(AutoStint s, AutoCost c) {
+  if (s.left > 0 || c.until_probe != 0) return {s, c};
+  s = {SortPath::radix, 0, kAutoRadixProbeFrames, s.path == SortPath::radix ? s.length : 0};
+  c.probe_every = radix_costs_less(c)                          ? kAutoRadixProbeFirst
+                  : 2 * c.probe_every < kAutoRadixProbeLongest ? 2 * c.probe_every
+                                                               : kAutoRadixProbeLongest;
+  c.until_probe = c.probe_every;
   return {s, c};
 }
 
@@ -196,6 +204,9 @@ class AutoSchedule {
 
   // The stint the next fused auto frame runs in (SortPath::unsorted: none, the probing frame).
   SortPath next_frame() {
+    const AutoChoice choice = before_frame(stint_, cost_);
+    stint_ = choice.stint;
+    cost_ = choice.cost;
     if (stint_.left == 0) return SortPath::unsorted;
     --stint_.left;
     return stint_.path;
@@ -211,9 +222,7 @@ class AutoSchedule {
     const float span = measures_cost_ ? span_ms : 0.0f;
     if (stint == SortPath::unsorted) {
       cost_ = after_auto_span(cost_, span);
-      const AutoChoice next = after_probing_frame(stint_, cost_, path);
-      stint_ = next.stint;
-      cost_ = next.cost;
+      stint_ = after_probing_frame(stint_, cost_, path);
     } else if (stint == SortPath::radix) {
       cost_ = after_radix_span(cost_, span);
     } else if (stint == SortPath::partition) {

@@ -3,11 +3,7 @@
 // __host__ __device__ so the CPU twins and the kernels share one definition.
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define PARTICLES_HD __host__ __device__ __forceinline__
-#else
-#define PARTICLES_HD inline
-#endif
+#include "core/host_device.hpp"
 
 namespace particles::cuda {
 

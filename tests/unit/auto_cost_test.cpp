@@ -19,32 +19,38 @@ struct Played {
 };
 
 // `frames` frames where a probing frame costs auto_ms(f) and takes `path`, and a radix frame
-// costs radix_ms(f), through the AutoSchedule the CUDA backend keeps. Reports arrive at once
-// here (the pipeline's come a frame late; the policy does not depend on it); the first probing
-// frame after a stint forgets the streak, as the pipeline's does.
+// costs radix_ms(f), through the AutoSchedule a backend keeps. Each frame's report arrives `lag`
+// frames after it was enqueued: 0 as on the CPU backend, 1 as on the CUDA backend, whose report
+// of frame f comes after frame f + 1 is enqueued. A probing frame after a radix frame forgets
+// the streak, as both pipelines do.
+struct Enqueued {
+  SortPath stint;
+  SortPath path;
+  float ms;
+};
+
 template <class AutoCostAt, class RadixCostAt>
 Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms,
-            bool measures_cost = true) {
+            bool measures_cost = true, int lag = 1) {
   AutoSchedule schedule(measures_cost);
   Played p;
   double total = 0.0;
-  bool after_stint = false;
+  std::vector<Enqueued> in_flight;
+  SortPath last_stint = SortPath::unsorted;
   for (int f = 0; f < frames; ++f) {
     const SortPath stint = schedule.next_frame();
-    float ms = 0.0f;
-    if (stint == SortPath::radix) {
-      ms = radix_ms(f);
-      schedule.on_report(stint, SortPath::radix, ms);
-      ++p.radix_frames;
-      after_stint = true;
-    } else {
-      if (after_stint) schedule.forget_streak();
-      after_stint = false;
-      ms = auto_ms(f);
-      schedule.on_report(stint, path, ms);
-    }
+    if (stint != SortPath::radix && last_stint == SortPath::radix) schedule.forget_streak();
+    last_stint = stint;
+    const bool radix = stint == SortPath::radix;
+    const float ms = radix ? radix_ms(f) : auto_ms(f);
+    p.radix_frames += radix ? 1 : 0;
     total += ms;
     p.spans.push_back(ms);
+    in_flight.push_back({stint, radix ? SortPath::radix : path, ms});
+    if (static_cast<int>(in_flight.size()) > lag) {
+      schedule.on_report(in_flight.front().stint, in_flight.front().path, in_flight.front().ms);
+      in_flight.erase(in_flight.begin());
+    }
   }
   p.mean_ms = total / frames;
   return p;
@@ -57,12 +63,30 @@ float median(std::vector<float> v) {
 
 TEST(AutoCost, RadixTakesOverWhereAutosFramesCostMore) {
   // The 64K galaxy on the H200: auto's odd-even frames about 48 us, radix's 37.
-  for (SortPath path : {SortPath::oddeven, SortPath::skipped_sorted, SortPath::partition}) {
+  // Between radix stints of the longest length, the probing frames that keep auto's figure
+  // current: two, or three when reports come a frame late.
+  for (int lag : {0, 1}) {
+    for (SortPath path : {SortPath::oddeven, SortPath::skipped_sorted, SortPath::partition}) {
+      const Played p = play(
+          2000, path, [](int) { return 0.048f; }, [](int) { return 0.037f; }, true, lag);
+      EXPECT_GT(p.radix_frames, 1880) << to_string(path) << ", lag " << lag;
+      EXPECT_LE(p.mean_ms, 1.02 * 0.037) << to_string(path) << ", lag " << lag;
+      EXPECT_FLOAT_EQ(median(p.spans), 0.037f);
+    }
+  }
+}
+
+// The 4M smoke on the H200: the partition sort takes every probing frame and every frame of its
+// stints (about 611 us), radix's frames cost 570. Partition stints form at once and double, so
+// radix is timed only between stints: with the CUDA backend's late reports, the report of the
+// probing frame before a stint arrives during it and the next probing frame starts the next one.
+TEST(AutoCost, RadixTakesOverFromPartitionStintsWithReportsAFrameLate) {
+  for (int lag : {0, 1, 2}) {
     const Played p = play(
-        2000, path, [](int) { return 0.048f; }, [](int) { return 0.037f; });
-    EXPECT_GT(p.radix_frames, 1900) << to_string(path);
-    EXPECT_LE(p.mean_ms, 1.05 * 0.037) << to_string(path);
-    EXPECT_FLOAT_EQ(median(p.spans), 0.037f);
+        3000, SortPath::partition, [](int) { return 0.611f; }, [](int) { return 0.570f; }, true,
+        lag);
+    EXPECT_GT(p.radix_frames, 2700) << "lag " << lag;
+    EXPECT_LE(p.mean_ms, 1.01 * 0.570) << "lag " << lag;
   }
 }
 
@@ -136,9 +160,10 @@ TEST(AutoCost, UnmeasuredCostFollowsTheReportsAlone) {
     const SortPath path = paths[(x >> 28) % 4 == 0 ? (x >> 24) % 4 : (f / 97) % 4];
     plain = after_auto_report(plain, path);
     cost = after_auto_span(cost, 0.0f);
-    const AutoChoice next = after_probing_frame(measured, cost, path);
-    measured = next.stint;
-    cost = next.cost;
+    const AutoChoice before = before_frame(measured, cost);
+    ASSERT_EQ(before.stint.left, measured.left) << f;  // never a radix probe
+    measured = after_probing_frame(before.stint, before.cost, path);
+    cost = before.cost;
     ASSERT_EQ(measured.path, plain.path) << f;
     ASSERT_EQ(measured.left, plain.left) << f;
     ASSERT_EQ(measured.length, plain.length) << f;
