@@ -349,6 +349,25 @@ TEST(PipelineLifecycle, ResetRebuildsAndSettingsChangesRebuild) {
   EXPECT_THROW(pipeline.run_frame(bad, {}), std::invalid_argument);
 }
 
+// The smoke sizes its sprites: a frame without a scale target is refused before anything is
+// enqueued, and the same pipeline then runs the frame with one.
+TEST(PipelineLifecycle, ASpriteSizingSceneWithoutAScaleTargetIsRefused) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::uint32_t n = 2000;
+  cuda::DevicePipeline pipeline;
+  pipeline.reset(test::scene(Model::smoke), n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  cuda::DeviceBuffer<std::uint32_t> order(n);
+  cuda::DeviceBuffer<float> scales(n);
+  FrameSettings s;
+  s.view = test::orbit_view(0);
+  EXPECT_THROW(pipeline.run_frame(s, {vertices.data(), order.data()}), std::invalid_argument);
+  pipeline.run_frame(s, {vertices.data(), order.data(), nullptr, scales.data()});
+  pipeline.synchronize();
+  const std::vector<float> got = test::to_host(scales.data(), n);
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](float v) { return v > 0.0f; }));
+}
+
 // Switching algorithms back and forth: each shape's graphs are built once and reused, the
 // sorters exist from reset() on, and every frame stays exactly sorted whichever graph ran.
 TEST(PipelineLifecycle, SwitchingBackReusesGraphsAndEveryFrameStaysSorted) {

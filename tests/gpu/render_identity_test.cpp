@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "core/camera.hpp"
+#include "cuda/pipeline/cuda_pipeline.hpp"
 
 namespace particles {
 namespace {
@@ -87,6 +89,15 @@ class RenderIdentity : public ::testing::Test {
 
   std::unique_ptr<gl::GlContext> context_;
 };
+
+// The smoke sizes its sprites: CudaPipeline::reset without a scale buffer is refused before it
+// registers any buffer with CUDA (the names given here are never used).
+TEST_F(RenderIdentity, ASpriteSizingSceneWithoutAScaleBufferIsRefused) {
+  cuda::CudaPipeline pipeline;
+  ModelParams smoke;
+  smoke.model = Model::smoke;
+  EXPECT_THROW(pipeline.reset(smoke, 16, 1, 2, 0), std::invalid_argument);
+}
 
 TEST_F(RenderIdentity, EveryAlgorithmDrawsTheSameImage) {
   const std::uint32_t count = 200000;

@@ -232,6 +232,17 @@ TEST(StageFusedPartials, RefusesAKeyFloorWithoutTheCombine) {
   EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
 }
 
+TEST(StageFusedTargets, ASpriteSizingModelWithoutAScaleTargetIsRefused) {
+  REQUIRE_CUDA_DEVICE();
+  cuda::DeviceBuffer<ParticleState> state(4);
+  cuda::FusedStepArgs fused;
+  fused.params = test::scene(Model::smoke);
+  fused.state_in = state.data();
+  fused.state_out = state.data();
+  fused.count = 4;
+  EXPECT_THROW(cuda::launch_step_fused(fused, nullptr), std::invalid_argument);
+}
+
 // Auto's layout: with a gather, particle i of the output is particle gather[i] of the input,
 // stepped; every output (state, vertex, key, extents) equals the stages apart, applied in place
 // by index and then permuted on the host. The gather is the values buffer itself, as in the

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/cpu_pipeline.hpp"
 #include "core/scene_models.hpp"
@@ -118,6 +119,28 @@ TEST_P(StageSim, ZeroDtLeavesStateAndWritesVertices) {
     ASSERT_EQ(0, std::memcmp(&before[i], &after[i], sizeof(ParticleState))) << i;
     ASSERT_EQ(verts[i].x, after[i].px);
   }
+}
+
+// A model that sizes its sprites (the smoke) needs somewhere to write the sizes; the others
+// run without. No kernel is launched for the refused call.
+TEST(StageSimTargets, ASpriteSizingModelWithoutAScaleTargetIsRefused) {
+  REQUIRE_CUDA_DEVICE();
+  constexpr std::uint32_t n = 64;
+  cuda::DeviceBuffer<ParticleState> state(n);
+  cuda::DeviceBuffer<ParticleVertex> vertices(n);
+  auto vertex_target = test::device_value(vertices.data());
+  auto dt = test::device_value(1.0f / 60.0f);
+  const ModelParams smoke = scene(Model::smoke);
+  ASSERT_TRUE(model_scales_sprites(smoke.model));
+  cuda::launch_init(smoke, state.data(), n, nullptr);
+  EXPECT_THROW(cuda::launch_step(smoke, state.data(), state.data(), n, dt.data(),
+                                 vertex_target.data(), nullptr, nullptr),
+               std::invalid_argument);
+  const ModelParams galaxy = scene(Model::galaxy);
+  cuda::launch_init(galaxy, state.data(), n, nullptr);
+  EXPECT_NO_THROW(cuda::launch_step(galaxy, state.data(), state.data(), n, dt.data(),
+                                    vertex_target.data(), nullptr, nullptr));
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, StageSim, ::testing::ValuesIn(kAllModels),
