@@ -574,7 +574,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
     restart_auto_order();
-    auto_schedule_.forget_streak();
+    auto_schedule_.restart_order();
   }
   order_is_last_frames_ = automatic;
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order,
