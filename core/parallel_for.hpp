@@ -17,6 +17,8 @@
 #include <sched.h>
 #endif
 
+#include "core/worker_pool.hpp"
+
 namespace particles {
 
 // The variable that sets how many threads the CPU backend's loops use (unset: every core this
@@ -70,6 +72,9 @@ void parallel_for_each_index(unsigned threads, std::size_t count, const Work& wo
   auto loop = [&] {
     for (std::size_t i = next++; i < count; i = next++) work(i);
   };
+  if (WorkerPool::shared().run(n - 1, loop)) return;
+  // Where the shared pool cannot serve (a nested loop, another thread's loop, a forked child):
+  // threads of this loop's own.
   std::vector<std::jthread> pool;
   pool.reserve(n - 1);
   for (unsigned t = 1; t < n; ++t) pool.emplace_back(loop);
