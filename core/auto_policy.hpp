@@ -241,7 +241,9 @@ class AutoSchedule {
       // the next radix probe, which would otherwise wait out every stint (a few hundred frames
       // at a scene's start, where partition stints double from the first ones).
       cost_ = after_auto_span(cost_, span);
-      if (path != SortPath::partition) stint_ = {};  // it fell back: the probing frame decides
+      // It fell back: the probing frame decides. (Only a partition stint ends; a report that
+      // arrives late, during the radix probe after the stint, leaves the probe running.)
+      if (path != SortPath::partition && stint_.path == SortPath::partition) stint_ = {};
     }
   }
 

@@ -241,5 +241,22 @@ TEST(AutoSchedule, APartitionFallbackEndsItsStintAndResetForgets) {
   EXPECT_EQ(schedule.stint().streak, 0);
 }
 
+// The last frame of a partition stint falls back, and its report arrives a frame late, after
+// the radix probe that follows the stint has begun: the probe runs its frames whole.
+TEST(AutoSchedule, ALateFallbackReportLeavesARadixProbeRunning) {
+  AutoSchedule schedule(true);
+  AutoStint probe;  // the schedule's state during a probe, as before_frame starts it
+  for (int f = 0; f < kAutoRadixProbeFirst + 4 && schedule.stint().path != SortPath::radix; ++f) {
+    const SortPath stint = schedule.next_frame();
+    schedule.on_report(stint, SortPath::oddeven, 0.05f);
+  }
+  ASSERT_EQ(schedule.stint().path, SortPath::radix);
+  probe = schedule.stint();
+  ASSERT_GT(probe.left, 0);
+  schedule.on_report(SortPath::partition, SortPath::oddeven, 0.05f);  // the late fallback
+  EXPECT_EQ(schedule.stint().path, SortPath::radix);
+  EXPECT_EQ(schedule.stint().left, probe.left);
+}
+
 }  // namespace
 }  // namespace particles
