@@ -219,8 +219,8 @@ class AutoSchedule {
   // fresh order: the reports before it no longer count toward a streak. Without last frame's
   // order or splitters it cannot try the partition sort, so where that sort is what auto picks,
   // the frame runs radix behind auto's probe and costs more than either; its span would make
-  // auto look dearer than it is (the 1M Lorenz attractor: 105 us against radix's 94, where the
-  // partition sort's frames take 60-80) and is left out of auto's cost.
+  // auto look dearer than it is (docs/performance.md, "Auto against radix on every scene") and
+  // is left out of auto's cost.
   void restart_order() {
     stint_.streak = 0;
     skip_next_probing_span_ = next_ == SortPath::unsorted;

@@ -23,8 +23,8 @@ std::exception_ptr run_task(const std::function<void()>& task) {
 }
 
 // Whether done() turned true within kSpin of polling. A parallel frame runs its loops back to
-// back, so the next loop (or a helper's end) usually comes within microseconds, and waking a
-// thread blocked in the kernel takes tens of microseconds on a VM; past kSpin the caller blocks.
+// back, so the next loop (or a helper's end) usually comes within microseconds, far sooner than
+// a thread blocked in the kernel wakes; past kSpin the caller blocks.
 constexpr std::chrono::microseconds kSpin{50};
 
 template <class Done>
@@ -77,7 +77,7 @@ bool WorkerPool::run(unsigned helpers, const std::function<void()>& task) {
   const std::exception_ptr mine = run_task(task);
   spin_until([this] { return unfinished_.load(std::memory_order_acquire) == 0; });
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [this] { return to_start_ == 0 && running_ == 0; });
+  done_.wait(lock, [this] { return unfinished_.load(std::memory_order_relaxed) == 0; });
   task_ = nullptr;
   const std::exception_ptr error = mine ? mine : error_;
   lock.unlock();
@@ -98,13 +98,11 @@ void WorkerPool::serve() {
     if (stopping_) return;
     seen = posted_.load(std::memory_order_relaxed);
     --to_start_;
-    ++running_;
     const std::function<void()>& task = *task_;
     lock.unlock();
     const std::exception_ptr error = run_task(task);
     lock.lock();
     if (error && !error_) error_ = error;
-    --running_;
     if (unfinished_.fetch_sub(1, std::memory_order_release) == 1) done_.notify_one();
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The threads the CPU backend's parallel loops run on, started once and kept: starting and
-// joining a thread for every loop cost about 200 us a loop on a 2-core VM, and a frame runs
-// about ten loops (docs/performance.md, "CPU backend").
+// The threads the CPU backend's parallel loops run on, started once and kept: a frame runs about
+// ten loops, and starting and joining threads for each one cost more than some of the loops
+// (docs/performance.md, "Threads started once").
 #include <sys/types.h>
 
 #include <atomic>
@@ -42,9 +42,8 @@ class WorkerPool {
   std::vector<std::thread> workers_;
   const std::function<void()>* task_ = nullptr;
   unsigned to_start_ = 0;  // helpers still to take up the current task
-  unsigned running_ = 0;   // helpers inside it
-  // The same two, for the caller's and the helpers' polling without the mutex: helpers not yet
-  // done with the current task, and the number of tasks (and of the end) posted so far.
+  // Written under the mutex, also polled without it: helpers not yet done with the current task,
+  // and the number of tasks (and of the end) posted so far.
   std::atomic<unsigned> unfinished_{0};
   std::atomic<std::uint64_t> posted_{0};
   std::exception_ptr error_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -29,16 +30,18 @@ struct MoreCosts {
   std::function<SortPath(int)> path_at;          // the probing frames' path; empty: `path`
 };
 
-// `frames` frames where a probing frame costs auto_ms(f) and takes `path`, and a radix frame
-// costs radix_ms(f), through the AutoSchedule a backend keeps. Each frame's report arrives `lag`
-// frames after it was enqueued: 0 as on the CPU backend, 1 as on the CUDA backend, whose report
-// of frame f comes after frame f + 1 is enqueued. The first auto frame after a radix frame
-// restarts auto's order, as the CUDA pipeline does.
+// A frame enqueued and not yet reported: its stint, the path it took and its span.
 struct Enqueued {
   SortPath stint;
   SortPath path;
   float ms;
 };
+
+// `frames` frames where a probing frame costs auto_ms(f) and takes `path`, and a radix frame
+// costs radix_ms(f), through the AutoSchedule a backend keeps. Each frame's report arrives `lag`
+// frames after it was enqueued: 0 as on the CPU backend, 1 as on the CUDA backend, whose report
+// of frame f comes after frame f + 1 is enqueued. The first auto frame after a radix frame
+// restarts auto's order, as the CUDA pipeline does.
 
 template <class AutoCostAt, class RadixCostAt>
 Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms,
@@ -46,7 +49,7 @@ Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms,
   AutoSchedule schedule(measures_cost);
   Played p;
   double total = 0.0;
-  std::vector<Enqueued> in_flight;
+  std::deque<Enqueued> in_flight;
   SortPath last_stint = SortPath::unsorted;
   for (int f = 0; f < frames; ++f) {
     const SortPath stint = schedule.next_frame();
@@ -67,7 +70,7 @@ Played play(int frames, SortPath path, AutoCostAt auto_ms, RadixCostAt radix_ms,
     in_flight.push_back(e);
     if (static_cast<int>(in_flight.size()) > lag) {
       schedule.on_report(in_flight.front().stint, in_flight.front().path, in_flight.front().ms);
-      in_flight.erase(in_flight.begin());
+      in_flight.pop_front();
     }
   }
   p.mean_ms = total / frames;
@@ -245,13 +248,12 @@ TEST(AutoSchedule, APartitionFallbackEndsItsStintAndResetForgets) {
 // the radix probe that follows the stint has begun: the probe runs its frames whole.
 TEST(AutoSchedule, ALateFallbackReportLeavesARadixProbeRunning) {
   AutoSchedule schedule(true);
-  AutoStint probe;  // the schedule's state during a probe, as before_frame starts it
   for (int f = 0; f < kAutoRadixProbeFirst + 4 && schedule.stint().path != SortPath::radix; ++f) {
     const SortPath stint = schedule.next_frame();
     schedule.on_report(stint, SortPath::oddeven, 0.05f);
   }
   ASSERT_EQ(schedule.stint().path, SortPath::radix);
-  probe = schedule.stint();
+  const AutoStint probe = schedule.stint();  // as before_frame starts it
   ASSERT_GT(probe.left, 0);
   schedule.on_report(SortPath::partition, SortPath::oddeven, 0.05f);  // the late fallback
   EXPECT_EQ(schedule.stint().path, SortPath::radix);
