@@ -1,5 +1,6 @@
 #include "cuda/composite/tile_compositor.hpp"
 
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 
 namespace particles::cuda {
 namespace {
-
 constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
@@ -162,106 +162,155 @@ constexpr int kMaxBatch = 32 * (kBlendThreads / (kTilePixels / kHeavySplit));
 struct BlendBatch {
   float4 geometry[kMaxBatch];
   std::uint32_t colors[kMaxBatch];
+  // The sprite's candidate pixels in the block's region: a rectangle, packed as its first pixel
+  // (x, y relative to the region, 4 bits each) and its width, and where its candidates start in
+  // the batch's numbering of all of them (at most kMaxBatch * kTilePixels / kHeavySplit).
+  std::uint16_t rectangle[kMaxBatch];
+  std::uint16_t first_candidate[kMaxBatch];
   std::uint32_t fragments[kMaxBatch * (kTilePixels / kHeavySplit)];  // premultiplied, [k][pixel]
-  std::uint32_t covering[kBlendThreads];                             // [lane][pixel]
+  std::uint32_t covering[kBlendThreads];  // [k / 32][pixel]: bit k % 32, sprite k covers pixel
+  bool pixel_active[kTilePixels];         // whether the pixel takes part (blend_entries)
+  cub::BlockScan<int, kBlendThreads>::TempStorage scan;
 };
 static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
+static_assert(kTileSize <= 15 && kMaxBatch * (kTilePixels / kHeavySplit) < 65536);
+
+// A sprite's candidate pixels in a block's region (kRows rows of a tile from pixel (x0, y0)):
+// the region's pixels inside its pixel bounds, packed for BlendBatch::rectangle, and their count.
+template <int kRows>
+__device__ int candidate_rectangle(float4 g, int x0, int y0, const TileGrid& grid,
+                                   std::uint16_t& packed) {
+  ProjectedSprite sprite;
+  sprite.x = g.x;
+  sprite.y = g.y;
+  sprite.inv_half = g.z;
+  sprite.visible = true;
+  const PixelBounds b = sprite_pixel_bounds(sprite, grid.width, grid.height);
+  const int cx0 = max(b.x0, x0), cx1 = min(b.x1, x0 + kTileSize);
+  const int cy0 = max(b.y0, y0), cy1 = min(b.y1, y0 + kRows);
+  if (cx0 >= cx1 || cy0 >= cy1) return 0;
+  packed = static_cast<std::uint16_t>((cx0 - x0) | (cy0 - y0) << 4 | (cx1 - cx0) << 8);
+  return (cx1 - cx0) * (cy1 - cy0);
+}
 
 // Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
-// batch at a time, in two phases. First every thread of the block works: the kBlendThreads /
-// kPixels threads of a pixel (its lanes) each take 32 entries of the batch, test them against
-// the pixel's centre and shade the fragments of the sprites that cover it (the costly float
-// work, independent of the pixel's value). Then one thread per pixel runs the dependent 8-bit
-// blends over those fragments alone, in draw order: integer arithmetic, a dozen instructions
-// each. The next batch's sprite indices are read during a batch. (Gathering its sprites into
-// registers as well was faster for the 16M frame's long lists and slower elsewhere:
-// docs/notes/compositor.md.)
-//
-// A group, the threads of one lane within a warp, shares its 32 entries and holds whole rows of
-// the tile (kGroup / kTileSize of them). Before the per-pixel tests, the group tests its 32
-// sprites' discs against its rows' rectangle of pixel centres, with a margin far above float
-// rounding, and walks only the sprites that reach it: a small sprite that covers a corner of a
-// tile is tested by a quarter of its pixels, not all of them. The per-pixel test stays exact.
+// batch at a time, in two phases. First every thread of the block tests and shades: the batch's
+// sprites' candidate pixels (the block's pixels inside each sprite's pixel bounds) are numbered
+// one after another (a block scan of their counts), and each thread takes an equal run of them,
+// so that the work spreads evenly whatever the sprites' sizes. A covered pixel's fragment (the
+// costly float work, independent of the pixel's value) goes to shared memory with a bit per
+// (sprite, pixel). Sprites are a few pixels wide in most scenes, so this tests a small part of
+// what a pixel-major walk of every sprite over every pixel would, and no warp waits on the
+// shading of one pixel's sprites in turn. Then one thread per pixel runs the dependent 8-bit
+// blends over the fragments of its covering sprites alone, in draw order: integer arithmetic, a
+// dozen instructions each. A fragment whose 8 bits are all zero (a sprite's faint edge) leaves
+// every pixel as it is, so it takes no bit. The next batch's sprite indices are read during a
+// batch.
 //
 // Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
 // is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
 // every chain in between; once they meet, the pixel no longer depends on what lay under the
 // entries blended. Only the first kPixels threads' chains mean anything. `active`: whether this
-// thread's pixel takes part (the same for every thread of a pixel).
+// thread's pixel takes part (the same for every thread of a pixel); (x0, y0): the region's first
+// pixel.
 template <bool kTwoChains, int kPixels>
-__device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int px, int py,
-                              const std::uint32_t* __restrict__ sprites,
+__device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, int y0,
+                              const TileGrid& grid, const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
                               const std::uint32_t* __restrict__ colors, bool active,
                               BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
   constexpr int kLanes = kBlendThreads / kPixels;
   constexpr int kBatch = 32 * kLanes;
-  constexpr int kGroup = kPixels < 32 ? kPixels : 32;  // threads of one lane in a warp
-  static_assert(kGroup % kTileSize == 0, "a group holds whole rows of its tile");
+  constexpr int kRows = kPixels / kTileSize;
+  // A thread's batch slots, consecutive so that the scan numbers the candidates in slot order.
+  constexpr int kSlots = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
   const int pixel = static_cast<int>(threadIdx.x) % kPixels;
-  const int lane = static_cast<int>(threadIdx.x) / kPixels;
-  const int in_group = static_cast<int>(threadIdx.x) % kGroup;
-  const int group_shift = static_cast<int>(threadIdx.x) % 32 - in_group;  // within the warp
-  const float cx = static_cast<float>(px) + 0.5f, cy = static_cast<float>(py) + 0.5f;
-  // The group's rectangle of pixel centres.
-  const float left = cx - static_cast<float>(in_group % kTileSize);
-  const float top = cy - static_cast<float>(in_group / kTileSize);
-  const float right = left + static_cast<float>(kTileSize - 1);
-  const float bottom = top + static_cast<float>(kGroup / kTileSize - 1);
+  const int first_slot = static_cast<int>(threadIdx.x) * kSlots;
+  if (threadIdx.x < kPixels) batch.pixel_active[pixel] = active;
+  batch.covering[threadIdx.x] = 0;  // each pixel's reader clears its words after that
 
-  constexpr int kLoads = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
-  std::uint32_t next[kLoads];
-  for (int l = 0; l < kLoads; ++l) {
-    const std::uint32_t e = begin + threadIdx.x + l * kBlendThreads;
-    if (threadIdx.x + l * kBlendThreads < kBatch && e < end) next[l] = sprites[e];
+  std::uint32_t next[kSlots];
+  for (int l = 0; l < kSlots; ++l) {
+    const std::uint32_t e = begin + static_cast<std::uint32_t>(first_slot + l);
+    if (first_slot + l < kBatch && e < end) next[l] = sprites[e];
   }
   for (std::uint32_t base = begin; base < end; base += kBatch) {
-    for (int l = 0; l < kLoads; ++l) {
-      const std::uint32_t slot = threadIdx.x + l * kBlendThreads;
-      if (slot < kBatch && base + slot < end) {
-        batch.geometry[slot] = geometry[next[l]];
+    int counts[kSlots];
+    int candidates = 0;
+    for (int l = 0; l < kSlots; ++l) {
+      const int slot = first_slot + l;
+      counts[l] = 0;
+      if (slot < kBatch && base + static_cast<std::uint32_t>(slot) < end) {
+        const float4 g = geometry[next[l]];
+        batch.geometry[slot] = g;
         batch.colors[slot] = colors[next[l]];
-        const std::uint32_t ahead = base + kBatch + slot;
+        counts[l] = candidate_rectangle<kRows>(g, x0, y0, grid, batch.rectangle[slot]);
+        const std::uint32_t ahead = base + kBatch + static_cast<std::uint32_t>(slot);
         if (ahead < end) next[l] = sprites[ahead];
       }
+      candidates += counts[l];
+    }
+    int first = 0, total = 0;
+    cub::BlockScan<int, kBlendThreads>(batch.scan).ExclusiveSum(candidates, first, total);
+    for (int l = 0; l < kSlots; ++l) {
+      // Slots past the batch's end start at the total, after every candidate.
+      if (first_slot + l < kBatch) {
+        batch.first_candidate[first_slot + l] = static_cast<std::uint16_t>(first);
+      }
+      first += counts[l];
     }
     __syncthreads();
-    const int in_batch = static_cast<int>(min(end - base, std::uint32_t{kBatch}));
-    // The lane's sprites that reach the group's rectangle (bit i: entry lane * 32 + i).
-    std::uint32_t near = 0;
-    for (int part = 0; part < 32 / kGroup; ++part) {
-      const int i = part * kGroup + in_group;
-      const int k = lane * 32 + i;
-      bool reaches = false;
-      if (k < in_batch) {
-        const float4 g = batch.geometry[k];
-        const float ex = fmaxf(0.0f, fmaxf(left - g.x, g.x - right)) * g.z;
-        const float ey = fmaxf(0.0f, fmaxf(top - g.y, g.y - bottom)) * g.z;
-        reaches = ex * ex + ey * ey <= 1.001f;
+    // Each thread takes a run of consecutive candidates: one search for the run's first sprite,
+    // then a walk through the sprites' rectangles in turn.
+    const int run = (total + kBlendThreads - 1) / kBlendThreads;
+    const int run_begin = static_cast<int>(threadIdx.x) * run;
+    const int run_end = min(run_begin + run, total);
+    if (run_begin < run_end) {
+      int k = 0;  // the last slot whose candidates start at or before run_begin
+      for (int step = kBatch / 2; step > 0; step /= 2) {
+        if (batch.first_candidate[k + step] <= run_begin) k += step;
       }
-      const std::uint32_t ballot = __ballot_sync(0xffffffffu, reaches);
-      const std::uint32_t mine =
-          kGroup == 32 ? ballot : (ballot >> group_shift) & ((1u << kGroup) - 1u);
-      near |= mine << (part * kGroup);
-    }
-    std::uint32_t covering = 0;
-    for (std::uint32_t bits = active ? near : 0u; bits != 0; bits &= bits - 1) {
-      const int i = __ffs(bits) - 1;
-      const int k = lane * 32 + i;
-      const float4 g = batch.geometry[k];
-      const float dx = (cx - g.x) * g.z, dy = (cy - g.y) * g.z;
-      if (dx * dx + dy * dy <= 1.0f) {
-        covering |= 1u << i;
-        const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
-        batch.fragments[k * kPixels + pixel] =
-            premultiplied_fragment_unorm8(batch.colors[k], g.w * w);
+      int next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
+      int r = batch.rectangle[k];
+      int across = r >> 8;
+      int c = run_begin - batch.first_candidate[k];
+      int rx = (r & 0xf) + c % across, ry = ((r >> 4) & 0xf) + c / across;
+      float4 g = batch.geometry[k];
+      for (int i = run_begin;;) {
+        const int at = ry * kTileSize + rx;
+        if (batch.pixel_active[at]) {
+          const float w = sprite_weight_at(g.x, g.y, g.z, x0 + rx, y0 + ry);
+          const std::uint32_t fragment =
+              w >= 0.0f ? premultiplied_fragment_unorm8(batch.colors[k], g.w * w) : 0u;
+          if (fragment != 0u) {
+            batch.fragments[k * kPixels + at] = fragment;
+            atomicOr(&batch.covering[(k / 32) * kPixels + at], 1u << (k % 32));
+          }
+        }
+        if (++i == run_end) break;
+        if (i < next_sprite_at) {
+          if (++rx == (r & 0xf) + across) {
+            rx = r & 0xf;
+            ++ry;
+          }
+          continue;
+        }
+        do {  // the next sprite with candidates (empty ones share their start with it)
+          ++k;
+          next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
+        } while (next_sprite_at == i);
+        r = batch.rectangle[k];
+        across = r >> 8;
+        rx = r & 0xf;
+        ry = (r >> 4) & 0xf;
+        g = batch.geometry[k];
       }
     }
-    batch.covering[lane * kPixels + pixel] = covering;
     __syncthreads();
-    if (lane == 0) {
+    if (threadIdx.x < kPixels) {
       for (int q = 0; q < kLanes; ++q) {
         std::uint32_t bits = batch.covering[q * kPixels + pixel];
+        batch.covering[q * kPixels + pixel] = 0;
         while (bits != 0) {
           const int k = q * 32 + __ffs(bits) - 1;
           bits &= bits - 1;
@@ -294,7 +343,9 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
                            bool start_from_image, const Writer& out, BlendBatch& batch,
                            bool* resolved) {
   const int pixel = first_pixel + static_cast<int>(threadIdx.x) % kPixels;
-  const int px = (tile % grid.columns) * kTileSize + pixel % kTileSize;
+  const int x0 = (tile % grid.columns) * kTileSize;  // the block's region's first pixel
+  const int y0 = (tile / grid.columns) * kTileSize + first_pixel / kTileSize;
+  const int px = x0 + pixel % kTileSize;
   const int py = (tile / grid.columns) * kTileSize + pixel / kTileSize;
   const bool in_image = px < grid.width && py < grid.height;
   const bool writes = in_image && threadIdx.x < kPixels;
@@ -306,7 +357,7 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
   if (range.y - range.x > window) {
     std::uint32_t low = opaque_alpha, high = 0xffffffffu;
-    blend_entries<true, kPixels>(range.y - window, range.y, px, py, sprites, geometry, colors,
+    blend_entries<true, kPixels>(range.y - window, range.y, x0, y0, grid, sprites, geometry, colors,
                                  in_image, batch, low, high);
     if (threadIdx.x < kPixels) {
       resolved[threadIdx.x] = !in_image || low == high;
@@ -317,7 +368,7 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   }
   if (__syncthreads_or(active)) {
     std::uint32_t whole = under, unused = 0;
-    blend_entries<false, kPixels>(range.x, range.y, px, py, sprites, geometry, colors, active,
+    blend_entries<false, kPixels>(range.x, range.y, x0, y0, grid, sprites, geometry, colors, active,
                                   batch, whole, unused);
     if (active) value = whole;
   }
