@@ -3,12 +3,10 @@
 // time for it (it waits for the scan's total once), the entries it binned, and the bytes-moved
 // floor (every particle's vertex and draw index read once, the image written once, at the 4.2
 // TB/s copy bandwidth measured on the H200). One row per scene, image size and binning sort.
-// Usage: composite_bench [--reps R] [--scenes a.toml,b.toml] (each scene at 1280x720 instead of
-// the issue's four cases)
-#include <algorithm>
+// Usage: composite_bench [--reps R] [scene.toml ...] (scene files given: each at 1280x720 instead
+// of the issue's four cases)
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <glm/gtc/type_ptr.hpp>
 #include <string>
 #include <vector>
@@ -38,31 +36,16 @@ struct Case {
 
 int main(int argc, char** argv) {
   try {
-    int reps = 100;
-    std::vector<std::string> scene_files;
-    for (int i = 1; i < argc; ++i) {
-      if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-        reps = std::stoi(argv[++i]);
-      } else if (std::strcmp(argv[i], "--scenes") == 0 && i + 1 < argc) {
-        std::string list = argv[++i];
-        for (std::size_t at = 0; at <= list.size();) {
-          const std::size_t comma = std::min(list.find(',', at), list.size());
-          if (comma > at) scene_files.push_back(list.substr(at, comma - at));
-          at = comma + 1;
-        }
-      } else {
-        std::fprintf(stderr, "usage: composite_bench [--reps R] [--scenes a.toml,b.toml]\n");
-        return 1;
-      }
-    }
-    // The issue's sizes by default; --scenes: each scene at 1280x720.
+    const bench::CompositeBenchArgs args = bench::parse_composite_bench_args(argc, argv);
+    const int reps = args.reps;
+    // The issue's sizes by default; scene files given: each at 1280x720.
     std::vector<Case> cases = {{"scenes/galaxy.toml", 1280, 720},
                                {"scenes/fountain.toml", 1280, 720},
                                {"scenes/galaxy.toml", 3840, 2160},
                                {"scenes/galaxy_dense.toml", 1280, 720}};
-    if (!scene_files.empty()) {
+    if (!args.scene_files.empty()) {
       cases.clear();
-      for (const std::string& f : scene_files) cases.push_back({f.c_str(), 1280, 720});
+      for (const std::string& f : args.scene_files) cases.push_back({f.c_str(), 1280, 720});
     }
     std::printf("# composite_bench: median of %d composites per row, after 10 warm-up\n\n", reps);
     std::printf(

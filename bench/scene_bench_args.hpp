@@ -1,8 +1,9 @@
 #pragma once
 // What switch_bench and interop_bench share: their command line ([scene.toml] [--count N]
-// [<frames flag> F]), the frame settings for a scene at time t (its camera pose, on its camera
-// path when it has one), and the median they report. Header-only, CUDA-free, so the parser is
-// unit-tested in CI (tests/unit/scene_bench_args_test.cpp).
+// [<frames flag> F]), composite_bench's ([--reps R] [scene.toml ...]), the frame settings for a
+// scene at time t (its camera pose, on its camera path when it has one), and the median they
+// report. Header-only, CUDA-free, so the parser is unit-tested in CI
+// (tests/unit/scene_bench_args_test.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -45,6 +46,29 @@ inline SceneBenchArgs parse_scene_bench_args(int argc, const char* const* argv,
     } else {
       a.scene_file = arg;
       scene_given = true;
+    }
+  }
+  return a;
+}
+
+struct CompositeBenchArgs {
+  int reps = 100;
+  std::vector<std::string> scene_files;  // empty: the bench's own cases
+};
+
+// Throws std::invalid_argument naming the offending argument: unknown flags, a flag without its
+// value, and a repetition count that is not a whole number in range.
+inline CompositeBenchArgs parse_composite_bench_args(int argc, const char* const* argv) {
+  CompositeBenchArgs a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--reps") {
+      a.reps = static_cast<int>(whole_number_option(argc, argv, i, 1, 100000));
+    } else if (arg.starts_with("-")) {
+      throw std::invalid_argument("unknown option " + std::string(arg) +
+                                  " (usage: composite_bench [--reps R] [scene.toml ...])");
+    } else {
+      a.scene_files.emplace_back(arg);
     }
   }
   return a;

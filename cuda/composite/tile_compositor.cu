@@ -13,6 +13,7 @@
 
 namespace particles::cuda {
 namespace {
+
 constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
@@ -35,6 +36,17 @@ int bits_for(std::size_t values) {  // bits that hold 0 .. values - 1
   int bits = 1;
   while ((std::size_t{1} << bits) < values) ++bits;
   return bits;
+}
+
+// The pixel bounds of a sprite kept as geometry (x, y, inv_half, alpha): the same bounds the
+// projection counted its tiles from.
+__device__ PixelBounds geometry_pixel_bounds(float4 g, const TileGrid& grid) {
+  ProjectedSprite s;
+  s.x = g.x;
+  s.y = g.y;
+  s.inv_half = g.z;
+  s.visible = true;
+  return sprite_pixel_bounds(s, grid.width, grid.height);
 }
 
 __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
@@ -92,13 +104,7 @@ __global__ void emit_kernel(const float4* __restrict__ geometry,
     at = offsets[sprite] - pass_base;
     count = static_cast<int>(offsets[sprite + 1] - offsets[sprite]);
     if (count > 0) {
-      const float4 g = geometry[sprite];
-      ProjectedSprite s;
-      s.x = g.x;
-      s.y = g.y;
-      s.inv_half = g.z;
-      s.visible = true;
-      range = tiles_of(sprite_pixel_bounds(s, grid.width, grid.height));
+      range = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
     }
   }
   if (count > kSmallSprite) {
@@ -180,12 +186,7 @@ static_assert(kTileSize <= 15 && kMaxBatch * (kTilePixels / kHeavySplit) < 65536
 template <int kRows>
 __device__ int candidate_rectangle(float4 g, int x0, int y0, const TileGrid& grid,
                                    std::uint16_t& packed) {
-  ProjectedSprite sprite;
-  sprite.x = g.x;
-  sprite.y = g.y;
-  sprite.inv_half = g.z;
-  sprite.visible = true;
-  const PixelBounds b = sprite_pixel_bounds(sprite, grid.width, grid.height);
+  const PixelBounds b = geometry_pixel_bounds(g, grid);
   const int cx0 = max(b.x0, x0), cx1 = min(b.x1, x0 + kTileSize);
   const int cy0 = max(b.y0, y0), cy1 = min(b.y1, y0 + kRows);
   if (cx0 >= cx1 || cy0 >= cy1) return 0;

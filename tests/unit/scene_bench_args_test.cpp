@@ -1,5 +1,5 @@
-// The command line of switch_bench and interop_bench: defaults, values, and a clear error for
-// every malformed argument.
+// The command lines of switch_bench, interop_bench and composite_bench: defaults, values, and a
+// clear error for every malformed argument.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -47,6 +47,40 @@ TEST(SceneBenchArgs, MalformedArgumentsAreNamed) {
   EXPECT_EQ(error_of({"--frames"}), "--frames needs a value");
   EXPECT_EQ(error_of({"--frame", "20"}), "unknown option --frame");
   EXPECT_EQ(error_of({"a.toml", "b.toml"}), "more than one scene file: b.toml");
+}
+
+CompositeBenchArgs parse_composite(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"composite_bench"};
+  argv.insert(argv.end(), args);
+  return parse_composite_bench_args(static_cast<int>(argv.size()), argv.data());
+}
+
+std::string composite_error_of(std::initializer_list<const char*> args) {
+  try {
+    parse_composite(args);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CompositeBenchArgs, DefaultsAndValues) {
+  const CompositeBenchArgs d = parse_composite({});
+  EXPECT_EQ(d.reps, 100);
+  EXPECT_TRUE(d.scene_files.empty());
+  const CompositeBenchArgs a = parse_composite({"--reps", "15", "a.toml", "b.toml"});
+  EXPECT_EQ(a.reps, 15);
+  EXPECT_EQ(a.scene_files, (std::vector<std::string>{"a.toml", "b.toml"}));
+}
+
+TEST(CompositeBenchArgs, MalformedArgumentsAreNamed) {
+  EXPECT_EQ(composite_error_of({"--reps", "x"}),
+            "--reps: 'x' is not a whole number in [1, 100000]");
+  EXPECT_EQ(composite_error_of({"--reps", "0"}),
+            "--reps: '0' is not a whole number in [1, 100000]");
+  EXPECT_EQ(composite_error_of({"--reps"}), "--reps needs a value");
+  EXPECT_EQ(composite_error_of({"--scenes", "a.toml"}),
+            "unknown option --scenes (usage: composite_bench [--reps R] [scene.toml ...])");
 }
 
 TEST(SceneBenchArgs, FrameSettingsFollowTheCameraPath) {
