@@ -76,8 +76,6 @@ Image RenderTarget::read_pixels() const {
 void RenderTarget::blit_to(Name framebuffer, glm::ivec2 window_size) const {
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
   glViewport(0, 0, window_size.x, window_size.y);
-  const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-  glClearNamedFramebufferfv(framebuffer, GL_COLOR, 0, clear);
   if (window_size.x <= 0 || window_size.y <= 0) return;  // minimised
   // Largest rectangle of the image's aspect ratio that fits, centred.
   const float scale = std::min(static_cast<float>(window_size.x) / static_cast<float>(size_.x),
@@ -86,6 +84,11 @@ void RenderTarget::blit_to(Name framebuffer, glm::ivec2 window_size) const {
   const int h = static_cast<int>(static_cast<float>(size_.y) * scale);
   const int x0 = (window_size.x - w) / 2;
   const int y0 = (window_size.y - h) / 2;
+  // Only bars the image leaves need clearing: a present that covers the window writes every pixel.
+  if (w != window_size.x || h != window_size.y) {
+    const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    glClearNamedFramebufferfv(framebuffer, GL_COLOR, 0, clear);
+  }
   glBlitNamedFramebuffer(fbo_.get(), framebuffer, 0, 0, size_.x, size_.y, x0, y0, x0 + w, y0 + h,
                          GL_COLOR_BUFFER_BIT,
                          (w == size_.x && h == size_.y) ? GL_NEAREST : GL_LINEAR);

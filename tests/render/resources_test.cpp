@@ -85,6 +85,39 @@ TEST_F(ResourceTest, TargetUploadRejectsAnImageOfAnotherSizeAndKeepsARightOne) {
   EXPECT_EQ(target.generation(), before + 1) << "a new texture, which CUDA must register again";
 }
 
+TEST_F(ResourceTest, PresentCopiesACoveringImageAndClearsOnlyTheBars) {
+  // The present's blit: an image of the window's size replaces every pixel (no clear needed);
+  // one of another aspect is centred, with the bars it leaves cleared to black whatever was there.
+  RenderTarget image({4, 2});
+  std::vector<std::uint32_t> rows(8);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i] = 0xff000000u | static_cast<std::uint32_t>(20 * (i + 1));  // distinct reds
+  }
+  image.upload(4, 2, rows);
+  const Image source = image.read_pixels();
+
+  RenderTarget same({4, 2});
+  std::vector<std::uint32_t> stale(8, 0xff00ff00u);
+  same.upload(4, 2, stale);
+  image.blit_to(same.framebuffer(), same.size());
+  EXPECT_EQ(same.read_pixels().rgba, source.rgba);
+
+  RenderTarget tall({4, 4});  // the 4x2 image fills rows 1-2, bars above and below
+  tall.upload(4, 4, std::vector<std::uint32_t>(16, 0xff00ff00u));
+  image.blit_to(tall.framebuffer(), tall.size());
+  const Image out = tall.read_pixels();
+  for (int x = 0; x < 4; ++x) {
+    for (int y : {0, 3}) {
+      const auto* p = out.pixel(x, y);
+      EXPECT_EQ(p[0] + p[1] + p[2], 0) << "bar pixel " << x << "," << y << " not cleared";
+    }
+    for (int y : {1, 2}) {
+      EXPECT_EQ(out.pixel(x, y)[0], source.pixel(x, y - 1)[0]) << x << "," << y;
+      EXPECT_EQ(out.pixel(x, y)[1], 0) << x << "," << y;
+    }
+  }
+}
+
 TEST_F(ResourceTest, ShaderDirHasTheSharedLayoutHeader) {
   const fs::path dir = find_shader_dir();
   EXPECT_TRUE(fs::exists(dir / "layout.h"));
