@@ -178,7 +178,7 @@ void probe_sprites(gl::ParticleRenderer& renderer) {
       draw.background = {0, 0, 0, 1};
       renderer.draw(target, buffers, draw);
       const gl::Image image = target.read_pixels();
-      const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
+      const CompositeRequest request = composite_request(draw, renderer, target);
       const ProjectedSprite exact = project_sprite(request.camera, v[0]);
       for (std::size_t m = 0; m < std::size(variants); ++m) {
         ProjectedSprite s = exact;
@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
       const gl::Image raster = target.read_pixels();
       const std::vector<ParticleVertex> v = buffers.read_vertices();
       const std::vector<std::uint32_t> order = buffers.read_order();
-      const CompositeRequest request = composite_request(draw, renderer.point_size_range(), target);
+      const CompositeRequest request = composite_request(draw, renderer, target);
       struct Named {
         const char* name;
         std::vector<std::uint32_t> image;

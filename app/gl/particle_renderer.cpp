@@ -17,6 +17,7 @@ ParticleRenderer::ParticleRenderer(const std::filesystem::path& shader_dir)
   glGetFloatv(GL_POINT_SIZE_RANGE, range);
   check_error("glGetFloatv(GL_POINT_SIZE_RANGE)", __FILE__, __LINE__);
   point_size_range_ = {range[0], range[1]};
+  raster_rules_ = measure_raster_rules();
   u_view_ = program_.uniform("u_view");
   u_projection_ = program_.uniform("u_projection");
   u_sprite_size_ = program_.uniform("u_sprite_size");

@@ -50,7 +50,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   const gl::DrawParams draw = scene_draw_params(scene, camera, size);
   std::optional<CompositeRequest> composite;
   if (choices.draw && choices.renderer == RendererKind::composite) {
-    composite = composite_request(draw, renderer_.point_size_range(), target_);
+    composite = composite_request(draw, renderer_, target_);
   }
   const auto start = std::chrono::steady_clock::now();
   out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);

@@ -22,9 +22,11 @@ inline gl::DrawParams scene_draw_params(const SceneDesc& scene, const CameraMatr
   return draw;
 }
 
-// The same draw as the compositor's request: the uniforms particle.vert reads, and the clear
-// colour the raster renderer uses, premultiplied and in 8 bits as the framebuffer holds it.
-inline CompositeRequest composite_request(const gl::DrawParams& draw, glm::vec2 point_size_range,
+// The same draw as the compositor's request: the uniforms particle.vert reads, the renderer's GL's
+// point-size range and raster rules, and the clear colour the raster renderer uses, premultiplied
+// and in 8 bits as that framebuffer holds it.
+inline CompositeRequest composite_request(const gl::DrawParams& draw,
+                                          const gl::ParticleRenderer& renderer,
                                           gl::RenderTarget& target) {
   CompositeRequest request;
   const float* view = glm::value_ptr(draw.camera.view);
@@ -36,10 +38,11 @@ inline CompositeRequest composite_request(const gl::DrawParams& draw, glm::vec2 
   request.camera.width = draw.viewport.x;
   request.camera.height = draw.viewport.y;
   request.camera.sprite_size = draw.sprite_size;
-  request.camera.point_size_min = point_size_range.x;
-  request.camera.point_size_max = point_size_range.y;
+  request.camera.point_size_min = renderer.point_size_range().x;
+  request.camera.point_size_max = renderer.point_size_range().y;
+  request.camera.rules = renderer.raster_rules().rules;
   const Color& bg = draw.background;
-  request.background = premultiplied_background(bg.r, bg.g, bg.b, bg.a);
+  request.background = premultiplied_background(bg.r, bg.g, bg.b, bg.a, request.camera.rules.store);
   request.target = &target;
   return request;
 }

@@ -78,7 +78,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
           for (int x = b.x0; x < b.x1; ++x) {
             const float w = sprite_weight(s, x, y);
             if (w < 0.0f) continue;
-            row[x] = blend_over_unorm8(row[x], s.rgba8, s.alpha * w);
+            row[x] = blend_over_unorm8(row[x], s.rgba8, s.alpha * w, camera.rules);
           }
         }
       }

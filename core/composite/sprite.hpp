@@ -16,6 +16,8 @@
 //  - blending: premultiplied "over" into an 8-bit framebuffer, rounded after every sprite
 //    (blend_over_unorm8). Rounding each step matters: a pile of faint sprites converges to a
 //    different 8-bit value than the exact float sum would.
+// Where GL implementations part (how a point's position and size are held, how a float becomes
+// a byte, how the blend's product rounds), RasterRules says which way the GL at hand goes.
 //
 // Every function uses plain IEEE float operations in a fixed order (and the blend integer
 // arithmetic), so the host compiler (no contraction in ISO C++) and nvcc (the compositor is built
@@ -28,14 +30,41 @@
 
 namespace particles {
 
+// How a float fragment channel in [0, 1] becomes the byte an RGBA8 framebuffer stores.
+enum class Unorm8Store : std::uint8_t {
+  nearest_even,         // round(v * 255), ties to even (Mesa's llvmpipe)
+  via_12_bit_fraction,  // q = v truncated to 12 fraction bits, then (q - q / 256 + 7) / 16 (NVIDIA)
+};
+
+// How "over" rounds the product x = d * (255 - a) of a destination byte and the fragment's
+// inverse alpha byte back to a byte.
+enum class BlendProduct : std::uint8_t {
+  shifted_sum,  // (x + x / 256 + 128) / 256, integer divisions (Mesa's llvmpipe)
+  rounded,      // x / 255 rounded to nearest, ties up (NVIDIA)
+};
+
+// The rules a GL implementation follows where the GL specification leaves it room, as far as the
+// compositor's image depends on them. app/gl/raster_rules.cpp tells which known set a context
+// follows; bench/raster_rules_probe prints the evidence for each rule.
+struct RasterRules {
+  float position_steps = 0.0f;  // a point's window position rounded to 1/steps px (0: exact)
+  float size_steps = 0.0f;      // its size (after the clamp) rounded down to 1/steps px (0: exact)
+  Unorm8Store store = Unorm8Store::nearest_even;
+  BlendProduct product = BlendProduct::shifted_sum;
+};
+inline constexpr RasterRules kLlvmpipeRules{};
+inline constexpr RasterRules kNvidiaRules{256.0f, 32.0f, Unorm8Store::via_12_bit_fraction,
+                                          BlendProduct::rounded};
+
 // What projecting a sprite needs: the camera's matrices (column-major, as GL stores them), the
-// viewport, the sprite's world-space diameter and GL's point-size range.
+// viewport, the sprite's world-space diameter, GL's point-size range and its raster rules.
 struct SpriteCamera {
   float view[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   float projection[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   int width = 1, height = 1;                            // viewport, pixels
   float sprite_size = 0.1f;                             // world-space diameter
   float point_size_min = 1.0f, point_size_max = 64.0f;  // GL_POINT_SIZE_RANGE
+  RasterRules rules;
 };
 
 // A sprite in window coordinates (pixels, y up, origin at the bottom-left corner of the image).
@@ -65,10 +94,14 @@ PARTICLES_HD float unorm8_to_float(std::uint32_t byte) {
   return static_cast<float>(byte & 0xffu) / 255.0f;
 }
 
-// Round to nearest, as GL stores a float into an 8-bit normalized channel.
-PARTICLES_HD std::uint32_t float_to_unorm8(float v) {
-  const float c = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-  return static_cast<std::uint32_t>(c * 255.0f + 0.5f);
+// The byte GL stores for a float in an 8-bit normalized channel, under `rule`.
+PARTICLES_HD std::uint32_t float_to_unorm8(float v, Unorm8Store rule = Unorm8Store::nearest_even) {
+  const float c = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);  // NaN becomes 0
+  if (rule == Unorm8Store::via_12_bit_fraction) {
+    const auto q = static_cast<std::uint32_t>(c * 4096.0f);
+    return (q - (q >> 8) + 7u) >> 4;
+  }
+  return static_cast<std::uint32_t>(rintf(c * 255.0f));
 }
 
 // `scale`: the particle's sprite scale (model_sprite_scale; 1 for a model that sizes no sprite),
@@ -112,12 +145,20 @@ PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const Parti
                          : (pixels > cam.point_size_max ? cam.point_size_max : pixels);
   const float coverage_raw = (pixels * pixels) / (size * size);
   const float coverage = coverage_raw < 1.0f ? coverage_raw : 1.0f;
-  if (!(size > 0.0f)) {  // a zero point-size range draws nothing
+  // The rasterizer's own hold on the point (the shader's coverage above saw the exact size).
+  const RasterRules& rules = cam.rules;
+  if (rules.position_steps > 0.0f) {
+    s.x = rintf(s.x * rules.position_steps) / rules.position_steps;
+    s.y = rintf(s.y * rules.position_steps) / rules.position_steps;
+  }
+  const float held_size =
+      rules.size_steps > 0.0f ? floorf(size * rules.size_steps) / rules.size_steps : size;
+  if (!(held_size > 0.0f)) {  // a zero point-size range draws nothing
     s.visible = false;
     return s;
   }
-  s.size = size;
-  s.inv_half = 2.0f / size;
+  s.size = held_size;
+  s.inv_half = 2.0f / held_size;
   s.alpha = unorm8_to_float(v.rgba8 >> 24) * coverage;
   return s;
 }
@@ -174,42 +215,47 @@ PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
 }
 
 // One fragment of colour rgb (the sprite's straight colour) and alpha a = sprite alpha * weight,
-// premultiplied and blended "over" an RGBA8 pixel (r in the lowest byte) in 8-bit fixed point:
-// the fragment's output is stored to 8 bits, then dst = src + dst * (255 - a) / 255, rounded, and
-// saturated. That is how Mesa's llvmpipe blends an RGBA8 target; blending in float and rounding
-// the result once differs by a few 1/255 where hundreds of faint sprites pile up, because 8-bit
-// blending stops moving a pixel once each sprite's change rounds away (docs/performance.md, "Same
-// image as GL", has the measured difference against NVIDIA's GL; docs/notes/compositor.md the
-// float compositor's).
-PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a) {
-  std::uint32_t out = float_to_unorm8(a) << 24;
+// premultiplied and stored to 8 bits as the fragment shader's output is: what the blend below
+// works on. Blending in float and rounding the result once differs by a few 1/255 where hundreds
+// of faint sprites pile up, because 8-bit blending stops moving a pixel once each sprite's change
+// rounds away (docs/performance.md, "Same image as GL").
+PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a,
+                                                         Unorm8Store rule) {
+  std::uint32_t out = float_to_unorm8(a, rule) << 24;
   for (int c = 0; c < 3; ++c) {
-    out |= float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a) << (8 * c);
+    out |= float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a, rule) << (8 * c);
   }
   return out;
 }
 
-// The blend itself on a stored fragment (premultiplied_fragment_unorm8): integer arithmetic,
-// d * (255 - a) / 255 rounded exactly.
-PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src) {
+// "Over" on a stored fragment, in the 8-bit fixed point both known GLs use: each channel
+// dst = src + dst * (255 - src alpha) / 255, the product rounded under `rule`, saturated.
+PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src,
+                                                      BlendProduct rule) {
   const std::uint32_t keep = 255u - (src >> 24);
+  const bool rounded = rule == BlendProduct::rounded;
   std::uint32_t out = 0;
   for (int c = 0; c < 4; ++c) {
-    const std::uint32_t t = ((dst >> (8 * c)) & 0xffu) * keep + 128u;
-    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + ((t + (t >> 8)) >> 8);
+    const std::uint32_t x = ((dst >> (8 * c)) & 0xffu) * keep;
+    const std::uint32_t t = x + 128u;
+    const std::uint32_t product = (t + ((rounded ? t : x) >> 8)) >> 8;
+    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + product;
     out |= (sum > 255u ? 255u : sum) << (8 * c);
   }
   return out;
 }
 
-PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a) {
-  return blend_premultiplied_unorm8(dst, premultiplied_fragment_unorm8(rgba8, a));
+PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a,
+                                             const RasterRules& rules) {
+  return blend_premultiplied_unorm8(dst, premultiplied_fragment_unorm8(rgba8, a, rules.store),
+                                    rules.product);
 }
 
 // The framebuffer's clear value for a straight-alpha background: premultiplied, 8 bits.
-PARTICLES_HD std::uint32_t premultiplied_background(float r, float g, float b, float a) {
-  return float_to_unorm8(r * a) | (float_to_unorm8(g * a) << 8) | (float_to_unorm8(b * a) << 16) |
-         (float_to_unorm8(a) << 24);
+PARTICLES_HD std::uint32_t premultiplied_background(float r, float g, float b, float a,
+                                                    Unorm8Store rule = Unorm8Store::nearest_even) {
+  return float_to_unorm8(r * a, rule) | (float_to_unorm8(g * a, rule) << 8) |
+         (float_to_unorm8(b * a, rule) << 16) | (float_to_unorm8(a, rule) << 24);
 }
 
 }  // namespace particles

@@ -218,8 +218,9 @@ template <bool kTwoChains, int kPixels>
 __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, int y0,
                               const TileGrid& grid, const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
-                              const std::uint32_t* __restrict__ colors, bool active,
-                              BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
+                              const std::uint32_t* __restrict__ colors, const RasterRules& rules,
+                              bool active, BlendBatch& batch, std::uint32_t& low,
+                              std::uint32_t& high) {
   constexpr int kLanes = kBlendThreads / kPixels;
   constexpr int kBatch = 32 * kLanes;
   constexpr int kRows = kPixels / kTileSize;
@@ -282,7 +283,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
         if (batch.pixel_active[at]) {
           const float w = sprite_weight_at(g.x, g.y, g.z, x0 + rx, y0 + ry);
           const std::uint32_t fragment =
-              w >= 0.0f ? premultiplied_fragment_unorm8(batch.colors[k], g.w * w) : 0u;
+              w >= 0.0f ? premultiplied_fragment_unorm8(batch.colors[k], g.w * w, rules.store) : 0u;
           if (fragment != 0u) {
             batch.fragments[k * kPixels + at] = fragment;
             atomicOr(&batch.covering[(k / 32) * kPixels + at], 1u << (k % 32));
@@ -317,8 +318,8 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
           bits &= bits - 1;
           const std::uint32_t fragment = batch.fragments[k * kPixels + pixel];
           const bool apart = kTwoChains && high != low;  // chains that met stay together
-          low = blend_premultiplied_unorm8(low, fragment);
-          high = apart ? blend_premultiplied_unorm8(high, fragment) : low;
+          low = blend_premultiplied_unorm8(low, fragment, rules.product);
+          high = apart ? blend_premultiplied_unorm8(high, fragment, rules.product) : low;
         }
       }
     }
@@ -340,9 +341,9 @@ template <int kPixels, class Writer>
 __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
                            const std::uint32_t* __restrict__ sprites,
                            const float4* __restrict__ geometry,
-                           const std::uint32_t* __restrict__ colors, std::uint32_t background,
-                           bool start_from_image, const Writer& out, BlendBatch& batch,
-                           bool* resolved) {
+                           const std::uint32_t* __restrict__ colors, const RasterRules& rules,
+                           std::uint32_t background, bool start_from_image, const Writer& out,
+                           BlendBatch& batch, bool* resolved) {
   const int pixel = first_pixel + static_cast<int>(threadIdx.x) % kPixels;
   const int x0 = (tile % grid.columns) * kTileSize;  // the block's region's first pixel
   const int y0 = (tile / grid.columns) * kTileSize + first_pixel / kTileSize;
@@ -359,7 +360,7 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   if (range.y - range.x > window) {
     std::uint32_t low = opaque_alpha, high = 0xffffffffu;
     blend_entries<true, kPixels>(range.y - window, range.y, x0, y0, grid, sprites, geometry, colors,
-                                 in_image, batch, low, high);
+                                 rules, in_image, batch, low, high);
     if (threadIdx.x < kPixels) {
       resolved[threadIdx.x] = !in_image || low == high;
       if (low == high) value = low;
@@ -369,8 +370,8 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
   }
   if (__syncthreads_or(active)) {
     std::uint32_t whole = under, unused = 0;
-    blend_entries<false, kPixels>(range.x, range.y, x0, y0, grid, sprites, geometry, colors, active,
-                                  batch, whole, unused);
+    blend_entries<false, kPixels>(range.x, range.y, x0, y0, grid, sprites, geometry, colors, rules,
+                                  active, batch, whole, unused);
     if (active) value = whole;
   }
   if (writes) out.write(px, py, value);
@@ -386,8 +387,8 @@ __global__ void __launch_bounds__(kBlendThreads)
                  const std::uint32_t* __restrict__ heavy,
                  const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
-                 const std::uint32_t* __restrict__ colors, std::uint32_t background,
-                 bool start_from_image, Writer out) {
+                 const std::uint32_t* __restrict__ colors, RasterRules rules,
+                 std::uint32_t background, bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
   __shared__ bool resolved[kTilePixels];
   if (blockIdx.x < heavy_blocks) {
@@ -396,14 +397,14 @@ __global__ void __launch_bounds__(kBlendThreads)
     const int tile = static_cast<int>(heavy[h]);
     constexpr int kPixels = kTilePixels / kHeavySplit;
     const int share = static_cast<int>(blockIdx.x % kHeavySplit);
-    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors,
+    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors, rules,
                         background, start_from_image, out, batch, resolved);
     return;
   }
   const int tile = static_cast<int>(blockIdx.x - heavy_blocks);
   const uint2 range = ranges[tile];
   if (range.y - range.x > kHeavyList) return;
-  blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, background,
+  blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, rules, background,
                           start_from_image, out, batch, resolved);
 }
 
@@ -537,13 +538,13 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     if (output.surface != 0) {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
           grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
-          over_image, SurfaceWriter{output.surface});
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), camera.rules,
+          background, over_image, SurfaceWriter{output.surface});
     } else {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
           grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), background,
-          over_image, LinearWriter{output.pixels, grid.width});
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), camera.rules,
+          background, over_image, LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

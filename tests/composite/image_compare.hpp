@@ -24,27 +24,6 @@ struct ImageDifference {
   bool same_image() const { return lit_within3_share() >= 0.99 && above16 == 0; }
 };
 
-// The bar a raster/composite pair must clear on the GL implementation at hand. The bar,
-// same_image(), holds on Mesa (CI). NVIDIA's driver rasterizes points a little differently from
-// the shaders' math (one sprite over black differs by up to 5/255, bench/blend_probe), and piles of
-// faint sprites carry that into 27% of lit pixels beyond 3/255 on a 320x180 view of the dense
-// galaxy (H200, 2026-12-01, docs/performance.md); there the bar is what was measured, so that a
-// regression still fails: none above 16/255 and at least 70% of lit pixels within 3/255.
-struct AgreementBar {
-  double lit_within3_share = 0.99;
-  int max_above16 = 0;
-};
-
-inline AgreementBar agreement_bar(const std::string& gl_renderer) {
-  if (gl_renderer.find("NVIDIA") != std::string::npos) return {0.70, 0};
-  return {};
-}
-
-inline bool meets(const ImageDifference& d, const AgreementBar& bar) {
-  return d.lit_within3_share() >= bar.lit_within3_share &&
-         d.above16 <= static_cast<std::size_t>(bar.max_above16);
-}
-
 inline std::ostream& operator<<(std::ostream& os, const ImageDifference& d) {
   return os << d.lit << " lit of " << d.pixels << ", " << 100.0 * d.lit_within3_share()
             << "% within 3/255, " << d.differing8 << " above 8/255, " << d.above16
