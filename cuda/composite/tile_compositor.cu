@@ -194,6 +194,30 @@ __device__ int candidate_rectangle(float4 g, int x0, int y0, const TileGrid& gri
   return (cx1 - cx0) * (cy1 - cy0);
 }
 
+// The store and blend rules (RasterRules) as types, so that each combination compiles to its own
+// arithmetic: a test of the rule inside the dependent chain of 8-bit blends costs every sprite.
+template <Unorm8Store kStore, BlendProduct kProduct>
+struct BlendRules {
+  static constexpr Unorm8Store store = kStore;
+  static constexpr BlendProduct product = kProduct;
+};
+
+// Calls launch(BlendRules<...>{}) with the combination `rules` names.
+template <class Launch>
+void with_blend_rules(const RasterRules& rules, const Launch& launch) {
+  const bool twelve = rules.store == Unorm8Store::via_12_bit_fraction;
+  const bool rounded = rules.product == BlendProduct::rounded;
+  if (twelve && rounded) {
+    launch(BlendRules<Unorm8Store::via_12_bit_fraction, BlendProduct::rounded>{});
+  } else if (twelve) {
+    launch(BlendRules<Unorm8Store::via_12_bit_fraction, BlendProduct::shifted_sum>{});
+  } else if (rounded) {
+    launch(BlendRules<Unorm8Store::nearest_even, BlendProduct::rounded>{});
+  } else {
+    launch(BlendRules<Unorm8Store::nearest_even, BlendProduct::shifted_sum>{});
+  }
+}
+
 // Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
 // batch at a time, in two phases. First every thread of the block tests and shades: the batch's
 // sprites' candidate pixels (the block's pixels inside each sprite's pixel bounds) are numbered
@@ -214,13 +238,12 @@ __device__ int candidate_rectangle(float4 g, int x0, int y0, const TileGrid& gri
 // entries blended. Only the first kPixels threads' chains mean anything. `active`: whether this
 // thread's pixel takes part (the same for every thread of a pixel); (x0, y0): the region's first
 // pixel.
-template <bool kTwoChains, int kPixels>
+template <bool kTwoChains, int kPixels, class Rules>
 __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, int y0,
                               const TileGrid& grid, const std::uint32_t* __restrict__ sprites,
                               const float4* __restrict__ geometry,
-                              const std::uint32_t* __restrict__ colors, const RasterRules& rules,
-                              bool active, BlendBatch& batch, std::uint32_t& low,
-                              std::uint32_t& high) {
+                              const std::uint32_t* __restrict__ colors, Rules rules, bool active,
+                              BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
   constexpr int kLanes = kBlendThreads / kPixels;
   constexpr int kBatch = 32 * kLanes;
   constexpr int kRows = kPixels / kTileSize;
@@ -337,11 +360,11 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
 // the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
 // cost the tile's dependent blends a quarter of its list. (Windows growing from 512 entries cost
 // more: docs/notes/compositor.md, "Blend blocks for long tiles".)
-template <int kPixels, class Writer>
+template <int kPixels, class Writer, class Rules>
 __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
                            const std::uint32_t* __restrict__ sprites,
                            const float4* __restrict__ geometry,
-                           const std::uint32_t* __restrict__ colors, const RasterRules& rules,
+                           const std::uint32_t* __restrict__ colors, Rules rules,
                            std::uint32_t background, bool start_from_image, const Writer& out,
                            BlendBatch& batch, bool* resolved) {
   const int pixel = first_pixel + static_cast<int>(threadIdx.x) % kPixels;
@@ -381,14 +404,14 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
 // rows a block, sixteen threads a pixel (heavy_blocks is a bound: blocks past the heavy tiles
 // found return at once); they come first so that the longest lists start first. Every other
 // block blends one tile with a short list whole, four threads a pixel.
-template <class Writer>
+template <class Writer, class Rules>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ heavy,
                  const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
-                 const std::uint32_t* __restrict__ colors, RasterRules rules,
-                 std::uint32_t background, bool start_from_image, Writer out) {
+                 const std::uint32_t* __restrict__ colors, Rules rules, std::uint32_t background,
+                 bool start_from_image, Writer out) {
   __shared__ BlendBatch batch;
   __shared__ bool resolved[kTilePixels];
   if (blockIdx.x < heavy_blocks) {
@@ -535,17 +558,19 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
         entries / (kHeavyList + 1), static_cast<std::uint64_t>(grid.count()));
     const unsigned heavy_blocks = static_cast<unsigned>(heavy_bound) * kHeavySplit;
     const unsigned blocks = heavy_blocks + static_cast<unsigned>(grid.count());
-    if (output.surface != 0) {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), camera.rules,
-          background, over_image, SurfaceWriter{output.surface});
-    } else {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), camera.rules,
-          background, over_image, LinearWriter{output.pixels, grid.width});
-    }
+    with_blend_rules(camera.rules, [&](auto rules) {
+      if (output.surface != 0) {
+        blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+            grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
+            background, over_image, SurfaceWriter{output.surface});
+      } else {
+        blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+            grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
+            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
+            background, over_image, LinearWriter{output.pixels, grid.width});
+      }
+    });
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }
 
