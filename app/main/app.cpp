@@ -110,6 +110,12 @@ class Session {
               << "', backend " << state_.backend_name << ", algorithm "
               << to_string(state_.algorithm) << ", renderer " << to_string(state_.renderer) << ", "
               << (headless_ ? "headless" : "windowed") << ", GL " << state_.gl_renderer << '\n';
+    const gl::MeasuredRasterRules& rules = renderer_->raster_rules();
+    std::cerr << "particles: this GL " << rules.summary
+              << (rules.mismatches == 0
+                      ? "; the compositor does the same\n"
+                      : "; the compositor follows the closest known rules, and may differ from "
+                        "GL's image by more than 3/255\n");
   }
 
   int run() {
