@@ -213,18 +213,12 @@ std::size_t blend_mismatches(const BlendSamples& samples, Unorm8Store store, Ble
 
 std::size_t point_mismatches(const PointSamples& samples, const RasterRules& rules) {
   const int cells = samples.side / samples.cell;
-  SpriteCamera camera;  // only its rules matter: the sprite is placed by hand below
-  camera.rules = rules;
   std::size_t wrong = 0;
   for (int i = 0; i < cells * cells; ++i) {
-    float x = samples.window[static_cast<std::size_t>(i) * 3];
-    float y = samples.window[static_cast<std::size_t>(i) * 3 + 1];
-    float size = samples.window[static_cast<std::size_t>(i) * 3 + 2];
-    if (rules.position_steps > 0.0f) {
-      x = std::rint(x * rules.position_steps) / rules.position_steps;
-      y = std::rint(y * rules.position_steps) / rules.position_steps;
-    }
-    if (rules.size_steps > 0.0f) size = std::floor(size * rules.size_steps) / rules.size_steps;
+    const std::size_t at = static_cast<std::size_t>(i) * 3;
+    const float x = held_point_position(samples.window[at], rules);
+    const float y = held_point_position(samples.window[at + 1], rules);
+    const float size = held_point_size(samples.window[at + 2], rules);
     const float half = 0.5f * size;
     const int cx = i % cells, cy = i / cells;
     for (int py = cy * samples.cell; py < (cy + 1) * samples.cell; ++py) {

@@ -104,6 +104,15 @@ PARTICLES_HD std::uint32_t float_to_unorm8(float v, Unorm8Store rule = Unorm8Sto
   return static_cast<std::uint32_t>(rintf(c * 255.0f));
 }
 
+// Where the rasterizer holds a point under `rules`: its window position (one coordinate) rounded
+// to 1/position_steps px, its size rounded down to 1/size_steps px; unchanged where a step is 0.
+PARTICLES_HD float held_point_position(float v, const RasterRules& rules) {
+  return rules.position_steps > 0.0f ? rintf(v * rules.position_steps) / rules.position_steps : v;
+}
+PARTICLES_HD float held_point_size(float size, const RasterRules& rules) {
+  return rules.size_steps > 0.0f ? floorf(size * rules.size_steps) / rules.size_steps : size;
+}
+
 // `scale`: the particle's sprite scale (model_sprite_scale; 1 for a model that sizes no sprite),
 // the a_sprite_scale attribute of particle.vert.
 PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const ParticleVertex& v,
@@ -146,13 +155,9 @@ PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const Parti
   const float coverage_raw = (pixels * pixels) / (size * size);
   const float coverage = coverage_raw < 1.0f ? coverage_raw : 1.0f;
   // The rasterizer's own hold on the point (the shader's coverage above saw the exact size).
-  const RasterRules& rules = cam.rules;
-  if (rules.position_steps > 0.0f) {
-    s.x = rintf(s.x * rules.position_steps) / rules.position_steps;
-    s.y = rintf(s.y * rules.position_steps) / rules.position_steps;
-  }
-  const float held_size =
-      rules.size_steps > 0.0f ? floorf(size * rules.size_steps) / rules.size_steps : size;
+  s.x = held_point_position(s.x, cam.rules);
+  s.y = held_point_position(s.y, cam.rules);
+  const float held_size = held_point_size(size, cam.rules);
   if (!(held_size > 0.0f)) {  // a zero point-size range draws nothing
     s.visible = false;
     return s;
