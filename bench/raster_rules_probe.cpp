@@ -189,8 +189,8 @@ void print_points(const RasterRules& measured, const std::filesystem::path& dump
 
 // --- frames of scenes ---------------------------------------------------------------------------
 
-// Runs `scene` for 12 frames as tests/composite/scene_composite_test.cpp does (radix order) and
-// saves the last one under dir/<file stem>_*.
+// Runs `scene` for 12 frames as tests/composite/scene_composite_test.cpp does (ReplayCamera, radix
+// order) and saves the last one under dir/<file stem>_*.
 void dump_scene_frame(const std::filesystem::path& dir, const std::filesystem::path& file,
                       std::uint32_t count, int width, int height) {
   const SceneDesc scene = load_scene(file);
@@ -200,26 +200,16 @@ void dump_scene_frame(const std::filesystem::path& dir, const std::filesystem::p
   gl::ParticleRenderer renderer;
   auto backend = make_cpu_backend();
   backend->reset(scene.params, std::min(count, scene.count), buffers);
-  CameraPose pose = scene.camera;
-  bool framed = !scene.camera_auto_frame;
+  ReplayCamera replay(scene, {width, height});
   CompositeRequest request;
   for (int f = 0; f < 12; ++f) {
-    if (!scene.camera_path.empty()) {
-      pose = camera_on_path(scene.camera, scene.camera_path, float(f) * scene.time_step);
-    }
-    pose.yaw_deg += 0.7f * float(f);
-    const CameraMatrices camera =
-        camera_matrices(pose, float(width) / float(height), 0.05f, 2000.0f);
+    const CameraMatrices camera = replay.at_frame(f);
     FrameSettings settings;
     settings.dt = scene.time_step;
     settings.view = depth_frame(camera);
     const gl::DrawParams draw = scene_draw_params(scene, camera, {width, height});
     request = composite_request(draw, renderer, composite_target);
-    const FrameInfo info = backend->run_frame(settings, &request);
-    if (!framed && !info.extents.empty()) {
-      pose = frame_extents(pose, info.extents);
-      framed = true;
-    }
+    replay.frame_on(backend->run_frame(settings, &request));
     if (f == 11) renderer.draw(raster_target, buffers, draw);
   }
   const std::string stem = file.stem().string();

@@ -3,6 +3,7 @@
 // renderers (the GL draw's parameters, and the same as a composite request).
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/vec2.hpp>
+#include <vector>
 
 #include "app/gl/particle_renderer.hpp"
 #include "app/main/backend.hpp"
@@ -46,5 +47,41 @@ inline CompositeRequest composite_request(const gl::DrawParams& draw,
   request.target = &target;
   return request;
 }
+
+// The camera of a scene replayed frame by frame to compare renderers (tests/composite and
+// bench/raster_rules_probe, so that a frame the probe dumps is one the test compares): on the
+// scene's camera path, turned a further 0.7 degrees each frame so that the draw order keeps
+// changing, and framed on the particles' extents once a frame reports them, where the scene asks.
+class ReplayCamera {
+ public:
+  ReplayCamera(const SceneDesc& scene, glm::ivec2 viewport)
+      : start_(scene.camera),
+        path_(scene.camera_path),
+        time_step_(scene.time_step),
+        aspect_(static_cast<float>(viewport.x) / static_cast<float>(viewport.y)),
+        pose_(scene.camera),
+        framed_(!scene.camera_auto_frame) {}
+
+  CameraMatrices at_frame(int frame) {
+    if (!path_.empty())
+      pose_ = camera_on_path(start_, path_, static_cast<float>(frame) * time_step_);
+    pose_.yaw_deg += 0.7f * static_cast<float>(frame);
+    return camera_matrices(pose_, aspect_, 0.05f, 2000.0f);
+  }
+
+  void frame_on(const FrameInfo& info) {
+    if (framed_ || info.extents.empty()) return;
+    pose_ = frame_extents(pose_, info.extents);
+    framed_ = true;
+  }
+
+ private:
+  CameraPose start_;
+  std::vector<CameraKey> path_;
+  float time_step_;
+  float aspect_;
+  CameraPose pose_;
+  bool framed_;
+};
 
 }  // namespace particles

@@ -85,16 +85,10 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
     orders.push_back({Algorithm::radix, false});
     for (const Order& order : orders) {
       backend_->reset(scene.params, count, buffers);
-      CameraPose pose = scene.camera;
-      const float aspect = float(c.width) / float(c.height);
-      bool framed = !scene.camera_auto_frame;
+      ReplayCamera replay(scene, {c.width, c.height});
       const int frames = 12;
       for (int f = 0; f < frames; ++f) {
-        if (!scene.camera_path.empty()) {
-          pose = camera_on_path(scene.camera, scene.camera_path, float(f) * scene.time_step);
-        }
-        pose.yaw_deg += 0.7f * float(f);  // keep the order moving
-        const CameraMatrices camera = camera_matrices(pose, aspect, 0.05f, 2000.0f);
+        const CameraMatrices camera = replay.at_frame(f);
         FrameSettings settings;
         settings.dt = scene.time_step;
         settings.view = depth_frame(camera);
@@ -102,11 +96,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
         settings.order = order.sort ? DrawOrder::exact : DrawOrder::unsorted;
         const gl::DrawParams draw = scene_draw_params(scene, camera, {c.width, c.height});
         const CompositeRequest request = composite_request(draw, renderer, composite_target);
-        const FrameInfo info = backend_->run_frame(settings, &request);
-        if (!framed && !info.extents.empty()) {
-          pose = frame_extents(pose, info.extents);
-          framed = true;
-        }
+        replay.frame_on(backend_->run_frame(settings, &request));
         if (f + 1 < frames) continue;
         renderer.draw(raster_target, buffers, draw);
         const gl::Image raster = raster_target.read_pixels();
