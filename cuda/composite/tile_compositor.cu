@@ -162,24 +162,30 @@ struct LinearWriter {
   __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
 };
 
-// A block's share of shared memory for one batch: up to 32 entries per thread of a pixel.
-constexpr int kMaxBatch = 32 * (kBlendThreads / (kTilePixels / kHeavySplit));
+// A batch is at most one sprite per thread, and the fragments of its candidates (a sprite's pixels
+// inside its pixel bounds) are kept by candidate number, so that a batch of small sprites takes
+// many: a batch whose candidates would overflow kCandidateCapacity ends at the last sprite that
+// fits and the rest start the next one.
+constexpr int kBatch = kBlendThreads;
+constexpr int kCandidateCapacity = 8192;
+constexpr std::uint16_t kNotTaken = 0xffff;  // a slot's first candidate when the batch ended first
 
 struct BlendBatch {
-  float4 geometry[kMaxBatch];
-  std::uint32_t colors[kMaxBatch];
+  float4 geometry[kBatch];
+  std::uint32_t colors[kBatch];
   // The sprite's candidate pixels in the block's region: a rectangle, packed as its first pixel
   // (x, y relative to the region, 4 bits each) and its width, and where its candidates start in
-  // the batch's numbering of all of them (at most kMaxBatch * kTilePixels / kHeavySplit).
-  std::uint16_t rectangle[kMaxBatch];
-  std::uint16_t first_candidate[kMaxBatch];
-  std::uint32_t fragments[kMaxBatch * (kTilePixels / kHeavySplit)];  // premultiplied, [k][pixel]
-  std::uint32_t covering[kBlendThreads];  // [k / 32][pixel]: bit k % 32, sprite k covers pixel
-  bool pixel_active[kTilePixels];         // whether the pixel takes part (blend_entries)
+  // the batch's numbering of all of them (kNotTaken past the batch's end).
+  std::uint16_t rectangle[kBatch];
+  std::uint16_t first_candidate[kBatch];
+  std::uint32_t fragments[kCandidateCapacity];        // premultiplied, by candidate number
+  std::uint32_t covering[kBatch / 32 * kTilePixels];  // [k / 32][pixel]: bit k % 32, k covers it
+  bool pixel_active[kTilePixels];                     // whether the pixel takes part
+  int candidates_taken;                               // the batch's candidates, when it ended first
   cub::BlockScan<int, kBlendThreads>::TempStorage scan;
 };
-static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
-static_assert(kTileSize <= 15 && kMaxBatch * (kTilePixels / kHeavySplit) < 65536);
+static_assert(kTileSize <= 15 && kCandidateCapacity < kNotTaken);
+static_assert(kCandidateCapacity >= kTilePixels, "every sprite's candidates fit a batch");
 
 // A sprite's candidate pixels in a block's region (kRows rows of a tile from pixel (x0, y0)):
 // the region's pixels inside its pixel bounds, packed for BlendBatch::rectangle, and their count.
@@ -223,14 +229,14 @@ void with_blend_rules(const RasterRules& rules, const Launch& launch) {
 // sprites' candidate pixels (the block's pixels inside each sprite's pixel bounds) are numbered
 // one after another (a block scan of their counts), and each thread takes an equal run of them,
 // so that the work spreads evenly whatever the sprites' sizes. A covered pixel's fragment (the
-// costly float work, independent of the pixel's value) goes to shared memory with a bit per
-// (sprite, pixel). Sprites are a few pixels wide in most scenes, so this tests a small part of
-// what a pixel-major walk of every sprite over every pixel would, and no warp waits on the
-// shading of one pixel's sprites in turn. Then one thread per pixel runs the dependent 8-bit
-// blends over the fragments of its covering sprites alone, in draw order: integer arithmetic, a
-// dozen instructions each. A fragment whose 8 bits are all zero (a sprite's faint edge) leaves
-// every pixel as it is, so it takes no bit. The next batch's sprite indices are read during a
-// batch.
+// costly float work, independent of the pixel's value) goes to shared memory under its candidate
+// number, with a bit per (sprite, pixel). Sprites are a few pixels wide in most scenes, so this
+// tests a small part of what a pixel-major walk of every sprite over every pixel would, and no
+// warp waits on the shading of one pixel's sprites in turn. Then one thread per pixel runs the
+// dependent 8-bit blends over the fragments of its covering sprites alone, in draw order: integer
+// arithmetic, a dozen instructions each. A fragment whose 8 bits are all zero (a sprite's faint
+// edge) leaves every pixel as it is, so it takes no bit. The next batch's sprite indices are read
+// during a batch.
 //
 // Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
 // is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
@@ -244,58 +250,53 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
                               const float4* __restrict__ geometry,
                               const std::uint32_t* __restrict__ colors, Rules rules, bool active,
                               BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
-  constexpr int kLanes = kBlendThreads / kPixels;
-  constexpr int kBatch = 32 * kLanes;
   constexpr int kRows = kPixels / kTileSize;
-  // A thread's batch slots, consecutive so that the scan numbers the candidates in slot order.
-  constexpr int kSlots = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
-  const int pixel = static_cast<int>(threadIdx.x) % kPixels;
-  const int first_slot = static_cast<int>(threadIdx.x) * kSlots;
+  const int slot = static_cast<int>(threadIdx.x);
+  const int pixel = slot % kPixels;
   if (threadIdx.x < kPixels) batch.pixel_active[pixel] = active;
-  batch.covering[threadIdx.x] = 0;  // each pixel's reader clears its words after that
-
-  std::uint32_t next[kSlots];
-  for (int l = 0; l < kSlots; ++l) {
-    const std::uint32_t e = begin + static_cast<std::uint32_t>(first_slot + l);
-    if (first_slot + l < kBatch && e < end) next[l] = sprites[e];
+  for (int q = slot; q < kBatch / 32 * kPixels; q += kBlendThreads) {
+    batch.covering[q] = 0;  // each pixel's reader clears its words after that
   }
-  for (std::uint32_t base = begin; base < end; base += kBatch) {
-    int counts[kSlots];
-    int candidates = 0;
-    for (int l = 0; l < kSlots; ++l) {
-      const int slot = first_slot + l;
-      counts[l] = 0;
-      if (slot < kBatch && base + static_cast<std::uint32_t>(slot) < end) {
-        const float4 g = geometry[next[l]];
-        batch.geometry[slot] = g;
-        batch.colors[slot] = colors[next[l]];
-        counts[l] = candidate_rectangle<kRows>(g, x0, y0, grid, batch.rectangle[slot]);
-        const std::uint32_t ahead = base + kBatch + static_cast<std::uint32_t>(slot);
-        if (ahead < end) next[l] = sprites[ahead];
-      }
-      candidates += counts[l];
+
+  std::uint32_t next = 0;
+  if (begin + static_cast<std::uint32_t>(slot) < end) next = sprites[begin + slot];
+  for (std::uint32_t base = begin; base < end;) {
+    int count = 0;
+    const bool listed = base + static_cast<std::uint32_t>(slot) < end;
+    if (listed) {
+      const float4 g = geometry[next];
+      batch.geometry[slot] = g;
+      batch.colors[slot] = colors[next];
+      count = candidate_rectangle<kRows>(g, x0, y0, grid, batch.rectangle[slot]);
     }
     int first = 0, total = 0;
-    cub::BlockScan<int, kBlendThreads>(batch.scan).ExclusiveSum(candidates, first, total);
-    for (int l = 0; l < kSlots; ++l) {
-      // Slots past the batch's end start at the total, after every candidate.
-      if (first_slot + l < kBatch) {
-        batch.first_candidate[first_slot + l] = static_cast<std::uint16_t>(first);
-      }
-      first += counts[l];
+    cub::BlockScan<int, kBlendThreads>(batch.scan).ExclusiveSum(count, first, total);
+    // Slots past the list's end start at the total, after every candidate.
+    std::uint32_t taken = kBatch;
+    if (total <= kCandidateCapacity) {  // the same for the whole block
+      batch.first_candidate[slot] = static_cast<std::uint16_t>(first);
+    } else {
+      const bool fits = first + count <= kCandidateCapacity;  // a prefix of the slots
+      batch.first_candidate[slot] = fits ? static_cast<std::uint16_t>(first) : kNotTaken;
+      taken = static_cast<std::uint32_t>(__syncthreads_count(fits));
+      if (slot + 1 == static_cast<int>(taken)) batch.candidates_taken = first + count;
     }
+    const std::uint32_t ahead = base + taken + static_cast<std::uint32_t>(slot);
+    if (ahead < end) next = sprites[ahead];
     __syncthreads();
+    if (taken < kBatch) total = batch.candidates_taken;
     // Each thread takes a run of consecutive candidates: one search for the run's first sprite,
     // then a walk through the sprites' rectangles in turn.
     const int run = (total + kBlendThreads - 1) / kBlendThreads;
-    const int run_begin = static_cast<int>(threadIdx.x) * run;
+    const int run_begin = slot * run;
     const int run_end = min(run_begin + run, total);
     if (run_begin < run_end) {
       int k = 0;  // the last slot whose candidates start at or before run_begin
       for (int step = kBatch / 2; step > 0; step /= 2) {
         if (batch.first_candidate[k + step] <= run_begin) k += step;
       }
-      int next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
+      int next_sprite_at =
+          k + 1 < kBatch ? min(static_cast<int>(batch.first_candidate[k + 1]), total) : total;
       int r = batch.rectangle[k];
       int across = r >> 8;
       int c = run_begin - batch.first_candidate[k];
@@ -308,7 +309,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
           const std::uint32_t fragment =
               w >= 0.0f ? premultiplied_fragment_unorm8(batch.colors[k], g.w * w, rules.store) : 0u;
           if (fragment != 0u) {
-            batch.fragments[k * kPixels + at] = fragment;
+            batch.fragments[i] = fragment;
             atomicOr(&batch.covering[(k / 32) * kPixels + at], 1u << (k % 32));
           }
         }
@@ -322,7 +323,8 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
         }
         do {  // the next sprite with candidates (empty ones share their start with it)
           ++k;
-          next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
+          next_sprite_at =
+              k + 1 < kBatch ? min(static_cast<int>(batch.first_candidate[k + 1]), total) : total;
         } while (next_sprite_at == i);
         r = batch.rectangle[k];
         across = r >> 8;
@@ -333,13 +335,17 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
     }
     __syncthreads();
     if (threadIdx.x < kPixels) {
-      for (int q = 0; q < kLanes; ++q) {
+      const int px = pixel % kTileSize, py = pixel / kTileSize;  // in the region
+      for (int q = 0; q < kBatch / 32; ++q) {
         std::uint32_t bits = batch.covering[q * kPixels + pixel];
         batch.covering[q * kPixels + pixel] = 0;
         while (bits != 0) {
           const int k = q * 32 + __ffs(bits) - 1;
           bits &= bits - 1;
-          const std::uint32_t fragment = batch.fragments[k * kPixels + pixel];
+          const int r = batch.rectangle[k];
+          const int at =
+              batch.first_candidate[k] + (py - ((r >> 4) & 0xf)) * (r >> 8) + (px - (r & 0xf));
+          const std::uint32_t fragment = batch.fragments[at];
           const bool apart = kTwoChains && high != low;  // chains that met stay together
           low = blend_premultiplied_unorm8(low, fragment, rules.product);
           high = apart ? blend_premultiplied_unorm8(high, fragment, rules.product) : low;
@@ -347,6 +353,7 @@ __device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, in
       }
     }
     __syncthreads();
+    base += taken;
   }
 }
 
@@ -401,9 +408,9 @@ __device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint
 }
 
 // The first heavy_blocks blocks share the heavy tiles, kHeavySplit blocks each, a band of its
-// rows a block, sixteen threads a pixel (heavy_blocks is a bound: blocks past the heavy tiles
-// found return at once); they come first so that the longest lists start first. Every other
-// block blends one tile with a short list whole, four threads a pixel.
+// rows a block (heavy_blocks is a bound: blocks past the heavy tiles found return at once); they
+// come first so that the longest lists start first. Every other block blends one tile with a
+// short list whole.
 template <class Writer, class Rules>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
