@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
         job.camera.height = size.y;
         job.camera.sprite_size = scene.sprite_size;
         job.camera.point_size_max = 64.0f;
-        job.background = premultiplied_background(0.0f, 0.0f, 0.0f, 1.0f);
+        job.background = premultiplied(0.0f, 0.0f, 0.0f, 1.0f);
         job.texture = image.color_texture();
         job.texture_generation = image.generation();
         const auto start = std::chrono::steady_clock::now();

@@ -25,8 +25,6 @@ p=build/app/main/particles
     echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$log/$tool.log" | tr '\n' ' ')"
   done
 }
-"$bin/raster_rules_probe" > "$log/raster_rules_probe.log" 2>&1
-echo "raster_rules_probe rc=$?"; cat "$log/raster_rules_probe.log"
 "$bin/composite_bench" --reps 100 > "$log/composite_bench.log" 2>&1
 echo "composite_bench rc=$?"; cat "$log/composite_bench.log"
 b() {  # name args...: one bench run, its table kept

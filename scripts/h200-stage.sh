@@ -16,7 +16,7 @@ if [[ -z ${FROM_BUILD:-} ]]; then
 fi
 dest=$root/.devrun/app
 rm -rf "$dest" && mkdir -p "$dest"
-cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench $b/bench/raster_rules_probe "$dest"/
+cp $b/app/main/particles $b/tests/*_tests $b/bench/*_bench "$dest"/
 git -C "$root" rev-parse "$rev" > "$dest/REVISION"
 # What travels to the device is capped at 64 MiB: the binaries go compressed (the device scripts
 # unpack .devrun/app.tar.xz when .devrun/app is absent).

@@ -9,7 +9,7 @@ layout(location = PARTICLE_ATTRIB_SPRITE_SCALE) in float a_sprite_scale;  // of 
 uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform float u_sprite_size;      // world-space diameter
-uniform float u_viewport_height;  // pixels
+uniform vec2 u_viewport;          // pixels
 uniform vec2 u_point_size_range;  // the implementation's limits, pixels
 
 out vec4 v_color;  // straight alpha
@@ -29,9 +29,20 @@ void main() {
   // spans the viewport height in two units.
   float depth = max(-view_pos.z, 1e-4);
   float pixels =
-      u_sprite_size * a_sprite_scale * u_projection[1][1] * 0.5 * u_viewport_height / depth;
+      u_sprite_size * a_sprite_scale * u_projection[1][1] * 0.5 * u_viewport.y / depth;
   float size = clamp(pixels, u_point_size_range.x, u_point_size_range.y);
-  gl_PointSize = size;
+  // The rasterizer holds the size on a grid of its own; rounded down to 1/32 px here, it is the
+  // same on every GL (kPointSizeSteps in core/composite/sprite.hpp).
+  gl_PointSize = floor(size * 32.0) / 32.0;
+
+  // The window position on the 1/256 px grid (kPointPositionSteps), for the same reason: moved
+  // there in clip space, where the rasterizer's viewport transform lands on the grid point.
+  if (gl_Position.z <= gl_Position.w) {
+    vec2 half_viewport = 0.5 * u_viewport;
+    vec2 window = (gl_Position.xy / gl_Position.w) * half_viewport + half_viewport;
+    vec2 held = roundEven(window * 256.0) / 256.0;
+    gl_Position.xy = ((held - half_viewport) / half_viewport) * gl_Position.w;
+  }
 
   // A sprite smaller than the smallest point would be drawn too big; dim it by the area it
   // was given in excess, so distant particles keep their brightness instead of bloating.

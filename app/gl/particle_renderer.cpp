@@ -17,11 +17,10 @@ ParticleRenderer::ParticleRenderer(const std::filesystem::path& shader_dir)
   glGetFloatv(GL_POINT_SIZE_RANGE, range);
   check_error("glGetFloatv(GL_POINT_SIZE_RANGE)", __FILE__, __LINE__);
   point_size_range_ = {range[0], range[1]};
-  raster_rules_ = measure_raster_rules();
   u_view_ = program_.uniform("u_view");
   u_projection_ = program_.uniform("u_projection");
   u_sprite_size_ = program_.uniform("u_sprite_size");
-  u_viewport_height_ = program_.uniform("u_viewport_height");
+  u_viewport_ = program_.uniform("u_viewport");
   u_point_size_range_ = program_.uniform("u_point_size_range");
 }
 
@@ -57,7 +56,8 @@ void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const Draw
   glProgramUniformMatrix4fv(prog, u_projection_, 1, GL_FALSE,
                             glm::value_ptr(params.camera.projection));
   glProgramUniform1f(prog, u_sprite_size_, params.sprite_size);
-  glProgramUniform1f(prog, u_viewport_height_, static_cast<float>(params.viewport.y));
+  glProgramUniform2f(prog, u_viewport_, static_cast<float>(params.viewport.x),
+                     static_cast<float>(params.viewport.y));
   glProgramUniform2f(prog, u_point_size_range_, point_size_range_.x, point_size_range_.y);
 
   // Without a scale buffer the attribute is disabled and every sprite reads this value.

@@ -6,7 +6,6 @@
 #include <glm/vec2.hpp>
 
 #include "app/gl/particle_buffers.hpp"
-#include "app/gl/raster_rules.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/gl/shader_program.hpp"
 #include "core/camera.hpp"
@@ -41,18 +40,15 @@ class ParticleRenderer {
 
   // Smallest and largest point size the implementation draws, pixels.
   glm::vec2 point_size_range() const { return point_size_range_; }
-  // How this GL holds points and rounds stores and blends, measured once at construction.
-  const MeasuredRasterRules& raster_rules() const { return raster_rules_; }
 
  private:
   ShaderProgram program_;
   glm::vec2 point_size_range_{1.0f, 64.0f};
-  MeasuredRasterRules raster_rules_;
   // Uniform locations, looked up once.
   int u_view_ = -1;
   int u_projection_ = -1;
   int u_sprite_size_ = -1;
-  int u_viewport_height_ = -1;
+  int u_viewport_ = -1;
   int u_point_size_range_ = -1;
 };
 

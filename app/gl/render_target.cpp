@@ -3,7 +3,6 @@
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +22,8 @@ void RenderTarget::resize(glm::ivec2 size) {
   }
   // Texture storage is immutable, so a new size means a new texture.
   Texture color = create_texture(GL_TEXTURE_2D);
-  GL_CHECK(glTextureStorage2D(color.get(), 1, GL_RGBA8, size.x, size.y));
+  // 32-bit float, not 8 or 16 bits: why in render_target.hpp.
+  GL_CHECK(glTextureStorage2D(color.get(), 1, GL_RGBA32F, size.x, size.y));
   glTextureParameteri(color.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTextureParameteri(color.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   GL_CHECK(glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color.get(), 0));
@@ -37,17 +37,18 @@ void RenderTarget::resize(glm::ivec2 size) {
   ++generation_;
 }
 
-void RenderTarget::upload(int width, int height, std::span<const std::uint32_t> rgba8) const {
+void RenderTarget::upload(int width, int height, std::span<const PixelF> pixels) const {
   if (width != size_.x || height != size_.y ||
-      rgba8.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
-    throw std::invalid_argument("RenderTarget::upload: " + std::to_string(width) + "x" +
-                                std::to_string(height) + " image (" + std::to_string(rgba8.size()) +
-                                " texels) into a " + std::to_string(size_.x) + "x" +
-                                std::to_string(size_.y) + " target");
+      pixels.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
+    throw std::invalid_argument(
+        "RenderTarget::upload: " + std::to_string(width) + "x" + std::to_string(height) +
+        " image (" + std::to_string(pixels.size()) + " pixels) into a " + std::to_string(size_.x) +
+        "x" + std::to_string(size_.y) + " target");
   }
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  GL_CHECK(glTextureSubImage2D(color_.get(), 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
-                               rgba8.data()));
+  static_assert(sizeof(PixelF) == 4 * sizeof(float), "PixelF is one tightly packed RGBA texel");
+  GL_CHECK(
+      glTextureSubImage2D(color_.get(), 0, 0, 0, width, height, GL_RGBA, GL_FLOAT, pixels.data()));
 }
 
 void RenderTarget::bind() const {
@@ -55,20 +56,29 @@ void RenderTarget::bind() const {
   glViewport(0, 0, size_.x, size_.y);
 }
 
-Image RenderTarget::read_pixels() const {
-  Image image{size_.x, size_.y, {}};
-  const std::size_t row = static_cast<std::size_t>(size_.x) * 4;
-  std::vector<std::uint8_t> gl_rows(row * static_cast<std::size_t>(size_.y));
+std::vector<PixelF> RenderTarget::read_float_pixels() const {
+  std::vector<PixelF> pixels(static_cast<std::size_t>(size_.x) * static_cast<std::size_t>(size_.y));
   glNamedFramebufferReadBuffer(fbo_.get(), GL_COLOR_ATTACHMENT0);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);  // rows are tightly packed in our vector
-  GL_CHECK(glReadnPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE,
-                         static_cast<GLsizei>(gl_rows.size()), gl_rows.data()));
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  GL_CHECK(glReadnPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT,
+                         static_cast<GLsizei>(pixels.size() * sizeof(PixelF)), pixels.data()));
+  return pixels;
+}
+
+Image RenderTarget::read_pixels() const {
+  const std::vector<PixelF> pixels = read_float_pixels();
+  Image image{size_.x, size_.y, {}};
+  image.rgba.resize(pixels.size() * 4);
+  const auto width = static_cast<std::size_t>(size_.x);
   // GL's first row is the bottom one; image files and Image start at the top.
-  image.rgba.resize(gl_rows.size());
   for (int y = 0; y < size_.y; ++y) {
-    std::memcpy(image.rgba.data() + static_cast<std::size_t>(y) * row,
-                gl_rows.data() + static_cast<std::size_t>(size_.y - 1 - y) * row, row);
+    const PixelF* row = pixels.data() + static_cast<std::size_t>(size_.y - 1 - y) * width;
+    std::uint8_t* out = image.rgba.data() + static_cast<std::size_t>(y) * width * 4;
+    for (std::size_t x = 0; x < width; ++x) {
+      const std::uint32_t rgba8 = rgba8_of(row[x]);
+      for (int c = 0; c < 4; ++c) out[4 * x + c] = static_cast<std::uint8_t>(rgba8 >> (8 * c));
+    }
   }
   return image;
 }

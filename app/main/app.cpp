@@ -110,16 +110,10 @@ class Session {
               << "', backend " << state_.backend_name << ", algorithm "
               << to_string(state_.algorithm) << ", renderer " << to_string(state_.renderer) << ", "
               << (headless_ ? "headless" : "windowed") << ", GL " << state_.gl_renderer << '\n';
-    const gl::MeasuredRasterRules& rules = renderer_->raster_rules();
-    std::cerr << "particles: this GL " << rules.summary
-              << (rules.mismatches == 0
-                      ? "; the compositor does the same\n"
-                      : "; the compositor follows the closest known rules, and may differ from "
-                        "GL's image by more than 3/255\n");
   }
 
   int run() {
-    const int frames = state_.options.frames.value_or(headless_ ? 600 : -1);
+    const int frames = frames_ = state_.options.frames.value_or(headless_ ? 600 : -1);
     while (!state_.quit_requested && (frames < 0 || state_.frame < std::uint64_t(frames))) {
       if (!headless_ && context_->should_close()) break;
       frame();
@@ -165,6 +159,11 @@ class Session {
     choices.fuse_stages = state_.fuse_stages;
     choices.paused = state_.paused;
     choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
+    // Frames whose image is read back: recorded, a screenshot asked for, or the run's last one
+    // when it writes a screenshot.
+    const bool last = frames_ >= 0 && state_.frame + 1 == std::uint64_t(frames_);
+    choices.read_back =
+        recorder_ != nullptr || state_.screenshot_requested || (last && !screenshot_.empty());
     const RendererKind renderer = state_.renderer;
     const FrameOutcome outcome =
         frame_runner_->run(state_.scene, state_.camera, image_size, choices);
@@ -326,6 +325,7 @@ class Session {
 
   AppState state_;
   bool headless_ = false;
+  int frames_ = -1;                            // frames the run takes; -1: until the window closes
   std::filesystem::path screenshot_, report_;  // what finish() writes; empty: nothing
   std::uint64_t backend_frame_base_ = 0;       // the session frame of the backend's last reset
   std::unique_ptr<gl::GlContext> context_;

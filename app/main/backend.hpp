@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/scene/options.hpp"
+#include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
@@ -27,8 +28,11 @@ class RenderTarget;
 // GL draw.
 struct CompositeRequest {
   SpriteCamera camera;
-  std::uint32_t background = 0;  // premultiplied RGBA8
+  PixelF background;  // premultiplied
   gl::RenderTarget* target = nullptr;
+  // The image will be read back (a screenshot, a recording, a test): the backend makes sure it
+  // is this frame's, waiting if need be (the CUDA compositor never waits otherwise).
+  bool read_back = false;
 };
 
 class Backend {

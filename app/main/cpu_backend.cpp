@@ -57,7 +57,7 @@ class CpuBackend final : public Backend {
           std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
       info.composite_frame = frame_;
-      composite->target->upload(image_.width, image_.height, image_.rgba8);
+      composite->target->upload(image_.width, image_.height, image_.pixels);
     }
     ++frame_;
     return info;

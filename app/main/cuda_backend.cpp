@@ -65,6 +65,7 @@ class CudaBackend final : public Backend {
     job.background = composite->background;
     job.texture = composite->target->color_texture();
     job.texture_generation = composite->target->generation();
+    job.read_back = composite->read_back;
     return pipeline_.run_frame(settings, &job);
   }
 

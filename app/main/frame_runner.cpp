@@ -51,6 +51,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   std::optional<CompositeRequest> composite;
   if (choices.draw && choices.renderer == RendererKind::composite) {
     composite = composite_request(draw, renderer_, target_);
+    composite->read_back = choices.read_back;
   }
   const auto start = std::chrono::steady_clock::now();
   out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);

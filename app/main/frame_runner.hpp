@@ -43,8 +43,9 @@ struct FrameChoices {
   bool compare = false;
   CompareMode compare_mode = CompareMode::split;
   bool fuse_stages = true;
-  bool paused = false;  // the frame runs with dt = 0: same particles, camera free to move
-  bool draw = true;     // false: the backend's frame alone, neither composited nor drawn
+  bool paused = false;     // the frame runs with dt = 0: same particles, camera free to move
+  bool read_back = false;  // the frame's image will be read (CompositeRequest::read_back)
+  bool draw = true;        // false: the backend's frame alone, neither composited nor drawn
   int stage_sample_period = kDefaultStageSamplePeriod;
 };
 

@@ -24,8 +24,7 @@ inline gl::DrawParams scene_draw_params(const SceneDesc& scene, const CameraMatr
 }
 
 // The same draw as the compositor's request: the uniforms particle.vert reads, the renderer's GL's
-// point-size range and raster rules, and the clear colour the raster renderer uses, premultiplied
-// and in 8 bits as that framebuffer holds it.
+// point-size range, and the clear colour the raster renderer uses, premultiplied.
 inline CompositeRequest composite_request(const gl::DrawParams& draw,
                                           const gl::ParticleRenderer& renderer,
                                           gl::RenderTarget& target) {
@@ -41,15 +40,13 @@ inline CompositeRequest composite_request(const gl::DrawParams& draw,
   request.camera.sprite_size = draw.sprite_size;
   request.camera.point_size_min = renderer.point_size_range().x;
   request.camera.point_size_max = renderer.point_size_range().y;
-  request.camera.rules = renderer.raster_rules().rules;
   const Color& bg = draw.background;
-  request.background = premultiplied_background(bg.r, bg.g, bg.b, bg.a, request.camera.rules.store);
+  request.background = premultiplied(bg.r, bg.g, bg.b, bg.a);
   request.target = &target;
   return request;
 }
 
-// The camera of a scene replayed frame by frame to compare renderers (tests/composite and
-// bench/raster_rules_probe, so that a frame the probe dumps is one the test compares): on the
+// The camera of a scene replayed frame by frame to compare renderers (tests/composite): on the
 // scene's camera path, turned a further 0.7 degrees each frame so that the draw order keeps
 // changing, and framed on the particles' extents once a frame reports them, where the scene asks.
 class ReplayCamera {

@@ -20,7 +20,7 @@ CpuCompositor::CpuCompositor(unsigned threads)
 
 void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
                               std::span<const std::uint32_t> order, const SpriteCamera& camera,
-                              std::uint32_t background, CompositeImage& out,
+                              const PixelF& background, CompositeImage& out,
                               std::span<const float> sprite_scales) {
   if (camera.width <= 0 || camera.height <= 0) {
     throw std::invalid_argument("CpuCompositor: viewport " + std::to_string(camera.width) + "x" +
@@ -39,8 +39,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   }
   out.width = camera.width;
   out.height = camera.height;
-  out.rgba8.assign(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height),
-                   background);
+  out.pixels.resize(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height));
 
   const std::size_t n = order.size();
   const int bands = (out.height + kBandRows - 1) / kBandRows;
@@ -49,6 +48,7 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   sprites_.resize(n);
   bounds_.resize(n);
   band_lists_.resize(chunks);
+  band_pixels_.resize(static_cast<std::size_t>(bands));
   parallel_for_each_index(threads_, chunks, [&](std::size_t c) {
     auto& lists = band_lists_[c];
     lists.resize(static_cast<std::size_t>(bands));
@@ -69,18 +69,33 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
   parallel_for_each_index(threads_, static_cast<std::size_t>(bands), [&](std::size_t band) {
     const int band_y0 = static_cast<int>(band) * kBandRows;
     const int band_y1 = std::min(out.height, band_y0 + kBandRows);
-    for (std::size_t c = 0; c < chunks; ++c) {
-      for (std::uint32_t i : band_lists_[c][band]) {
+    std::vector<FrontToBack>& sums = band_pixels_[band];
+    sums.assign(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(band_y1 - band_y0),
+                FrontToBack{});
+    // Pixels still taking sprites: once none is, the band's farther sprites cannot show.
+    std::size_t open = sums.size();
+    for (std::size_t c = chunks; c-- > 0 && open > 0;) {
+      const std::vector<std::uint32_t>& list = band_lists_[c][band];
+      for (std::size_t k = list.size(); k-- > 0 && open > 0;) {
+        const std::uint32_t i = list[k];
         const ProjectedSprite& s = sprites_[i];
         const PixelBounds& b = bounds_[i];
         for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
-          std::uint32_t* row = out.rgba8.data() + static_cast<std::size_t>(y) * out.width;
+          FrontToBack* row = sums.data() + static_cast<std::size_t>(y - band_y0) * out.width;
           for (int x = b.x0; x < b.x1; ++x) {
+            if (!row[x].open()) continue;
             const float w = sprite_weight(s, x, y);
             if (w < 0.0f) continue;
-            row[x] = blend_over_unorm8(row[x], s.rgba8, s.alpha * w, camera.rules);
+            row[x].take(s.rgba8, s.alpha * w);
+            open -= row[x].open() ? 0 : 1;
           }
         }
+      }
+    }
+    for (int y = band_y0; y < band_y1; ++y) {
+      for (int x = 0; x < out.width; ++x) {
+        out.pixels[static_cast<std::size_t>(y) * out.width + x] =
+            sums[static_cast<std::size_t>(y - band_y0) * out.width + x].over(background);
       }
     }
   });

@@ -1,23 +1,26 @@
 #pragma once
 // The CPU twin of the tile compositor (cuda/composite/): the same sprites (core/composite/
-// sprite.hpp) blended in the same draw order with the same 8-bit rounding, on all cores. It is
-// what the CPU backend's composite renderer draws with and the oracle of the CUDA kernels.
+// sprite.hpp) taken nearest first in float (core/composite/front_to_back.hpp), each pixel stopping
+// once its transmittance is negligible, on all cores. It is what the CPU backend's composite
+// renderer draws with and the oracle of the CUDA kernels.
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "core/composite/front_to_back.hpp"
+#include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/particle.hpp"
 
 namespace particles {
 
-// RGBA8 pixels (r in the lowest byte), premultiplied, rows bottom first as GL stores a texture.
+// Premultiplied float pixels, rows bottom first as GL stores a texture.
 struct CompositeImage {
   int width = 0, height = 0;
-  std::vector<std::uint32_t> rgba8;
-  std::uint32_t at(int x, int y) const {
-    return rgba8[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
-                 static_cast<std::size_t>(x)];
+  std::vector<PixelF> pixels;
+  const PixelF& at(int x, int y) const {
+    return pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                  static_cast<std::size_t>(x)];
   }
 };
 
@@ -26,11 +29,11 @@ class CpuCompositor {
   // threads: 0 takes every core.
   explicit CpuCompositor(unsigned threads = 0);
 
-  // Clears `out` (resized to the camera's viewport) to `background` (premultiplied RGBA8) and
-  // blends vertices[order[0]], vertices[order[1]], ... over it, first drawn first.
+  // `out` (resized to the camera's viewport) becomes vertices[order[0]], vertices[order[1]], ...
+  // (first drawn is farthest) composited over `background` (premultiplied).
   // `sprite_scales`: empty (every sprite the camera's size), or one per vertex.
   void composite(std::span<const ParticleVertex> vertices, std::span<const std::uint32_t> order,
-                 const SpriteCamera& camera, std::uint32_t background, CompositeImage& out,
+                 const SpriteCamera& camera, const PixelF& background, CompositeImage& out,
                  std::span<const float> sprite_scales = {});
 
   unsigned threads() const { return threads_; }
@@ -41,8 +44,9 @@ class CpuCompositor {
   std::vector<PixelBounds> bounds_;       // the pixels each may touch, by draw position
   // Per chunk of draw positions, per band of rows: the draw positions that reach the band, in
   // order. Chunks are projected and binned in parallel; bands are blended in parallel, each
-  // walking the chunks in order, so every pixel sees its sprites in draw order.
+  // walking the chunks backwards, so every pixel takes its sprites nearest first.
   std::vector<std::vector<std::vector<std::uint32_t>>> band_lists_;
+  std::vector<std::vector<FrontToBack>> band_pixels_;  // per band: its pixels' sums
 };
 
 }  // namespace particles

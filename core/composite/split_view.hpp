@@ -6,21 +6,19 @@
 #include <stdexcept>
 
 #include "core/composite/cpu_compositor.hpp"
+#include "core/composite/pixel.hpp"
 #include "core/host_device.hpp"
 
 namespace particles {
 
-inline constexpr std::uint32_t kSplitDivider = 0xffffffffu;  // opaque white, premultiplied
-
 // The pixel of column x of the split view `width` columns wide: the two columns at the middle
 // are the divider, those left of them the exact order's, the rest the drawn order's. Shared with
 // the CUDA compositor's comparison view (cuda/composite/compare_view.cu).
-PARTICLES_HD std::uint32_t split_view_pixel(int x, int width, std::uint32_t exact,
-                                            std::uint32_t drawn) {
+PARTICLES_HD PixelF split_view_pixel(int x, int width, const PixelF& exact, const PixelF& drawn) {
   const int half = width / 2;
   const int divider = half > 0 ? half - 1 : 0;
   if (x < divider) return exact;
-  return x < divider + 2 ? kSplitDivider : drawn;
+  return x < divider + 2 ? PixelF{1.0f, 1.0f, 1.0f, 1.0f} : drawn;  // the divider: opaque white
 }
 
 // `image` (the drawn order's) takes `exact`'s left half and the divider; both are one viewport.
@@ -31,8 +29,8 @@ inline void compose_split_view(const CompositeImage& exact, CompositeImage& imag
   for (int y = 0; y < image.height; ++y) {
     const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width);
     for (int x = 0; x < image.width; ++x) {
-      image.rgba8[row + x] =
-          split_view_pixel(x, image.width, exact.rgba8[row + x], image.rgba8[row + x]);
+      image.pixels[row + x] =
+          split_view_pixel(x, image.width, exact.pixels[row + x], image.pixels[row + x]);
     }
   }
 }

@@ -13,58 +13,37 @@
 //  - point rasterization: one fragment per pixel whose centre lies in the square of the point
 //    size around the window position, gl_PointCoord across it (sprite_pixel_bounds, sprite_weight);
 //  - the fragment shader: a soft disc, discarded outside radius 1 (sprite_weight);
-//  - blending: premultiplied "over" into an 8-bit framebuffer, rounded after every sprite
-//    (blend_over_unorm8). Rounding each step matters: a pile of faint sprites converges to a
-//    different 8-bit value than the exact float sum would.
-// Where GL implementations part (how a point's position and size are held, how a float becomes
-// a byte, how the blend's product rounds), RasterRules says which way the GL at hand goes.
+//  - blending: premultiplied "over" into the float render target, far to near; the compositors
+//    take the same fragments nearest first (core/composite/front_to_back.hpp).
+// GL rasterizers hold a point's window position and size on a grid of their own (NVIDIA: 1/256
+// px and 1/32 px, measured on the H200; Mesa's llvmpipe: exactly). particle.vert puts both on
+// NVIDIA's grid itself, and project_sprite does the same, so that a GL holding either exactly or
+// on that grid draws the sprite this header computes.
 //
-// Every function uses plain IEEE float operations in a fixed order (and the blend integer
-// arithmetic), so the host compiler (no contraction in ISO C++) and nvcc (the compositor is built
-// with -fmad=false) agree bit for bit.
+// Every function uses plain IEEE float operations in a fixed order, so the host compiler (no
+// contraction in ISO C++) and nvcc (the compositor is built with -fmad=false) agree bit for bit.
 #include <cmath>
 #include <cstdint>
 
+#include "core/composite/pixel.hpp"
 #include "core/host_device.hpp"
 #include "core/particle.hpp"
 
 namespace particles {
 
-// How a float fragment channel in [0, 1] becomes the byte an RGBA8 framebuffer stores.
-enum class Unorm8Store : std::uint8_t {
-  nearest_even,         // round(v * 255), ties to even (Mesa's llvmpipe)
-  via_12_bit_fraction,  // q = v truncated to 12 fraction bits, then (q - q / 256 + 7) / 16 (NVIDIA)
-};
-
-// How "over" rounds the product x = d * (255 - a) of a destination byte and the fragment's
-// inverse alpha byte back to a byte.
-enum class BlendProduct : std::uint8_t {
-  shifted_sum,  // (x + x / 256 + 128) / 256, integer divisions (Mesa's llvmpipe)
-  rounded,      // x / 255 rounded to nearest, ties up (NVIDIA)
-};
-
-// The rules a GL implementation follows where the GL specification leaves it room, as far as the
-// compositor's image depends on them. app/gl/raster_rules.cpp tells which known set a context
-// follows; bench/raster_rules_probe prints the evidence for each rule.
-struct RasterRules {
-  float position_steps = 0.0f;  // a point's window position rounded to 1/steps px (0: exact)
-  float size_steps = 0.0f;      // its size (after the clamp) rounded down to 1/steps px (0: exact)
-  Unorm8Store store = Unorm8Store::nearest_even;
-  BlendProduct product = BlendProduct::shifted_sum;
-};
-inline constexpr RasterRules kLlvmpipeRules{};
-inline constexpr RasterRules kNvidiaRules{256.0f, 32.0f, Unorm8Store::via_12_bit_fraction,
-                                          BlendProduct::rounded};
+// The grids particle.vert holds a point on (above): window position in 1/256 px, size rounded
+// down to 1/32 px.
+inline constexpr float kPointPositionSteps = 256.0f;
+inline constexpr float kPointSizeSteps = 32.0f;
 
 // What projecting a sprite needs: the camera's matrices (column-major, as GL stores them), the
-// viewport, the sprite's world-space diameter, GL's point-size range and its raster rules.
+// viewport, the sprite's world-space diameter and GL's point-size range.
 struct SpriteCamera {
   float view[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   float projection[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   int width = 1, height = 1;                            // viewport, pixels
   float sprite_size = 0.1f;                             // world-space diameter
   float point_size_min = 1.0f, point_size_max = 64.0f;  // GL_POINT_SIZE_RANGE
-  RasterRules rules;
 };
 
 // A sprite in window coordinates (pixels, y up, origin at the bottom-left corner of the image).
@@ -90,27 +69,13 @@ PARTICLES_HD float column_major_row_dot(const float* m, int row, float x, float 
   return m[row] * x + m[4 + row] * y + m[8 + row] * z + m[12 + row] * w;
 }
 
-PARTICLES_HD float unorm8_to_float(std::uint32_t byte) {
-  return static_cast<float>(byte & 0xffu) / 255.0f;
+// Where particle.vert holds a point: its window position (one coordinate) on the 1/256 px grid,
+// its size rounded down to 1/32 px.
+PARTICLES_HD float held_point_position(float v) {
+  return rintf(v * kPointPositionSteps) / kPointPositionSteps;
 }
-
-// The byte GL stores for a float in an 8-bit normalized channel, under `rule`.
-PARTICLES_HD std::uint32_t float_to_unorm8(float v, Unorm8Store rule = Unorm8Store::nearest_even) {
-  const float c = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);  // NaN becomes 0
-  if (rule == Unorm8Store::via_12_bit_fraction) {
-    const auto q = static_cast<std::uint32_t>(c * 4096.0f);
-    return (q - (q >> 8) + 7u) >> 4;
-  }
-  return static_cast<std::uint32_t>(rintf(c * 255.0f));
-}
-
-// Where the rasterizer holds a point under `rules`: its window position (one coordinate) rounded
-// to 1/position_steps px, its size rounded down to 1/size_steps px; unchanged where a step is 0.
-PARTICLES_HD float held_point_position(float v, const RasterRules& rules) {
-  return rules.position_steps > 0.0f ? rintf(v * rules.position_steps) / rules.position_steps : v;
-}
-PARTICLES_HD float held_point_size(float size, const RasterRules& rules) {
-  return rules.size_steps > 0.0f ? floorf(size * rules.size_steps) / rules.size_steps : size;
+PARTICLES_HD float held_point_size(float size) {
+  return floorf(size * kPointSizeSteps) / kPointSizeSteps;
 }
 
 // `scale`: the particle's sprite scale (model_sprite_scale; 1 for a model that sizes no sprite),
@@ -154,10 +119,10 @@ PARTICLES_HD ProjectedSprite project_sprite(const SpriteCamera& cam, const Parti
                          : (pixels > cam.point_size_max ? cam.point_size_max : pixels);
   const float coverage_raw = (pixels * pixels) / (size * size);
   const float coverage = coverage_raw < 1.0f ? coverage_raw : 1.0f;
-  // The rasterizer's own hold on the point (the shader's coverage above saw the exact size).
-  s.x = held_point_position(s.x, cam.rules);
-  s.y = held_point_position(s.y, cam.rules);
-  const float held_size = held_point_size(size, cam.rules);
+  // Where the shader holds the point (its coverage above saw the exact size).
+  s.x = held_point_position(s.x);
+  s.y = held_point_position(s.y);
+  const float held_size = held_point_size(size);
   if (!(held_size > 0.0f)) {  // a zero point-size range draws nothing
     s.visible = false;
     return s;
@@ -217,50 +182,6 @@ PARTICLES_HD float sprite_weight_at(float x, float y, float inv_half, int px, in
 
 PARTICLES_HD float sprite_weight(const ProjectedSprite& s, int px, int py) {
   return sprite_weight_at(s.x, s.y, s.inv_half, px, py);
-}
-
-// One fragment of colour rgb (the sprite's straight colour) and alpha a = sprite alpha * weight,
-// premultiplied and stored to 8 bits as the fragment shader's output is: what the blend below
-// works on. Blending in float and rounding the result once differs by a few 1/255 where hundreds
-// of faint sprites pile up, because 8-bit blending stops moving a pixel once each sprite's change
-// rounds away (docs/performance.md, "Same image as GL").
-PARTICLES_HD std::uint32_t premultiplied_fragment_unorm8(std::uint32_t rgba8, float a,
-                                                         Unorm8Store rule) {
-  std::uint32_t out = float_to_unorm8(a, rule) << 24;
-  for (int c = 0; c < 3; ++c) {
-    out |= float_to_unorm8(unorm8_to_float(rgba8 >> (8 * c)) * a, rule) << (8 * c);
-  }
-  return out;
-}
-
-// "Over" on a stored fragment, in the 8-bit fixed point both known GLs use: each channel
-// dst = src + dst * (255 - src alpha) / 255, the product rounded under `rule`, saturated.
-PARTICLES_HD std::uint32_t blend_premultiplied_unorm8(std::uint32_t dst, std::uint32_t src,
-                                                      BlendProduct rule) {
-  const std::uint32_t keep = 255u - (src >> 24);
-  const bool rounded = rule == BlendProduct::rounded;
-  std::uint32_t out = 0;
-  for (int c = 0; c < 4; ++c) {
-    const std::uint32_t x = ((dst >> (8 * c)) & 0xffu) * keep;
-    const std::uint32_t t = x + 128u;
-    const std::uint32_t product = (t + ((rounded ? t : x) >> 8)) >> 8;
-    const std::uint32_t sum = ((src >> (8 * c)) & 0xffu) + product;
-    out |= (sum > 255u ? 255u : sum) << (8 * c);
-  }
-  return out;
-}
-
-PARTICLES_HD std::uint32_t blend_over_unorm8(std::uint32_t dst, std::uint32_t rgba8, float a,
-                                             const RasterRules& rules) {
-  return blend_premultiplied_unorm8(dst, premultiplied_fragment_unorm8(rgba8, a, rules.store),
-                                    rules.product);
-}
-
-// The framebuffer's clear value for a straight-alpha background: premultiplied, 8 bits.
-PARTICLES_HD std::uint32_t premultiplied_background(float r, float g, float b, float a,
-                                                    Unorm8Store rule = Unorm8Store::nearest_even) {
-  return float_to_unorm8(r * a, rule) | (float_to_unorm8(g * a, rule) << 8) |
-         (float_to_unorm8(b * a, rule) << 16) | (float_to_unorm8(a, rule) << 24);
 }
 
 }  // namespace particles

@@ -12,18 +12,18 @@ namespace {
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
 
-__global__ void compare_view_kernel(CompareMode mode, const std::uint32_t* __restrict__ exact,
-                                    const std::uint32_t* drawn, int width, int height,
+__global__ void compare_view_kernel(CompareMode mode, const PixelF* __restrict__ exact,
+                                    const PixelF* drawn, int width, int height,
                                     CompositeOutput output) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= width || y >= height) return;
   const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x;
-  const std::uint32_t v = mode == CompareMode::heat
-                              ? difference_heat(exact[i], drawn[i])
-                              : split_view_pixel(x, width, exact[i], drawn[i]);
+  const PixelF v = mode == CompareMode::heat ? difference_heat(exact[i], drawn[i])
+                                             : split_view_pixel(x, width, exact[i], drawn[i]);
   if (output.surface != 0) {
-    surf2Dwrite(v, output.surface, x * 4, y);
+    surf2Dwrite(make_float4(v.r, v.g, v.b, v.a), output.surface,
+                x * static_cast<int>(sizeof(float4)), y);
   } else {
     output.pixels[i] = v;
   }
@@ -31,9 +31,8 @@ __global__ void compare_view_kernel(CompareMode mode, const std::uint32_t* __res
 
 }  // namespace
 
-void compose_compare_view(CompareMode mode, const std::uint32_t* exact, const std::uint32_t* drawn,
-                          int width, int height, const CompositeOutput& output,
-                          cudaStream_t stream) {
+void compose_compare_view(CompareMode mode, const PixelF* exact, const PixelF* drawn, int width,
+                          int height, const CompositeOutput& output, cudaStream_t stream) {
   if (output.surface == 0 && output.pixels == nullptr) {
     throw std::invalid_argument("compose_compare_view: no output surface or pixels");
   }

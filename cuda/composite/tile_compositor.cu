@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/composite/front_to_back.hpp"
 #include "core/composite/tile_grid.hpp"
 #include "cuda/common/check.hpp"
 
@@ -18,14 +19,13 @@ constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
 constexpr int kTilePixels = kTileSize * kTileSize;
-constexpr int kBlendThreads = 256;
-// A tile whose list is longer than this (a heavy tile) is blended by kHeavySplit blocks, each
-// taking a band of its rows: one block walks a tile's list, so the longest list bounds the whole
-// blend, and split four ways each block tests that list for a quarter of the pixels.
-constexpr std::uint32_t kHeavyList = 2048;
-constexpr int kHeavySplit = 4;
-// Fewest entries of a long tile list blended first, from its end (blend_kernel).
-constexpr std::uint32_t kFirstWindow = 1024;
+// One blend thread per pixel of a tile.
+constexpr int kBlendThreads = kTilePixels;
+// A tile's list is blended in chunks of at most this many entries, each by a block of its own,
+// so that no tile's list bounds the whole blend; a tile of several chunks is put together by the
+// block that finishes last (blend_kernel).
+constexpr std::uint32_t kChunk = kBlendChunk;
+constexpr int kWorkThreads = 256;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
   return static_cast<unsigned>((items + static_cast<std::uint64_t>(threads) - 1) /
@@ -70,12 +70,12 @@ __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
   tile_counts[i] = tiles.count();
 }
 
-// One sprite's entries k in [k0, count) of its range, k striding by `step`.
-__device__ void emit_entries(const TileRange& r, std::uint64_t at, std::uint32_t sprite, int k0,
-                             int count, int step, int columns, std::uint32_t* __restrict__ tiles,
+// One sprite's entries k in [k0, k1) of its range, k striding by `step`, entry k at at + k.
+__device__ void emit_entries(const TileRange& r, std::int64_t at, std::uint32_t sprite, int k0,
+                             int k1, int step, int columns, std::uint32_t* __restrict__ tiles,
                              std::uint32_t* __restrict__ sprites) {
   const int across = r.tx1 - r.tx0;
-  for (int k = k0; k < count; k += step) {
+  for (int k = k0; k < k1; k += step) {
     const int tx = r.tx0 + k % across;
     const int ty = r.ty0 + k / across;
     tiles[at + k] = static_cast<std::uint32_t>(ty * columns + tx);
@@ -83,352 +83,207 @@ __device__ void emit_entries(const TileRange& r, std::uint64_t at, std::uint32_t
   }
 }
 
-// Entries [offsets[first], offsets[last]) of one pass, written from entry 0 of the arrays. Each
-// thread writes its own sprite's few entries; a sprite over more than kSmallSprite tiles is left
-// to the whole block, so one sprite over thousands of tiles does not hold up one thread.
+// The entries of one pass: those whose place in the frame's numbering of all of them (the scanned
+// offsets) lies in [window, window + length), written from entry 0 of the arrays; a sprite whose
+// entries straddle two windows has some in each. Each thread writes its own sprite's few entries;
+// a sprite over more than kSmallSprite tiles is left to the whole block, so one sprite over
+// thousands of tiles does not hold up one thread.
 __global__ void emit_kernel(const float4* __restrict__ geometry,
-                            const std::uint64_t* __restrict__ offsets, std::uint32_t first,
-                            std::uint32_t last, TileGrid grid, std::uint32_t* __restrict__ tiles,
+                            const std::uint64_t* __restrict__ offsets, std::uint32_t count,
+                            std::uint64_t window, std::uint64_t length, TileGrid grid,
+                            std::uint32_t* __restrict__ tiles,
                             std::uint32_t* __restrict__ sprites) {
   constexpr int kSmallSprite = 8;
   __shared__ std::uint32_t large[kEmitThreads];
   __shared__ int large_count;
   if (threadIdx.x == 0) large_count = 0;
   __syncthreads();
-  const std::uint64_t pass_base = offsets[first];
-  const std::uint32_t sprite = first + blockIdx.x * kEmitThreads + threadIdx.x;
+  const std::uint32_t sprite = blockIdx.x * kEmitThreads + threadIdx.x;
   TileRange range;
-  std::uint64_t at = 0;
-  int count = 0;
-  if (sprite < last) {
-    at = offsets[sprite] - pass_base;
-    count = static_cast<int>(offsets[sprite + 1] - offsets[sprite]);
-    if (count > 0) {
+  std::int64_t at = 0;
+  int k0 = 0, k1 = 0;
+  if (sprite < count) {
+    const std::uint64_t first = offsets[sprite], end = offsets[sprite + 1];
+    const std::uint64_t from = max(first, window), to = min(end, window + length);
+    if (from < to) {
+      at = static_cast<std::int64_t>(first) - static_cast<std::int64_t>(window);
+      k0 = static_cast<int>(from - first);
+      k1 = static_cast<int>(to - first);
       range = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
     }
   }
-  if (count > kSmallSprite) {
+  if (k1 - k0 > kSmallSprite) {
     large[atomicAdd(&large_count, 1)] = threadIdx.x;
   } else {
-    emit_entries(range, at, sprite, 0, count, 1, grid.columns, tiles, sprites);
+    emit_entries(range, at, sprite, k0, k1, 1, grid.columns, tiles, sprites);
   }
   __shared__ TileRange shared_range;
-  __shared__ std::uint64_t shared_at;
-  __shared__ int shared_count;
+  __shared__ std::int64_t shared_at;
+  __shared__ int shared_k0, shared_k1;
   __syncthreads();
   for (int i = 0; i < large_count; ++i) {
     if (threadIdx.x == large[i]) {
       shared_range = range;
       shared_at = at;
-      shared_count = count;
+      shared_k0 = k0;
+      shared_k1 = k1;
     }
     __syncthreads();
-    emit_entries(shared_range, shared_at, first + blockIdx.x * kEmitThreads + large[i],
-                 static_cast<int>(threadIdx.x), shared_count, kEmitThreads, grid.columns, tiles,
-                 sprites);
+    emit_entries(shared_range, shared_at, blockIdx.x * kEmitThreads + large[i],
+                 shared_k0 + static_cast<int>(threadIdx.x), shared_k1, kEmitThreads, grid.columns,
+                 tiles, sprites);
     __syncthreads();
   }
 }
 
-// Each tile's range in the sorted entries, and the list of tiles whose lists are longer than
-// kHeavyList (heavy), in no particular order: a tile starting at entry i is heavy exactly when
-// entry i + kHeavyList still belongs to it.
+// The pass's entries past the frame's last (its window reaches beyond the total) get the key
+// `sentinel`, one past every tile, so that the sort puts them last and no tile's range holds them.
+__global__ void pad_kernel(const std::uint64_t* __restrict__ total, std::uint64_t window,
+                           std::uint32_t length, std::uint32_t sentinel,
+                           std::uint32_t* __restrict__ tiles) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < length && window + i >= *total) tiles[i] = sentinel;
+}
+
+// Each tile's range [begin, end) in the sorted entries (tiles with no entry keep {0, 0}; the
+// padding's sentinel key is no tile).
 __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::uint32_t entries,
-                                  uint2* __restrict__ ranges, std::uint32_t* __restrict__ heavy,
-                                  std::uint32_t* __restrict__ heavy_count) {
+                                  std::uint32_t sentinel, uint2* __restrict__ ranges) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= entries) return;
   const std::uint32_t tile = tiles[i];
-  if (i == 0 || tiles[i - 1] != tile) {
-    ranges[tile].x = i;
-    if (entries - i > kHeavyList && tiles[i + kHeavyList] == tile) {
-      heavy[atomicAdd(heavy_count, 1u)] = tile;
-    }
-  }
+  if (tile == sentinel) return;
+  if (i == 0 || tiles[i - 1] != tile) ranges[tile].x = i;
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
+}
+
+// How many chunks each tile's list is blended in: one at least, so that every pixel is written.
+__global__ void chunk_count_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
+                                   std::uint32_t* __restrict__ chunk_counts) {
+  const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tile > tiles) return;
+  if (tile == tiles) {  // the scan's last element: its exclusive sum is the total
+    chunk_counts[tile] = 0;
+    return;
+  }
+  const uint2 r = ranges[tile];
+  chunk_counts[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk);
+}
+
+// Work items, one per (tile, chunk), from the scanned counts: item first_chunk[tile] + k is
+// chunk k of the tile, k = 0 the nearest.
+__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_chunk, std::uint32_t tiles,
+                                 uint2* __restrict__ items) {
+  const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tile >= tiles) return;
+  for (std::uint32_t item = first_chunk[tile], k = 0; item < first_chunk[tile + 1]; ++item, ++k) {
+    items[item] = make_uint2(tile, k);
+  }
 }
 
 struct SurfaceWriter {
   cudaSurfaceObject_t surface;
-  __device__ std::uint32_t read(int x, int y) const {
-    return surf2Dread<std::uint32_t>(surface, x * 4, y);
+  __device__ PixelF read(int x, int y) const {
+    const float4 v = surf2Dread<float4>(surface, x * static_cast<int>(sizeof(float4)), y);
+    return {v.x, v.y, v.z, v.w};
   }
-  __device__ void write(int x, int y, std::uint32_t v) const { surf2Dwrite(v, surface, x * 4, y); }
+  __device__ void write(int x, int y, const PixelF& p) const {
+    surf2Dwrite(make_float4(p.r, p.g, p.b, p.a), surface, x * static_cast<int>(sizeof(float4)), y);
+  }
 };
 struct LinearWriter {
-  std::uint32_t* pixels;
+  PixelF* pixels;
   int width;
-  __device__ std::uint32_t read(int x, int y) const { return pixels[y * width + x]; }
-  __device__ void write(int x, int y, std::uint32_t v) const { pixels[y * width + x] = v; }
+  __device__ PixelF read(int x, int y) const { return pixels[y * width + x]; }
+  __device__ void write(int x, int y, const PixelF& p) const { pixels[y * width + x] = p; }
 };
 
-// A block's share of shared memory for one batch: up to 32 entries per thread of a pixel.
-constexpr int kMaxBatch = 32 * (kBlendThreads / (kTilePixels / kHeavySplit));
-
-struct BlendBatch {
-  float4 geometry[kMaxBatch];
-  std::uint32_t colors[kMaxBatch];
-  // The sprite's candidate pixels in the block's region: a rectangle, packed as its first pixel
-  // (x, y relative to the region, 4 bits each) and its width, and where its candidates start in
-  // the batch's numbering of all of them (at most kMaxBatch * kTilePixels / kHeavySplit).
-  std::uint16_t rectangle[kMaxBatch];
-  std::uint16_t first_candidate[kMaxBatch];
-  std::uint32_t fragments[kMaxBatch * (kTilePixels / kHeavySplit)];  // premultiplied, [k][pixel]
-  std::uint32_t covering[kBlendThreads];  // [k / 32][pixel]: bit k % 32, sprite k covers pixel
-  bool pixel_active[kTilePixels];         // whether the pixel takes part (blend_entries)
-  cub::BlockScan<int, kBlendThreads>::TempStorage scan;
-};
-static_assert(kMaxBatch * (kTilePixels / kHeavySplit) == 32 * kBlendThreads);
-static_assert(kTileSize <= 15 && kMaxBatch * (kTilePixels / kHeavySplit) < 65536);
-
-// A sprite's candidate pixels in a block's region (kRows rows of a tile from pixel (x0, y0)):
-// the region's pixels inside its pixel bounds, packed for BlendBatch::rectangle, and their count.
-template <int kRows>
-__device__ int candidate_rectangle(float4 g, int x0, int y0, const TileGrid& grid,
-                                   std::uint16_t& packed) {
-  const PixelBounds b = geometry_pixel_bounds(g, grid);
-  const int cx0 = max(b.x0, x0), cx1 = min(b.x1, x0 + kTileSize);
-  const int cy0 = max(b.y0, y0), cy1 = min(b.y1, y0 + kRows);
-  if (cx0 >= cx1 || cy0 >= cy1) return 0;
-  packed = static_cast<std::uint16_t>((cx0 - x0) | (cy0 - y0) << 4 | (cx1 - cx0) << 8);
-  return (cx1 - cx0) * (cy1 - cy0);
+__device__ float4 as_float4(const FrontToBack& f) {
+  return make_float4(f.r, f.g, f.b, f.transmittance);
+}
+__device__ FrontToBack from_float4(float4 v) {
+  return {v.x, v.y, v.z, v.w};
 }
 
-// The store and blend rules (RasterRules) as types, so that each combination compiles to its own
-// arithmetic: a test of the rule inside the dependent chain of 8-bit blends costs every sprite.
-template <Unorm8Store kStore, BlendProduct kProduct>
-struct BlendRules {
-  static constexpr Unorm8Store store = kStore;
-  static constexpr BlendProduct product = kProduct;
-};
-
-// Calls launch(BlendRules<...>{}) with the combination `rules` names.
-template <class Launch>
-void with_blend_rules(const RasterRules& rules, const Launch& launch) {
-  const bool twelve = rules.store == Unorm8Store::via_12_bit_fraction;
-  const bool rounded = rules.product == BlendProduct::rounded;
-  if (twelve && rounded) {
-    launch(BlendRules<Unorm8Store::via_12_bit_fraction, BlendProduct::rounded>{});
-  } else if (twelve) {
-    launch(BlendRules<Unorm8Store::via_12_bit_fraction, BlendProduct::shifted_sum>{});
-  } else if (rounded) {
-    launch(BlendRules<Unorm8Store::nearest_even, BlendProduct::rounded>{});
-  } else {
-    launch(BlendRules<Unorm8Store::nearest_even, BlendProduct::shifted_sum>{});
-  }
-}
-
-// Blends entries [begin, end) of a tile's list into each of a block's kPixels pixels' chains, a
-// batch at a time, in two phases. First every thread of the block tests and shades: the batch's
-// sprites' candidate pixels (the block's pixels inside each sprite's pixel bounds) are numbered
-// one after another (a block scan of their counts), and each thread takes an equal run of them,
-// so that the work spreads evenly whatever the sprites' sizes. A covered pixel's fragment (the
-// costly float work, independent of the pixel's value) goes to shared memory with a bit per
-// (sprite, pixel). Sprites are a few pixels wide in most scenes, so this tests a small part of
-// what a pixel-major walk of every sprite over every pixel would, and no warp waits on the
-// shading of one pixel's sprites in turn. Then one thread per pixel runs the dependent 8-bit
-// blends over the fragments of its covering sprites alone, in draw order: integer arithmetic, a
-// dozen instructions each. A fragment whose 8 bits are all zero (a sprite's faint edge) leaves
-// every pixel as it is, so it takes no bit. The next batch's sprite indices are read during a
-// batch.
-//
-// Two chains (kTwoChains): `low` and `high` started from different values. Every sprite's blend
-// is a non-decreasing map of each 8-bit channel, so chains started from 0 and from 255 bound
-// every chain in between; once they meet, the pixel no longer depends on what lay under the
-// entries blended. Only the first kPixels threads' chains mean anything. `active`: whether this
-// thread's pixel takes part (the same for every thread of a pixel); (x0, y0): the region's first
-// pixel.
-template <bool kTwoChains, int kPixels, class Rules>
-__device__ void blend_entries(std::uint32_t begin, std::uint32_t end, int x0, int y0,
-                              const TileGrid& grid, const std::uint32_t* __restrict__ sprites,
-                              const float4* __restrict__ geometry,
-                              const std::uint32_t* __restrict__ colors, Rules rules, bool active,
-                              BlendBatch& batch, std::uint32_t& low, std::uint32_t& high) {
-  constexpr int kLanes = kBlendThreads / kPixels;
-  constexpr int kBatch = 32 * kLanes;
-  constexpr int kRows = kPixels / kTileSize;
-  // A thread's batch slots, consecutive so that the scan numbers the candidates in slot order.
-  constexpr int kSlots = kBatch >= kBlendThreads ? kBatch / kBlendThreads : 1;
-  const int pixel = static_cast<int>(threadIdx.x) % kPixels;
-  const int first_slot = static_cast<int>(threadIdx.x) * kSlots;
-  if (threadIdx.x < kPixels) batch.pixel_active[pixel] = active;
-  batch.covering[threadIdx.x] = 0;  // each pixel's reader clears its words after that
-
-  std::uint32_t next[kSlots];
-  for (int l = 0; l < kSlots; ++l) {
-    const std::uint32_t e = begin + static_cast<std::uint32_t>(first_slot + l);
-    if (first_slot + l < kBatch && e < end) next[l] = sprites[e];
-  }
-  for (std::uint32_t base = begin; base < end; base += kBatch) {
-    int counts[kSlots];
-    int candidates = 0;
-    for (int l = 0; l < kSlots; ++l) {
-      const int slot = first_slot + l;
-      counts[l] = 0;
-      if (slot < kBatch && base + static_cast<std::uint32_t>(slot) < end) {
-        const float4 g = geometry[next[l]];
-        batch.geometry[slot] = g;
-        batch.colors[slot] = colors[next[l]];
-        counts[l] = candidate_rectangle<kRows>(g, x0, y0, grid, batch.rectangle[slot]);
-        const std::uint32_t ahead = base + kBatch + static_cast<std::uint32_t>(slot);
-        if (ahead < end) next[l] = sprites[ahead];
-      }
-      candidates += counts[l];
-    }
-    int first = 0, total = 0;
-    cub::BlockScan<int, kBlendThreads>(batch.scan).ExclusiveSum(candidates, first, total);
-    for (int l = 0; l < kSlots; ++l) {
-      // Slots past the batch's end start at the total, after every candidate.
-      if (first_slot + l < kBatch) {
-        batch.first_candidate[first_slot + l] = static_cast<std::uint16_t>(first);
-      }
-      first += counts[l];
-    }
-    __syncthreads();
-    // Each thread takes a run of consecutive candidates: one search for the run's first sprite,
-    // then a walk through the sprites' rectangles in turn.
-    const int run = (total + kBlendThreads - 1) / kBlendThreads;
-    const int run_begin = static_cast<int>(threadIdx.x) * run;
-    const int run_end = min(run_begin + run, total);
-    if (run_begin < run_end) {
-      int k = 0;  // the last slot whose candidates start at or before run_begin
-      for (int step = kBatch / 2; step > 0; step /= 2) {
-        if (batch.first_candidate[k + step] <= run_begin) k += step;
-      }
-      int next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
-      int r = batch.rectangle[k];
-      int across = r >> 8;
-      int c = run_begin - batch.first_candidate[k];
-      int rx = (r & 0xf) + c % across, ry = ((r >> 4) & 0xf) + c / across;
-      float4 g = batch.geometry[k];
-      for (int i = run_begin;;) {
-        const int at = ry * kTileSize + rx;
-        if (batch.pixel_active[at]) {
-          const float w = sprite_weight_at(g.x, g.y, g.z, x0 + rx, y0 + ry);
-          const std::uint32_t fragment =
-              w >= 0.0f ? premultiplied_fragment_unorm8(batch.colors[k], g.w * w, rules.store) : 0u;
-          if (fragment != 0u) {
-            batch.fragments[k * kPixels + at] = fragment;
-            atomicOr(&batch.covering[(k / 32) * kPixels + at], 1u << (k % 32));
-          }
-        }
-        if (++i == run_end) break;
-        if (i < next_sprite_at) {
-          if (++rx == (r & 0xf) + across) {
-            rx = r & 0xf;
-            ++ry;
-          }
-          continue;
-        }
-        do {  // the next sprite with candidates (empty ones share their start with it)
-          ++k;
-          next_sprite_at = k + 1 < kBatch ? batch.first_candidate[k + 1] : total;
-        } while (next_sprite_at == i);
-        r = batch.rectangle[k];
-        across = r >> 8;
-        rx = r & 0xf;
-        ry = (r >> 4) & 0xf;
-        g = batch.geometry[k];
-      }
-    }
-    __syncthreads();
-    if (threadIdx.x < kPixels) {
-      for (int q = 0; q < kLanes; ++q) {
-        std::uint32_t bits = batch.covering[q * kPixels + pixel];
-        batch.covering[q * kPixels + pixel] = 0;
-        while (bits != 0) {
-          const int k = q * 32 + __ffs(bits) - 1;
-          bits &= bits - 1;
-          const std::uint32_t fragment = batch.fragments[k * kPixels + pixel];
-          const bool apart = kTwoChains && high != low;  // chains that met stay together
-          low = blend_premultiplied_unorm8(low, fragment, rules.product);
-          high = apart ? blend_premultiplied_unorm8(high, fragment, rules.product) : low;
-        }
-      }
-    }
-    __syncthreads();
-  }
-}
-
-// The pixels [first_pixel, first_pixel + kPixels) of one tile, the tile's list in draw order. A
-// long list is blended from its end first: its last quarter (at least kFirstWindow entries) from
-// the bounds 0 and 255 (blend_entries). A pixel whose bounds meet has its exact 8-bit result and
-// needs nothing of the rest of the list; the pixels whose bounds did not meet (sparse ones, whose
-// few sprites leave the bounds apart) are blended over the whole list from the true value under
-// them (the background, or the image a pass before left), and only they test and blend in that
-// pass. Over an opaque background every chain's alpha stays 255 (each blend maps 255 to 255), so
-// the bounds start there. Dense regions, whose pixels saturate after some hundreds of sprites,
-// cost the tile's dependent blends a quarter of its list. (Windows growing from 512 entries cost
-// more: docs/notes/compositor.md, "Blend blocks for long tiles".)
-template <int kPixels, class Writer, class Rules>
-__device__ void blend_tile(int tile, int first_pixel, const TileGrid& grid, uint2 range,
-                           const std::uint32_t* __restrict__ sprites,
-                           const float4* __restrict__ geometry,
-                           const std::uint32_t* __restrict__ colors, Rules rules,
-                           std::uint32_t background, bool start_from_image, const Writer& out,
-                           BlendBatch& batch, bool* resolved) {
-  const int pixel = first_pixel + static_cast<int>(threadIdx.x) % kPixels;
-  const int x0 = (tile % grid.columns) * kTileSize;  // the block's region's first pixel
-  const int y0 = (tile / grid.columns) * kTileSize + first_pixel / kTileSize;
-  const int px = x0 + pixel % kTileSize;
-  const int py = (tile / grid.columns) * kTileSize + pixel / kTileSize;
-  const bool in_image = px < grid.width && py < grid.height;
-  const bool writes = in_image && threadIdx.x < kPixels;
-  std::uint32_t under = background;
-  if (start_from_image && writes) under = out.read(px, py);
-  const std::uint32_t opaque_alpha = (under >> 24) == 255u ? 0xff000000u : 0u;
-  std::uint32_t value = under;
-  bool active = in_image;  // still to be blended over the whole list
-  const std::uint32_t window = max(kFirstWindow, (range.y - range.x) / 4);
-  if (range.y - range.x > window) {
-    std::uint32_t low = opaque_alpha, high = 0xffffffffu;
-    blend_entries<true, kPixels>(range.y - window, range.y, x0, y0, grid, sprites, geometry, colors,
-                                 rules, in_image, batch, low, high);
-    if (threadIdx.x < kPixels) {
-      resolved[threadIdx.x] = !in_image || low == high;
-      if (low == high) value = low;
-    }
-    __syncthreads();
-    active = in_image && !resolved[threadIdx.x % kPixels];
-  }
-  if (__syncthreads_or(active)) {
-    std::uint32_t whole = under, unused = 0;
-    blend_entries<false, kPixels>(range.x, range.y, x0, y0, grid, sprites, geometry, colors, rules,
-                                  active, batch, whole, unused);
-    if (active) value = whole;
-  }
-  if (writes) out.write(px, py, value);
-}
-
-// The first heavy_blocks blocks share the heavy tiles, kHeavySplit blocks each, a band of its
-// rows a block, sixteen threads a pixel (heavy_blocks is a bound: blocks past the heavy tiles
-// found return at once); they come first so that the longest lists start first. Every other
-// block blends one tile with a short list whole, four threads a pixel.
-template <class Writer, class Rules>
+// One work item: a chunk of a tile's list (the entries nearest first), one thread per pixel. A
+// batch of kBlendThreads sprites goes through shared memory, a sprite a thread; then each thread
+// takes the batch's sprites that cover its pixel, nearest first, until its transmittance falls
+// below kTransmittanceFloor (front_to_back.hpp), and the block stops once every pixel has. A
+// tile of one chunk writes its pixels; a chunk of a longer list leaves its sums in `partial`, and
+// the tile's last chunk to finish takes them all, nearest chunk first, and writes.
+template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
-    blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
-                 const std::uint32_t* __restrict__ heavy,
-                 const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
+    blend_kernel(TileGrid grid, const uint2* __restrict__ items,
+                 const std::uint32_t* __restrict__ item_count,
+                 const std::uint32_t* __restrict__ first_chunk, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
-                 const std::uint32_t* __restrict__ colors, Rules rules, std::uint32_t background,
+                 const std::uint32_t* __restrict__ colors, float4* __restrict__ partial,
+                 std::uint32_t* __restrict__ chunks_done, const std::uint64_t* __restrict__ total,
+                 std::uint64_t binned, std::uint32_t* __restrict__ incomplete, PixelF background,
                  bool start_from_image, Writer out) {
-  __shared__ BlendBatch batch;
-  __shared__ bool resolved[kTilePixels];
-  if (blockIdx.x < heavy_blocks) {
-    const std::uint32_t h = blockIdx.x / kHeavySplit;
-    if (h >= *heavy_count) return;
-    const int tile = static_cast<int>(heavy[h]);
-    constexpr int kPixels = kTilePixels / kHeavySplit;
-    const int share = static_cast<int>(blockIdx.x % kHeavySplit);
-    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors, rules,
-                        background, start_from_image, out, batch, resolved);
+  __shared__ float4 batch_geometry[kBlendThreads];
+  __shared__ std::uint32_t batch_colors[kBlendThreads];
+  __shared__ bool last_chunk;
+  // A frame with more entries than were binned (it outgrew the estimate its buffers were sized
+  // by) writes nothing: the image keeps the frame before, never a frame with sprites missing.
+  if (*total > binned) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *incomplete = 1u;
     return;
   }
-  const int tile = static_cast<int>(blockIdx.x - heavy_blocks);
+  if (blockIdx.x >= *item_count) return;
+  const uint2 item = items[blockIdx.x];
+  const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
-  if (range.y - range.x > kHeavyList) return;
-  blend_tile<kTilePixels>(tile, 0, grid, range, sprites, geometry, colors, rules, background,
-                          start_from_image, out, batch, resolved);
+  const std::uint32_t chunks = max(1u, (range.y - range.x + kChunk - 1) / kChunk);
+  // Chunk k holds the list's entries [end - (k + 1) * kChunk, end - k * kChunk), nearest last.
+  const std::uint32_t hi = range.y - min(range.y - range.x, item.y * kChunk);
+  const std::uint32_t lo = hi - min(hi - range.x, kChunk);
+
+  const int pixel = static_cast<int>(threadIdx.x);
+  const int px = static_cast<int>(tile % static_cast<std::uint32_t>(grid.columns)) * kTileSize +
+                 pixel % kTileSize;
+  const int py = static_cast<int>(tile / static_cast<std::uint32_t>(grid.columns)) * kTileSize +
+                 pixel / kTileSize;
+  const bool in_image = px < grid.width && py < grid.height;
+  FrontToBack sum;
+  for (std::uint32_t end = hi; end > lo; end -= min(end - lo, std::uint32_t{kBlendThreads})) {
+    const int taken = static_cast<int>(min(end - lo, std::uint32_t{kBlendThreads}));
+    if (pixel < taken) {
+      const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
+      batch_geometry[pixel] = geometry[sprite];
+      batch_colors[pixel] = colors[sprite];
+    }
+    __syncthreads();
+    for (int k = 0; k < taken && sum.open(); ++k) {
+      const float4 g = batch_geometry[k];
+      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+      if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
+    }
+    // Stop once no pixel of the tile takes more (pixels outside the image take nothing useful).
+    if (__syncthreads_count(in_image && sum.open()) == 0) break;
+  }
+
+  if (chunks > 1) {
+    const std::uint32_t first = first_chunk[tile];
+    partial[static_cast<std::size_t>(blockIdx.x) * kBlendThreads + pixel] = as_float4(sum);
+    __threadfence();  // the sums are visible before the count says so
+    __syncthreads();
+    if (pixel == 0) {
+      last_chunk = atomicAdd(&chunks_done[tile], 1u) == chunks - 1;
+      if (last_chunk) chunks_done[tile] = 0;  // ready for the next pass and frame
+    }
+    __syncthreads();
+    if (!last_chunk) return;
+    __threadfence();
+    sum = FrontToBack{};
+    for (std::uint32_t k = 0; k < chunks && sum.open(); ++k) {
+      sum.take_behind(from_float4(
+          __ldcg(&partial[static_cast<std::size_t>(first + k) * kBlendThreads + pixel])));
+    }
+  }
+  if (!in_image) return;
+  const PixelF under = start_from_image ? out.read(px, py) : background;
+  out.write(px, py, sum.over(under));
 }
 
 }  // namespace
@@ -445,30 +300,62 @@ void TileCompositor::reserve_sprites(std::uint32_t count) {
   scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
 }
 
-void TileCompositor::reserve_entries(std::size_t entries) {
+void TileCompositor::reserve_entries(std::size_t entries, cudaStream_t stream) {
   if (entries_capacity() >= entries && sorter_) return;
-  // Headroom so that a frame that needs a few more entries than the last allocates nothing.
-  const std::size_t capacity = entries + entries / 4 + 4096;
+  CUDA_CHECK(cudaStreamSynchronize(stream));  // no sort still uses the old buffers
   sorter_.reset();
   entry_tiles_ = DeviceBuffer<std::uint32_t>();
   entry_sprites_ = DeviceBuffer<std::uint32_t>();
-  entry_tiles_.resize(capacity);
-  entry_sprites_.resize(capacity);
-  sorter_ = make_sorter(binning_, capacity);
+  entry_tiles_.resize(entries);
+  entry_sprites_.resize(entries);
+  sorter_ = make_sorter(binning_, entries);
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
-  if (tile_ranges_.size() < tiles) {
-    tile_ranges_.resize(tiles);
-    heavy_tiles_.resize(tiles);
+  if (incomplete_.empty()) {
+    incomplete_.resize(1);
+    CUDA_CHECK(cudaMemset(incomplete_.data(), 0, incomplete_.size_bytes()));
   }
-  if (heavy_count_.empty()) heavy_count_.resize(1);
+  if (tile_ranges_.size() >= tiles) return;
+  tile_ranges_.resize(tiles);
+  first_chunk_.resize(tiles + 1);
+  chunks_done_.resize(tiles);
+  // The blend's counters start at zero once; its last chunk of a tile puts its counter back.
+  CUDA_CHECK(cudaMemset(chunks_done_.data(), 0, chunks_done_.size_bytes()));
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_chunk_.data(), first_chunk_.data(),
+                                           static_cast<std::int64_t>(tiles) + 1));
+  chunk_scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
+}
+
+void TileCompositor::reserve_work_items(std::size_t items) {
+  if (work_items_.size() >= items) return;
+  const std::size_t capacity = items + items / 4;  // headroom, as for the entries
+  work_items_.resize(capacity);
+  partial_sums_.resize(capacity * static_cast<std::size_t>(kBlendThreads));
+}
+
+void TileCompositor::take_reports() {
+  for (Report& r : reports_) {
+    if (!r.pending) continue;
+    const cudaError_t state = cudaEventQuery(r.done.get());
+    if (state == cudaErrorNotReady) continue;
+    CUDA_CHECK(state);
+    r.pending = false;
+    const std::uint64_t total = reported_totals_.data()[&r - reports_];
+    overflowed_ += total > r.binned ? 1 : 0;
+    // The newest report sizes the next frames.
+    if (r.sequence > newest_report_) {
+      newest_report_ = r.sequence;
+      expected_entries_ = total;
+    }
+  }
 }
 
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
                                const float* sprite_scales, const std::uint32_t* order,
                                std::uint32_t count, const SpriteCamera& camera,
-                               std::uint32_t background, const CompositeOutput& output) {
+                               const PixelF& background, const CompositeOutput& output) {
   if (camera.width <= 0 || camera.height <= 0) {
     throw std::invalid_argument("TileCompositor: viewport " + std::to_string(camera.width) + "x" +
                                 std::to_string(camera.height) + " is empty");
@@ -477,9 +364,12 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     throw std::invalid_argument("TileCompositor: no output surface or pixels");
   }
   const TileGrid grid = tile_grid(camera.width, camera.height);
-  const int tile_bits = bits_for(static_cast<std::size_t>(grid.count()));
+  const auto tiles = static_cast<std::uint32_t>(grid.count());
+  const std::uint32_t sentinel = tiles;                                 // the padding's key
+  const int tile_bits = bits_for(static_cast<std::size_t>(tiles) + 1);  // tiles and the sentinel
   reserve_sprites(std::max(count, 1u));
-  reserve_tiles(static_cast<std::size_t>(grid.count()));
+  reserve_tiles(tiles);
+  take_reports();
 
   TimingSlot& timing = timing_[next_timing_];
   const bool timed = !timing.pending;  // a slot still unread is not overwritten
@@ -493,86 +383,88 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_workspace_.data(), scan_bytes,
                                            sprite_offsets_.data(), sprite_offsets_.data(),
                                            static_cast<std::int64_t>(count) + 1, stream));
-  std::uint64_t total = 0;
-  CUDA_CHECK(cudaMemcpyAsync(&total, sprite_offsets_.data() + count, sizeof total,
-                             cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  last_entries_ = total;
-
-  // Pass boundaries: draw positions whose entries fit a pass. Nearly every frame has one pass,
-  // which needs no offsets on the host.
-  std::vector<std::uint32_t> cuts{0u, count};
-  if (total > max_entries_per_pass_) {
-    std::vector<std::uint64_t> offsets(std::size_t{count} + 1);
-    CUDA_CHECK(cudaMemcpy(offsets.data(), sprite_offsets_.data(),
-                          offsets.size() * sizeof(offsets[0]), cudaMemcpyDeviceToHost));
-    cuts = {0u};
-    while (cuts.back() < count) {
-      const std::uint64_t limit = offsets[cuts.back()] + max_entries_per_pass_;
-      auto it = std::upper_bound(offsets.begin() + cuts.back() + 1, offsets.end(), limit);
-      std::uint32_t next = static_cast<std::uint32_t>(it - offsets.begin()) - 1;
-      if (next == cuts.back()) ++next;  // one sprite over the limit: a pass of its own
-      cuts.push_back(next);
-    }
-    total = 0;
-    for (std::size_t p = 1; p < cuts.size(); ++p) {
-      total = std::max(total, offsets[cuts[p]] - offsets[cuts[p - 1]]);
-    }
+  const std::uint64_t* total = sprite_offsets_.data() + count;
+  if (!expected_entries_) {
+    // The first composite has no report to go by: it waits for its own total, once.
+    std::uint64_t first_total = 0;
+    CUDA_CHECK(
+        cudaMemcpyAsync(&first_total, total, sizeof first_total, cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    expected_entries_ = first_total;
   }
-  if (std::max<std::uint64_t>(total, 1) > entries_capacity()) {
-    CUDA_CHECK(cudaStreamSynchronize(stream));  // no sort still uses the old buffers
-  }
-  reserve_entries(static_cast<std::size_t>(std::max<std::uint64_t>(total, 1)));
-  last_passes_ = cuts.size() - 1;
 
-  for (std::size_t p = 1; p < cuts.size(); ++p) {
-    const std::uint32_t first = cuts[p - 1], last = cuts[p];
-    std::uint64_t entries = total;
-    if (cuts.size() > 2) {
-      std::uint64_t bounds[2] = {0, 0};
-      CUDA_CHECK(cudaMemcpyAsync(&bounds[0], sprite_offsets_.data() + first, sizeof(std::uint64_t),
-                                 cudaMemcpyDeviceToHost, stream));
-      CUDA_CHECK(cudaMemcpyAsync(&bounds[1], sprite_offsets_.data() + last, sizeof(std::uint64_t),
-                                 cudaMemcpyDeviceToHost, stream));
-      CUDA_CHECK(cudaStreamSynchronize(stream));
-      entries = bounds[1] - bounds[0];
+  // Entries binned: the newest reported total with a quarter's headroom, in passes of at most
+  // max_entries_per_pass_ (each pass's window of the frame's entries sorted apart, blended over
+  // the image the one before left).
+  const std::uint64_t wanted = *expected_entries_ + *expected_entries_ / 4 + 4096;
+  const std::uint64_t passes = (wanted + max_entries_per_pass_ - 1) / max_entries_per_pass_;
+  const std::uint64_t per_pass = (wanted + passes - 1) / passes;
+  const std::uint64_t binned = per_pass * passes;
+  reserve_entries(static_cast<std::size_t>(per_pass), stream);
+  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kChunk;
+  reserve_work_items(static_cast<std::size_t>(item_bound));
+  last_passes_ = static_cast<std::size_t>(passes);
+  last_binned_ = binned;
+
+  // The total goes back to the host without a wait: a later composite reads it (take_reports).
+  for (Report& r : reports_) {
+    if (r.pending) continue;
+    CUDA_CHECK(cudaMemcpyAsync(reported_totals_.data() + (&r - reports_), total,
+                               sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaEventRecord(r.done.get(), stream));
+    r.binned = binned;
+    r.sequence = ++reports_made_;
+    r.pending = true;
+    break;
+  }
+
+  const auto length = static_cast<std::uint32_t>(per_pass);
+  for (std::uint64_t p = 0; p < passes; ++p) {
+    const std::uint64_t window = p * per_pass;
+    CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0, std::size_t{tiles} * sizeof(uint2), stream));
+    emit_kernel<<<blocks_for(count, kEmitThreads), kEmitThreads, 0, stream>>>(
+        sprite_geometry_.data(), sprite_offsets_.data(), count, window, per_pass, grid,
+        entry_tiles_.data(), entry_sprites_.data());
+    CUDA_CHECK_LAUNCH("emit_kernel", stream);
+    pad_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
+        total, window, length, sentinel, entry_tiles_.data());
+    CUDA_CHECK_LAUNCH("pad_kernel", stream);
+    sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, tile_bits, stream);
+    tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
+        entry_tiles_.data(), length, sentinel, tile_ranges_.data());
+    CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
+    // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
+    // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
+    // its blocks past the count found return at once.
+    chunk_count_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
+                         stream>>>(tile_ranges_.data(), tiles, first_chunk_.data());
+    CUDA_CHECK_LAUNCH("chunk_count_kernel", stream);
+    std::size_t bytes = chunk_scan_workspace_.size();
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
+                                             first_chunk_.data(), first_chunk_.data(),
+                                             static_cast<std::int64_t>(tiles) + 1, stream));
+    work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
+        first_chunk_.data(), tiles, work_items_.data());
+    CUDA_CHECK_LAUNCH("work_item_kernel", stream);
+    const bool over_image = p > 0;
+    const auto blocks = static_cast<unsigned>(item_bound);
+    const std::uint32_t* item_count = first_chunk_.data() + tiles;
+    if (output.surface != 0) {
+      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
+          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
+          over_image, SurfaceWriter{output.surface});
+    } else {
+      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
+          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
+          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
+          over_image, LinearWriter{output.pixels, grid.width});
     }
-    CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0,
-                               static_cast<std::size_t>(grid.count()) * sizeof(uint2), stream));
-    CUDA_CHECK(cudaMemsetAsync(heavy_count_.data(), 0, sizeof(std::uint32_t), stream));
-    if (entries > 0) {
-      emit_kernel<<<blocks_for(last - first, kEmitThreads), kEmitThreads, 0, stream>>>(
-          sprite_geometry_.data(), sprite_offsets_.data(), first, last, grid, entry_tiles_.data(),
-          entry_sprites_.data());
-      CUDA_CHECK_LAUNCH("emit_kernel", stream);
-      sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), static_cast<std::size_t>(entries),
-                    0, tile_bits, stream);
-      tile_range_kernel<<<blocks_for(entries, kRangeThreads), kRangeThreads, 0, stream>>>(
-          entry_tiles_.data(), static_cast<std::uint32_t>(entries), tile_ranges_.data(),
-          heavy_tiles_.data(), heavy_count_.data());
-      CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
-    }
-    const bool over_image = p > 1;
-    // At most entries / (kHeavyList + 1) tiles have longer lists than kHeavyList.
-    const std::uint64_t heavy_bound = std::min<std::uint64_t>(
-        entries / (kHeavyList + 1), static_cast<std::uint64_t>(grid.count()));
-    const unsigned heavy_blocks = static_cast<unsigned>(heavy_bound) * kHeavySplit;
-    const unsigned blocks = heavy_blocks + static_cast<unsigned>(grid.count());
-    with_blend_rules(camera.rules, [&](auto rules) {
-      if (output.surface != 0) {
-        blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-            grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
-            background, over_image, SurfaceWriter{output.surface});
-      } else {
-        blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-            grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
-            background, over_image, LinearWriter{output.pixels, grid.width});
-      }
-    });
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }
+  last_count_ = count;
 
   if (timed) {
     CUDA_CHECK(cudaEventRecord(timing.end.get(), stream));
@@ -580,6 +472,27 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     timing.pending = true;
     next_timing_ ^= 1;
   }
+}
+
+std::uint64_t TileCompositor::last_entries(cudaStream_t stream) const {
+  std::uint64_t total = 0;
+  CUDA_CHECK(cudaMemcpyAsync(&total, sprite_offsets_.data() + last_count_, sizeof total,
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return total;
+}
+
+bool TileCompositor::complete(cudaStream_t stream) {
+  const std::uint64_t total = last_entries(stream);  // waits for the stream
+  std::uint32_t incomplete = 0;
+  CUDA_CHECK(
+      cudaMemcpy(&incomplete, incomplete_.data(), sizeof incomplete, cudaMemcpyDeviceToHost));
+  if (incomplete == 0u) return true;
+  CUDA_CHECK(cudaMemset(incomplete_.data(), 0, sizeof incomplete));
+  // The next composite bins them all (a frame's total does not depend on its order, so the
+  // comparison view's two composites of one frame need the same).
+  expected_entries_ = std::max(total, expected_entries_.value_or(0));
+  return false;
 }
 
 std::uint32_t TileCompositor::longest_tile_list(cudaStream_t stream) const {

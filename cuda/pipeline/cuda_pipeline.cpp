@@ -98,20 +98,26 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     ran = Clock::now();
     const CompositeOutput screen{image_map ? image_map->surface() : 0, nullptr};
     if (composite != nullptr) compositor_.set_frame(frame_);
-    if (compare_composite) {
-      // The comparison view costs a second composite, both into linear images first.
-      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                            targets.order, n, composite->camera, composite->background,
-                            CompositeOutput{0, drawn_image_.data()});
-      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                            targets.exact_order, n, composite->camera, composite->background,
-                            CompositeOutput{0, exact_image_.data()});
-      compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
-                           composite->camera.width, composite->camera.height, screen,
-                           device_.stream());
-    } else if (composite != nullptr) {
-      compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                            targets.order, n, composite->camera, composite->background, screen);
+    const auto composite_frame = [&] {
+      if (compare_composite) {
+        // The comparison view costs a second composite, both into linear images first.
+        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                              targets.order, n, composite->camera, composite->background,
+                              CompositeOutput{0, drawn_image_.data()});
+        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                              targets.exact_order, n, composite->camera, composite->background,
+                              CompositeOutput{0, exact_image_.data()});
+        compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
+                             composite->camera.width, composite->camera.height, screen,
+                             device_.stream());
+      } else if (composite != nullptr) {
+        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                              targets.order, n, composite->camera, composite->background, screen);
+      }
+    };
+    composite_frame();
+    if (composite != nullptr && composite->read_back && !compositor_.complete(device_.stream())) {
+      composite_frame();  // sized now for this frame's entries
     }
     composited = Clock::now();
   }

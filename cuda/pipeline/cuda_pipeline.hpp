@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
@@ -22,9 +23,12 @@ namespace particles::cuda {
 // texture (the render target's colour texture) in the same mapped scope as the frame.
 struct CompositeJob {
   SpriteCamera camera;
-  std::uint32_t background = 0;          // premultiplied RGBA8
-  GLuint texture = 0;                    // GL_TEXTURE_2D, RGBA8, camera.width x camera.height
+  PixelF background;                     // premultiplied
+  GLuint texture = 0;                    // GL_TEXTURE_2D, RGBA32F, camera.width x camera.height
   std::uint64_t texture_generation = 0;  // changes whenever GL replaced the texture
+  // The image will be read back (a screenshot, a recording, a test): wait if need be so that it
+  // is this frame's, compositing again a frame that outgrew its binning (tile_compositor.hpp).
+  bool read_back = false;
 };
 
 class CudaPipeline {
@@ -70,8 +74,8 @@ class CudaPipeline {
   GLuint compare_order_buffer_ = 0;
   // A composited comparison view's exact order and the two orders' images.
   DeviceBuffer<std::uint32_t> exact_order_;
-  DeviceBuffer<std::uint32_t> exact_image_;
-  DeviceBuffer<std::uint32_t> drawn_image_;
+  DeviceBuffer<PixelF> exact_image_;
+  DeviceBuffer<PixelF> drawn_image_;
   TileCompositor compositor_;
   std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };

@@ -100,7 +100,7 @@ TEST_P(CompareView, HeatMapIsTheDifferenceOfTheTwoOrdersImages) {
   ASSERT_EQ(view.pixels.size(), unsorted.pixels.size());
   long wrong = 0, hot = 0;
   for (std::size_t i = 0; i < view.pixels.size(); ++i) {
-    const std::uint32_t want = difference_heat(exact.pixels[i], unsorted.pixels[i]);
+    const std::uint32_t want = difference_heat_rgba8(exact.pixels[i], unsorted.pixels[i]);
     wrong += view.pixels[i] != want;
     hot += exact.pixels[i] != unsorted.pixels[i];
   }

@@ -1,8 +1,9 @@
-// The sprite math the compositor shares with its CPU twin (core/composite/sprite.hpp) against the
-// GL shaders it mirrors (shaders/particle.vert, particle.frag), drawn by this machine's GL: Mesa
-// on CI, NVIDIA's driver on the H200. Each case draws the same vertices in the same order with
-// the raster renderer and with the CPU compositor and compares the pixels. If the shaders change
-// and the header does not (or the reverse), these fail.
+// The sprite math the compositors share (core/composite/sprite.hpp, front_to_back.hpp) against
+// the GL shaders it mirrors (shaders/particle.vert, particle.frag), drawn by this machine's GL:
+// Mesa on CI, NVIDIA's driver on the H200. Each case draws vertices in an order with the raster
+// renderer into the float render target and computes the header's image of the same draw
+// (sprite_reference.hpp), and compares the floats. If the shaders change and the header does not
+// (or the reverse), these fail.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,13 +18,23 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/particle_renderer.hpp"
 #include "app/gl/render_target.hpp"
-#include "app/main/scene_draw.hpp"
 #include "core/color.hpp"
-#include "core/composite/cpu_compositor.hpp"
-#include "image_compare.hpp"
+#include "core/composite/pixel.hpp"
+#include "sprite_reference.hpp"
 
 namespace particles::test {
 namespace {
+
+// How far GL's float image may part from the header's, in any channel of any pixel. Both place
+// every fragment alike (particle.vert holds points on a grid both rasterizers reproduce), so what
+// remains is arithmetic. GL blends far to near with "over" and the header takes the same fragments
+// near to far: an ulp or so a layer (6e-8 at 0.5). More comes from gl_PointCoord, which GL
+// computes its own way: Mesa's llvmpipe is off the exact value by up to 1e-4 in it on a 4000 px
+// wide target (measured), and the disc's steepest slope (the core's edge) multiplies that by about
+// five in the weight. On these tests' viewports (up to 640 px) the worst channel seen on llvmpipe
+// is 6.7e-5; 2.5e-4 is four times that, a sixteenth of an 8-bit step, and far below what a change
+// to the disc's profile or the sprite's size or place would move (1e-3 and up).
+constexpr float kAgreement = 2.5e-4f;
 
 class SpriteAgreement : public ::testing::Test {
  protected:
@@ -46,10 +57,9 @@ class SpriteAgreement : public ::testing::Test {
   }
 
   struct Pair {
-    gl::Image raster;
-    CompositeImage composite;
-    std::uint32_t background = 0;
-    ImageDifference difference;
+    std::vector<PixelF> raster, header;  // rows bottom first
+    PixelF background;                   // premultiplied
+    FloatDifference difference;
   };
 
   Pair draw_both(const std::vector<ParticleVertex>& vertices,
@@ -66,13 +76,11 @@ class SpriteAgreement : public ::testing::Test {
     draw.background = background;
     renderer_->draw(target, buffers, draw);
     Pair p;
-    p.raster = target.read_pixels();
-    const CompositeRequest request = composite_request(draw, *renderer_, target);
-    CpuCompositor compositor;
-    compositor.composite(vertices, order, request.camera, request.background, p.composite,
-                         sprite_scales);
-    p.background = request.background;
-    p.difference = compare(p.raster, p.composite, p.background);
+    p.raster = target.read_float_pixels();
+    p.background = premultiplied(background.r, background.g, background.b, background.a);
+    p.header = header_image(vertices, order, sprite_camera(draw, renderer_->point_size_range()),
+                            p.background, sprite_scales);
+    p.difference = compare(p.raster, p.header, p.background);
     return p;
   }
 
@@ -104,9 +112,7 @@ TEST_F(SpriteAgreement, OneSpriteOfEverySizeAndPlacement) {
       const float y = (offset * 1.3f * 2.0f / float(h)) * depth / p11;
       const std::vector<ParticleVertex> v = {{x, y, -depth, pack_rgba8({1.0f, 0.6f, 0.2f, 0.9f})}};
       const Pair p = draw_both(v, identity(1), cam, w, h, sprite_size);
-      EXPECT_TRUE(p.difference.same_image())
-          << pixels << " px at offset " << offset << ": " << p.difference;
-      EXPECT_LE(p.difference.max, 1)
+      EXPECT_LE(p.difference.max, kAgreement)
           << pixels << " px at offset " << offset << ": " << p.difference;
       // Centred on a pixel, every sprite of a pixel or more lights it (at a pixel corner a
       // one-pixel disc reaches no pixel centre, in GL as here).
@@ -138,14 +144,15 @@ TEST_F(SpriteAgreement, PerParticleSpriteScales) {
   }
   const Pair scaled =
       draw_both(v, identity(v.size()), cam, w, h, 0.15f, {0.0f, 0.0f, 0.0f, 1.0f}, scales);
-  EXPECT_TRUE(scaled.difference.same_image()) << scaled.difference;
+  EXPECT_LE(scaled.difference.max, kAgreement) << scaled.difference;
   EXPECT_GT(scaled.difference.lit, 1000u);
   const Pair plain = draw_both(v, identity(v.size()), cam, w, h, 0.15f);
-  EXPECT_TRUE(plain.difference.same_image()) << plain.difference;
+  EXPECT_LE(plain.difference.max, kAgreement) << plain.difference;
   const Pair ones = draw_both(v, identity(v.size()), cam, w, h, 0.15f, {0.0f, 0.0f, 0.0f, 1.0f},
                               std::vector<float>(v.size(), 1.0f));
-  EXPECT_EQ(ones.raster.rgba, plain.raster.rgba);  // scale 1 is the scene's size, bit for bit
-  EXPECT_NE(scaled.raster.rgba, plain.raster.rgba);
+  // Scale 1 is the scene's size, bit for bit.
+  EXPECT_EQ(pixels_apart(ones.raster, plain.raster, 0.0f), 0u);
+  EXPECT_GT(pixels_apart(scaled.raster, plain.raster, 8.0f / 255.0f), 1000u);
 }
 
 TEST_F(SpriteAgreement, ClippedBehindNearOffScreenAndNonFinite) {
@@ -172,7 +179,7 @@ TEST_F(SpriteAgreement, ClippedBehindNearOffScreenAndNonFinite) {
       {-0.5f, -0.4f, -3.0f, c},          // an ordinary sprite
   };
   const Pair p = draw_both(v, identity(v.size()), cam, w, h, 0.6f);
-  EXPECT_TRUE(p.difference.same_image()) << p.difference;
+  EXPECT_LE(p.difference.max, kAgreement) << p.difference;
   EXPECT_GT(p.difference.lit, 1000u) << "the near sprite fills much of the view";
 }
 
@@ -193,15 +200,14 @@ TEST_F(SpriteAgreement, OverlappingTranslucentSpritesInAnyOrder) {
                    [&](std::uint32_t a, std::uint32_t b) { return v[a].z < v[b].z; });
   const Pair s = draw_both(v, sorted, cam, w, h, 0.3f, {0.05f, 0.02f, 0.1f, 1.0f});
   const Pair u = draw_both(v, identity(v.size()), cam, w, h, 0.3f, {0.05f, 0.02f, 0.1f, 1.0f});
-  EXPECT_TRUE(s.difference.same_image()) << "sorted: " << s.difference;
-  EXPECT_TRUE(u.difference.same_image()) << "unsorted: " << u.difference;
-  const ImageDifference gl_order = compare(s.raster, u.raster, s.background);
-  const ImageDifference composite_order = compare_rgba8(
-      s.background, w, h, [&](int x, int y) { return s.composite.at(x, y); },
-      [&](int x, int y) { return u.composite.at(x, y); });
-  EXPECT_GT(gl_order.differing8, std::size_t(w * h / 4)) << gl_order;
-  const double a = double(gl_order.differing8), b = double(composite_order.differing8);
-  EXPECT_NEAR(b / a, 1.0, 0.02) << "GL: " << gl_order << "; composite: " << composite_order;
+  EXPECT_LE(s.difference.max, kAgreement) << "sorted: " << s.difference;
+  EXPECT_LE(u.difference.max, kAgreement) << "unsorted: " << u.difference;
+  // Pixels where the order shows by more than 8/255: as many in the header's images as in GL's.
+  const std::size_t gl_order = pixels_apart(s.raster, u.raster, 8.0f / 255.0f);
+  const std::size_t header_order = pixels_apart(s.header, u.header, 8.0f / 255.0f);
+  EXPECT_GT(gl_order, std::size_t(w * h / 4));
+  EXPECT_NEAR(double(header_order) / double(gl_order), 1.0, 0.002)
+      << "GL: " << gl_order << "; header: " << header_order;
 }
 
 TEST_F(SpriteAgreement, ImagesOfEveryShapeAndSize) {
@@ -217,7 +223,7 @@ TEST_F(SpriteAgreement, ImagesOfEveryShapeAndSize) {
     const CameraMatrices cam = camera(w, h);
     const float sprite_size = 3.0f * 4.0f / (cam.projection[1][1] * 0.5f * float(h));
     const Pair p = draw_both(v, identity(v.size()), cam, w, h, sprite_size);
-    EXPECT_TRUE(p.difference.same_image()) << w << "x" << h << ": " << p.difference;
+    EXPECT_LE(p.difference.max, kAgreement) << w << "x" << h << ": " << p.difference;
   }
 }
 

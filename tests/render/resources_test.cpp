@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "app/gl/image.hpp"
 #include "app/gl/particle_renderer.hpp"
 #include "app/gl/render_target.hpp"
+#include "core/composite/pixel.hpp"
 #include "gl_test_fixture.hpp"
 #include "shaders/layout.h"
 
@@ -69,11 +72,11 @@ TEST_F(ResourceTest, UploadRejectsMismatchedOrBadOrder) {
 TEST_F(ResourceTest, TargetUploadRejectsAnImageOfAnotherSizeAndKeepsARightOne) {
   // The CPU backend's composite goes into the render target this way.
   RenderTarget target({4, 2});
-  const std::vector<std::uint32_t> wrong(4 * 3, 0xffffffffu);
+  const std::vector<PixelF> wrong(4 * 3, PixelF{1, 1, 1, 1});
   EXPECT_THROW(target.upload(4, 3, wrong), std::invalid_argument);
-  EXPECT_THROW(target.upload(4, 2, std::vector<std::uint32_t>(7)), std::invalid_argument);
-  std::vector<std::uint32_t> rows(8, 0xff000000u);
-  rows[0] = 0xff0000ffu;  // bottom-left red (rows bottom first, as GL stores them)
+  EXPECT_THROW(target.upload(4, 2, std::vector<PixelF>(7)), std::invalid_argument);
+  std::vector<PixelF> rows(8, PixelF{0, 0, 0, 1});
+  rows[0] = {1, 0, 0, 1};  // bottom-left red (rows bottom first, as GL stores them)
   target.upload(4, 2, rows);
   const Image image = target.read_pixels();  // rows top first
   EXPECT_EQ(image.pixel(0, 1)[0], 255);
@@ -85,25 +88,57 @@ TEST_F(ResourceTest, TargetUploadRejectsAnImageOfAnotherSizeAndKeepsARightOne) {
   EXPECT_EQ(target.generation(), before + 1) << "a new texture, which CUDA must register again";
 }
 
+TEST_F(ResourceTest, TargetKeepsFloatsAndReadsBytesAsUnorm8Of) {
+  // The float image comes back as it was stored, and the 8-bit read (screenshots, recordings)
+  // is rgba8_of of each pixel, rows top first: ties to even, clamped, NaN to 0.
+  RenderTarget target({3, 2});
+  const std::vector<PixelF> rows = {
+      {0.1234567f, 1e-6f, 0.999f, 1.0f},  // bottom row
+      {0.5f / 255.0f, 1.5f / 255.0f, 2.5f / 255.0f, 0.5f},
+      {-0.25f, 1.75f, std::nanf(""), 0.0f},
+      {0.75f, 0.0f, 0.25f, 1.0f},  // top row
+      {1.0f / 3.0f, 2.0f / 3.0f, 254.5f / 255.0f, 0.25f},
+      {0.0f, 0.0f, 0.0f, 0.0f},
+  };
+  target.upload(3, 2, rows);
+  const std::vector<PixelF> back = target.read_float_pixels();
+  ASSERT_EQ(back.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&back[i], &rows[i], sizeof(PixelF)), 0) << "pixel " << i;
+  }
+  const Image image = target.read_pixels();
+  for (int y = 0; y < 2; ++y) {
+    for (int x = 0; x < 3; ++x) {
+      const std::uint32_t want = rgba8_of(rows[static_cast<std::size_t>((1 - y) * 3 + x)]);
+      for (int c = 0; c < 4; ++c) {
+        EXPECT_EQ(image.pixel(x, y)[c], (want >> (8 * c)) & 0xffu) << x << "," << y << " " << c;
+      }
+    }
+  }
+  EXPECT_EQ(image.pixel(1, 1)[0], 0) << "0.5/255 ties to even: 0";
+  EXPECT_EQ(image.pixel(1, 1)[1], 2) << "1.5/255 ties to even: 2";
+  EXPECT_EQ(image.pixel(1, 1)[2], 2) << "2.5/255 ties to even: 2";
+  EXPECT_EQ(image.pixel(2, 1)[2], 0) << "NaN reads as 0";
+}
+
 TEST_F(ResourceTest, PresentCopiesACoveringImageAndClearsOnlyTheBars) {
   // The present's blit: an image of the window's size replaces every pixel (no clear needed);
   // one of another aspect is centred, with the bars it leaves cleared to black whatever was there.
   RenderTarget image({4, 2});
-  std::vector<std::uint32_t> rows(8);
+  std::vector<PixelF> rows(8);
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    rows[i] = 0xff000000u | static_cast<std::uint32_t>(20 * (i + 1));  // distinct reds
+    rows[i] = {0.08f * static_cast<float>(i + 1), 0.0f, 0.0f, 1.0f};  // distinct reds
   }
   image.upload(4, 2, rows);
   const Image source = image.read_pixels();
 
   RenderTarget same({4, 2});
-  std::vector<std::uint32_t> stale(8, 0xff00ff00u);
-  same.upload(4, 2, stale);
+  same.upload(4, 2, std::vector<PixelF>(8, PixelF{0, 1, 0, 1}));
   image.blit_to(same.framebuffer(), same.size());
   EXPECT_EQ(same.read_pixels().rgba, source.rgba);
 
   RenderTarget tall({4, 4});  // the 4x2 image fills rows 1-2, bars above and below
-  tall.upload(4, 4, std::vector<std::uint32_t>(16, 0xff00ff00u));
+  tall.upload(4, 4, std::vector<PixelF>(16, PixelF{0, 1, 0, 1}));
   image.blit_to(tall.framebuffer(), tall.size());
   const Image out = tall.read_pixels();
   for (int x = 0; x < 4; ++x) {

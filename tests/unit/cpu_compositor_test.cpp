@@ -1,16 +1,26 @@
-// The CPU compositor's input checks: a draw order naming a particle that does not exist, sprite
-// scales that do not match the vertices, or an empty viewport, are refused with what was wrong,
-// before any pixel is written; and what a sprite scale does.
+// The CPU compositor: its input checks (a draw order naming a particle that does not exist,
+// sprite scales that do not match the vertices, or an empty viewport, are refused with what was
+// wrong, before any pixel is written); what a sprite scale does; and its float picture against
+// the plainest statement of it: every sprite's fragments blended "over" in draw order, in float,
+// as GL blends into the float render target.
 #include "core/composite/cpu_compositor.hpp"
 
 #include <gtest/gtest.h>
 
+#include "core/color.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace particles {
 namespace {
+
+const PixelF kBlack = premultiplied(0.0f, 0.0f, 0.0f, 1.0f);
 
 // composite() of `vertices` in `order` through `camera` must throw std::invalid_argument naming
 // `phrase`.
@@ -20,7 +30,7 @@ void expect_refused(const std::vector<ParticleVertex>& vertices,
   CpuCompositor compositor(1);
   CompositeImage image;
   try {
-    compositor.composite(vertices, order, camera, 0xff000000u, image, sprite_scales);
+    compositor.composite(vertices, order, camera, kBlack, image, sprite_scales);
     FAIL() << "accepted what should name \"" << phrase << "\"";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
@@ -63,14 +73,14 @@ TEST(CpuCompositor, SpriteScaleMultipliesTheSpriteSize) {
   CompositeImage doubled, wide, plain, ones;
   camera.sprite_size = 0.2f;
   const std::vector<float> twos(2, 2.0f), ones_scale(2, 1.0f);
-  compositor.composite(vertices, order, camera, 0xff000000u, doubled, twos);
-  compositor.composite(vertices, order, camera, 0xff000000u, plain);
-  compositor.composite(vertices, order, camera, 0xff000000u, ones, ones_scale);
+  compositor.composite(vertices, order, camera, kBlack, doubled, twos);
+  compositor.composite(vertices, order, camera, kBlack, plain);
+  compositor.composite(vertices, order, camera, kBlack, ones, ones_scale);
   camera.sprite_size = 0.4f;
-  compositor.composite(vertices, order, camera, 0xff000000u, wide);
-  EXPECT_EQ(doubled.rgba8, wide.rgba8);
-  EXPECT_EQ(ones.rgba8, plain.rgba8);
-  EXPECT_NE(doubled.rgba8, plain.rgba8);
+  compositor.composite(vertices, order, camera, kBlack, wide);
+  EXPECT_EQ(doubled.pixels, wide.pixels);
+  EXPECT_EQ(ones.pixels, plain.pixels);
+  EXPECT_NE(doubled.pixels, plain.pixels);
 }
 
 TEST(CpuCompositor, NoParticlesGiveTheBackground) {
@@ -79,8 +89,144 @@ TEST(CpuCompositor, NoParticlesGiveTheBackground) {
   camera.height = 3;
   CpuCompositor compositor;
   CompositeImage image;
-  compositor.composite({}, {}, camera, 0xff102030u, image);
-  EXPECT_EQ(image.rgba8, std::vector<std::uint32_t>(15, 0xff102030u));
+  const PixelF background = premultiplied(0.2f, 0.4f, 0.6f, 0.5f);
+  compositor.composite({}, {}, camera, background, image);
+  EXPECT_EQ(image.pixels, std::vector<PixelF>(15, background));
+}
+
+// A perspective camera looking down -z from the origin at a 64x48 (or given) viewport.
+SpriteCamera looking_down_z(int width = 64, int height = 48, float sprite_size = 0.2f) {
+  SpriteCamera camera;
+  camera.width = width;
+  camera.height = height;
+  camera.projection[0] = 1.0f / (static_cast<float>(width) / static_cast<float>(height));
+  camera.projection[11] = -1.0f;  // w = -z
+  camera.projection[15] = 0.0f;
+  camera.projection[10] = 0.5f;  // clip z inside the volume for the depths used
+  camera.sprite_size = sprite_size;
+  camera.point_size_max = 256.0f;
+  return camera;
+}
+
+// The reference: each sprite's fragments "over" the image in draw order, in float, no stop.
+CompositeImage blended_over(const std::vector<ParticleVertex>& vertices,
+                            const std::vector<std::uint32_t>& order, const SpriteCamera& camera,
+                            const PixelF& background) {
+  CompositeImage image{
+      camera.width, camera.height,
+      std::vector<PixelF>(static_cast<std::size_t>(camera.width) * camera.height, background)};
+  for (const std::uint32_t p : order) {
+    const ProjectedSprite s = project_sprite(camera, vertices[p]);
+    const PixelBounds b = sprite_pixel_bounds(s, camera.width, camera.height);
+    for (int y = b.y0; y < b.y1; ++y) {
+      for (int x = b.x0; x < b.x1; ++x) {
+        const float w = sprite_weight(s, x, y);
+        if (w < 0.0f) continue;
+        const float a = s.alpha * w;
+        PixelF& d = image.pixels[static_cast<std::size_t>(y) * camera.width + x];
+        d = {unorm8_to_float(s.rgba8) * a + d.r * (1.0f - a),
+             unorm8_to_float(s.rgba8 >> 8) * a + d.g * (1.0f - a),
+             unorm8_to_float(s.rgba8 >> 16) * a + d.b * (1.0f - a), a + d.a * (1.0f - a)};
+      }
+    }
+  }
+  return image;
+}
+
+float largest_difference(const CompositeImage& a, const CompositeImage& b) {
+  float largest = 0.0f;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
+    const PixelF& p = a.pixels[i];
+    const PixelF& q = b.pixels[i];
+    largest = std::max({largest, std::fabs(p.r - q.r), std::fabs(p.g - q.g), std::fabs(p.b - q.b),
+                        std::fabs(p.a - q.a)});
+  }
+  return largest;
+}
+
+// Random sprites of random colours, alphas and depths in front of the camera.
+std::vector<ParticleVertex> cloud(std::size_t n, std::uint32_t seed, float alpha_max) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<ParticleVertex> v(n);
+  for (ParticleVertex& p : v) {
+    const float z = -2.0f - 3.0f * unit(rng);
+    p = {(unit(rng) - 0.5f) * 2.0f * -z * 0.5f, (unit(rng) - 0.5f) * 1.5f * -z * 0.5f, z,
+         pack_rgba8({unit(rng), unit(rng), unit(rng), alpha_max * unit(rng)})};
+  }
+  return v;
+}
+
+std::vector<std::uint32_t> far_to_near(const std::vector<ParticleVertex>& v) {
+  std::vector<std::uint32_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return v[a].z < v[b].z; });
+  return order;
+}
+
+// Nearest first with the stop is "over" far to near: the same sum, so within float rounding
+// where no pixel stops (faint sprites), and within the stop's bound, 1/1024, where pixels do.
+TEST(CpuCompositor, TakingNearestFirstIsBlendingOverFarToNear) {
+  const SpriteCamera camera = looking_down_z(96, 64, 0.25f);
+  const PixelF background = premultiplied(0.1f, 0.2f, 0.3f, 1.0f);
+  CpuCompositor compositor(3);
+  for (const float alpha_max : {0.05f, 0.6f, 1.0f}) {
+    const auto v = cloud(4000, 7, alpha_max);
+    const auto order = far_to_near(v);
+    CompositeImage got;
+    compositor.composite(v, order, camera, background, got);
+    const CompositeImage want = blended_over(v, order, camera, background);
+    EXPECT_LE(largest_difference(got, want), alpha_max < 0.1f ? 2e-5f : kTransmittanceFloor)
+        << "alpha up to " << alpha_max;
+    // Unsorted: the order is whatever it is given, not the depths'.
+    std::vector<std::uint32_t> shuffled = order;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+    compositor.composite(v, shuffled, camera, background, got);
+    EXPECT_LE(largest_difference(got, blended_over(v, shuffled, camera, background)),
+              alpha_max < 0.1f ? 2e-5f : kTransmittanceFloor);
+    if (alpha_max > 0.5f) {  // faint sprites hardly care about their order
+      EXPECT_GT(largest_difference(got, want), 10.0f / 255.0f) << "the order made no difference";
+    }
+  }
+}
+
+// Where the nearest sprite's core is opaque, the pixel is that sprite's colour, however many
+// sprites lie behind it: the pixel stopped taking them.
+TEST(CpuCompositor, AnOpaqueNearSpriteHidesEverythingBehindIt) {
+  const SpriteCamera camera = looking_down_z(64, 48, 1.0f);
+  std::vector<ParticleVertex> v;
+  for (int i = 0; i < 5000; ++i) v.push_back({0.0f, 0.0f, -4.0f - 0.001f * float(i), 0xff00ff00u});
+  v.push_back({0.0f, 0.0f, -3.0f, 0xff2040ffu});  // nearest, drawn last
+  std::vector<std::uint32_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::reverse(order.begin(), order.end() - 1);  // far to near
+  CompositeImage image;
+  CpuCompositor(2).composite(v, order, camera, kBlack, image);
+  EXPECT_EQ(rgba8_of(image.at(32, 24)), 0xff2040ffu);
+}
+
+// Thousands of faint sprites converge on their colour in float; an 8-bit framebuffer stalls far
+// short of it, once each sprite's change rounds below half a step.
+TEST(CpuCompositor, FaintSpritesAccumulateInFloat) {
+  const SpriteCamera camera = looking_down_z(64, 48, 1.0f);
+  const std::vector<ParticleVertex> v(3000, ParticleVertex{0.0f, 0.0f, -4.0f, 0x01c0c0c0u});
+  std::vector<std::uint32_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0u);
+  CompositeImage image;
+  CpuCompositor(2).composite(v, order, camera, kBlack, image);
+  EXPECT_NEAR(image.at(32, 24).r, 192.0f / 255.0f, 1.0f / 255.0f);
+}
+
+// Threads split the work, never the result: one thread and many give the same bits.
+TEST(CpuCompositor, EveryThreadCountGivesTheSameImage) {
+  const SpriteCamera camera = looking_down_z(200, 120, 0.15f);
+  const auto v = cloud(20000, 11, 0.8f);
+  const auto order = far_to_near(v);
+  CompositeImage one, many;
+  CpuCompositor(1).composite(v, order, camera, kBlack, one);
+  CpuCompositor(7).composite(v, order, camera, kBlack, many);
+  EXPECT_EQ(one.pixels, many.pixels);
 }
 
 }  // namespace
