@@ -18,10 +18,83 @@ std::string reason(int error) {
   return std::generic_category().message(error);
 }
 
-fs::path temporary_beside(const fs::path& path) {
-  std::string name(".");  // hidden, and never a name the program writes itself
-  name.append(path.filename().string()).append(".tmp-").append(std::to_string(::getpid()));
-  return path.parent_path() / name;
+// What an existing `path` is when it may not be written (rule 2 of the header), as "a FIFO";
+// empty when nothing is there or a regular file is. The link itself is judged, not its target.
+std::string forbidden_kind(const fs::path& path) {
+  std::error_code ec;
+  switch (fs::symlink_status(path, ec).type()) {
+    case fs::file_type::not_found:
+    case fs::file_type::regular:
+    case fs::file_type::none:  // cannot tell (no search permission): opening it will say why
+      return {};
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::symlink:
+      return "a symbolic link";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "not a regular file";
+  }
+}
+
+bool exists_here(const fs::path& path) {
+  std::error_code ec;
+  return fs::symlink_status(path, ec).type() != fs::file_type::not_found && !ec;
+}
+
+// Opens a new file beside `path` for writing, exclusively: a name that is taken (another
+// process's temporary file, or anyone's file that happens to look like one) is skipped, never
+// truncated. Returns the descriptor and sets `temporary`; throws `prefix` + the reason.
+int open_temporary_beside(const fs::path& path, fs::path& temporary, const std::string& prefix) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name(".");  // hidden, and never a name the program writes itself
+    name.append(path.filename().string())
+        .append(".tmp-")
+        .append(std::to_string(::getpid()))
+        .append("-")
+        .append(std::to_string(attempt));
+    temporary = path.parent_path() / name;
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) throw std::runtime_error(prefix + reason(errno));
+  }
+  throw std::runtime_error(prefix + "no free temporary name beside it");
+}
+
+// Makes the written `temporary` visible as `path`. Overwrite::refuse links it there, which fails
+// when `path` has appeared meanwhile, instead of renaming over it; a file system without hard
+// links (EPERM, ENOTSUP) falls back to the rename after a last look.
+void publish(const fs::path& temporary, const fs::path& path, Overwrite overwrite,
+             const std::string& prefix) {
+  if (overwrite == Overwrite::refuse) {
+    if (::link(temporary.c_str(), path.c_str()) == 0) {
+      ::unlink(temporary.c_str());
+      return;
+    }
+    const int error = errno;
+    if (error == EEXIST || (error != EPERM && error != ENOTSUP && error != EOPNOTSUPP)) {
+      ::unlink(temporary.c_str());
+      throw std::runtime_error(prefix + (error == EEXIST ? "a file of that name exists; it is "
+                                                           "left as it is"
+                                                         : reason(error)));
+    }
+    if (exists_here(path)) {
+      ::unlink(temporary.c_str());
+      throw std::runtime_error(prefix + "a file of that name exists; it is left as it is");
+    }
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::runtime_error(prefix + reason(error));
+  }
 }
 
 // Creates `dir` (and its parents) unless it exists; throws `prefix` + the reason.
@@ -36,30 +109,49 @@ void make_directory(const fs::path& dir, const std::string& prefix) {
   }
 }
 
-// Creates and removes a file in `dir`; throws `prefix` + the reason when that fails.
+// Creates and removes a file of its own in `dir`; throws `prefix` + the reason when that fails.
 void probe_directory(const fs::path& dir, const std::string& prefix) {
-  const fs::path probe =
-      (dir.empty() ? fs::path(".") : dir) / (".particles-probe-" + std::to_string(::getpid()));
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    const int error = errno;
-    throw std::runtime_error(prefix + "cannot create files in " +
-                             (dir.empty() ? std::string(".") : dir.string()) + ": " +
-                             reason(error));
+  const fs::path here = dir.empty() ? fs::path(".") : dir;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path probe =
+        here / (".particles-probe-" + std::to_string(::getpid()) + "-" + std::to_string(attempt));
+    // Exclusive: a file that happens to have the name is skipped, never truncated or removed.
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(probe.c_str());
+      return;
+    }
+    if (errno != EEXIST) {
+      const int error = errno;
+      throw std::runtime_error(prefix + "cannot create files in " + here.string() + ": " +
+                               reason(error));
+    }
   }
-  ::close(fd);
-  ::unlink(probe.c_str());
+  throw std::runtime_error(prefix + "cannot create files in " + here.string() +
+                           ": no free name for a test file");
+}
+
+std::string flag_prefix(std::string_view flag) {
+  return std::string(flag) + ": ";
 }
 
 }  // namespace
 
-void write_file_atomically(const fs::path& path, std::string_view bytes) {
+void write_file_atomically(const fs::path& path, std::string_view bytes, Overwrite overwrite) {
   const std::string prefix = "cannot write " + path.string() + ": ";
   if (path.empty() || !path.has_filename()) throw std::runtime_error(prefix + "not a file name");
-  make_directory(path.parent_path(), "cannot write " + path.string() + ": ");
-  const fs::path temporary = temporary_beside(path);
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(prefix + reason(errno));
+  // Checked again here, not only up front: the P key and recorded frames are checked nowhere
+  // else, and a path can change while a run takes its frames.
+  if (const std::string kind = forbidden_kind(path); !kind.empty()) {
+    throw std::runtime_error(prefix + "it is " + kind + ", not a regular file");
+  }
+  if (overwrite == Overwrite::refuse && exists_here(path)) {
+    throw std::runtime_error(prefix + "a file of that name exists; it is left as it is");
+  }
+  make_directory(path.parent_path(), prefix);
+  fs::path temporary;
+  const int fd = open_temporary_beside(path, temporary, prefix);
   auto fail = [&](int error) {
     ::close(fd);
     ::unlink(temporary.c_str());
@@ -73,36 +165,99 @@ void write_file_atomically(const fs::path& path, std::string_view bytes) {
     done += static_cast<std::size_t>(n);
   }
   // On the disk before the rename makes it visible: a crash after it finds the whole file.
-  if (::fsync(fd) != 0 && errno != EINVAL) fail(errno);  // EINVAL: a pipe or /dev file
+  if (::fsync(fd) != 0 && errno != EINVAL) fail(errno);  // EINVAL: a file system without fsync
   if (::close(fd) != 0) {
     const int error = errno;
     ::unlink(temporary.c_str());
     throw std::runtime_error(prefix + reason(error));
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw std::runtime_error(prefix + reason(error));
-  }
+  publish(temporary, path, overwrite, prefix);
 }
 
-void check_output_file(const fs::path& path, std::string_view flag) {
-  const std::string prefix = std::string(flag) + ": ";
-  if (path.empty() || !path.has_filename()) {
+void check_output_file(const fs::path& path, std::string_view flag,
+                       const std::vector<RunInput>& inputs) {
+  const std::string prefix = flag_prefix(flag);
+  if (path.empty()) throw std::runtime_error(prefix + "an empty path names no file");
+  if (!path.has_filename()) {
     throw std::runtime_error(prefix + "'" + path.string() + "' is not a file name");
   }
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    throw std::runtime_error(prefix + path.string() + " is a directory");
+  const std::string kind = forbidden_kind(path);
+  if (kind == "a directory") throw std::runtime_error(prefix + path.string() + " is a directory");
+  if (kind == "a symbolic link") {
+    throw std::runtime_error(prefix + path.string() +
+                             " is a symbolic link: an output is never written over or through a "
+                             "link; name the file itself, or a new one");
+  }
+  if (!kind.empty()) {
+    throw std::runtime_error(prefix + path.string() + " is " + kind +
+                             ", not a regular file: an output replaces only a regular file");
+  }
+  for (const RunInput& input : inputs) {
+    std::error_code ec;  // false, with ec set, when either is missing
+    if (fs::equivalent(path, input.path, ec) && !ec) {
+      throw std::runtime_error(prefix + path.string() + " is " + input.what +
+                               " this run reads; name another file for the output");
+    }
   }
   make_directory(path.parent_path(), prefix);
   probe_directory(path.parent_path(), prefix);
 }
 
-void check_output_dir(const fs::path& dir, std::string_view flag) {
-  const std::string prefix = std::string(flag) + ": ";
+void check_output_dir(const fs::path& dir, std::string_view flag,
+                      const std::vector<std::string>& file_names,
+                      const std::vector<RunInput>& inputs) {
+  const std::string prefix = flag_prefix(flag);
+  if (dir.empty()) throw std::runtime_error(prefix + "an empty path names no directory");
   make_directory(dir, prefix);
   probe_directory(dir, prefix);
+  for (const std::string& name : file_names) check_output_file(dir / name, flag, inputs);
+}
+
+fs::path prepare_empty_output_dir(const fs::path& dir, std::string_view flag) {
+  const std::string prefix = flag_prefix(flag);
+  if (dir.empty()) throw std::runtime_error(prefix + "an empty path names no directory");
+  std::error_code ec;
+  fs::path absolute = fs::absolute(dir, ec).lexically_normal();
+  if (ec) throw std::runtime_error(prefix + "cannot resolve " + dir.string() + ": " + ec.message());
+  if (!absolute.has_filename()) absolute = absolute.parent_path();  // "rec/" is "rec"
+  const fs::file_status status = fs::status(absolute, ec);  // a link to a folder is the folder
+  if (status.type() == fs::file_type::not_found) {
+    make_directory(absolute, prefix);
+  } else if (status.type() != fs::file_type::directory) {
+    throw std::runtime_error(prefix + "cannot create directory " + absolute.string() + ": " +
+                             (ec ? ec.message() : std::string("a file of that name exists")));
+  } else {
+    fs::directory_iterator entries(absolute, ec);
+    if (ec) {
+      throw std::runtime_error(prefix + "cannot list " + absolute.string() + ": " + ec.message());
+    }
+    if (entries != fs::directory_iterator()) {
+      // Suggest a sibling nobody has taken yet.
+      fs::path fresh;
+      for (int n = 2; fresh.empty() || exists_here(fresh); ++n) {
+        fresh = absolute.parent_path() / (absolute.filename().string() + "-" + std::to_string(n));
+      }
+      throw std::runtime_error(prefix + absolute.string() + " is not empty (it holds " +
+                               entries->path().filename().string() +
+                               "): the run writes only into a new or empty folder, so that it "
+                               "replaces nothing; name a fresh one, such as " +
+                               fresh.string());
+    }
+  }
+  probe_directory(absolute, prefix);
+  return absolute;
+}
+
+fs::path unused_file_name(const fs::path& dir, std::string_view stem, std::string_view extension) {
+  for (int n = 1; n <= 100000; ++n) {
+    std::string name(stem);
+    if (n > 1) name.append("-").append(std::to_string(n));
+    name.append(".").append(extension);
+    const fs::path path = dir / name;
+    if (!exists_here(path)) return path;
+  }
+  throw std::runtime_error("no unused name for " + (dir / stem).string() + "." +
+                           std::string(extension));
 }
 
 }  // namespace particles

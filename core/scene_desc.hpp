@@ -31,7 +31,8 @@ struct CameraKey {
 struct SceneDesc {
   std::string name;
   std::string source_path;
-  std::uint32_t count = 1u << 20;      // particles on the CUDA backend
+  std::string points_path;         // the PLY file model.points.file names, as opened; else empty
+  std::uint32_t count = 1u << 20;  // particles on the CUDA backend
   std::uint32_t cpu_count = 1u << 17;  // particles on the CPU backend, unless --count says
   ModelParams params;
   float sprite_size = 0.08f;  // world-space sprite diameter

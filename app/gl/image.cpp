@@ -13,7 +13,7 @@
 
 namespace particles::gl {
 
-void write_png(const std::filesystem::path& path, const Image& image) {
+void write_png(const std::filesystem::path& path, const Image& image, Overwrite overwrite) {
   const std::size_t expected =
       static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4;
   if (image.width <= 0 || image.height <= 0 || image.rgba.size() != expected) {
@@ -29,7 +29,7 @@ void write_png(const std::filesystem::path& path, const Image& image) {
                              image.width * 4) == 0) {
     throw std::runtime_error("write_png: cannot encode " + path.string());
   }
-  write_file_atomically(path, png);
+  write_file_atomically(path, png, overwrite);
 }
 
 }  // namespace particles::gl

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/output_file.hpp"
+
 namespace particles::gl {
 
 // Rows top first (as image files store them, unlike GL), 4 bytes per pixel, no padding.
@@ -19,7 +21,10 @@ struct Image {
   }
 };
 
-// Writes `image` as a PNG; throws std::runtime_error naming the path on failure.
-void write_png(const std::filesystem::path& path, const Image& image);
+// Writes `image` as a PNG through write_file_atomically (core/output_file.hpp), replacing an
+// earlier file of that name only when `overwrite` allows; throws std::runtime_error naming the
+// path on failure.
+void write_png(const std::filesystem::path& path, const Image& image,
+               Overwrite overwrite = Overwrite::replace);
 
 }  // namespace particles::gl

@@ -26,6 +26,7 @@
 #include "app/main/scene_switch.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
+#include "core/backend_limits.hpp"
 #include "core/camera.hpp"
 #include "core/output_file.hpp"
 
@@ -54,7 +55,14 @@ class Session {
     state_.follow_path = !state_.scene.camera_path.empty();
     state_.frame_on_load = state_.scene.camera_auto_frame;
 
-    // Before any window opens, so that a directory that cannot be written stops the run at once.
+    // The files the run ends with, checked before any window opens (not after its 600 frames),
+    // and never the files it reads. A run writes only the files it is asked for, headless too.
+    const std::vector<RunInput> inputs = scene_inputs(state_.scene);
+    screenshot_ = options.screenshot;
+    report_ = options.report;
+    if (!screenshot_.empty()) check_output_file(screenshot_, "--screenshot", inputs);
+    if (!report_.empty()) check_output_file(report_, "--report", inputs);
+    if (report_.empty()) history_.set_keep(std::size_t{1} << 17);
     if (!options.record.empty()) {
       recorder_ = std::make_unique<Recorder>(options.record, options.record_fps);
       state_.record_dir = recorder_->dir();
@@ -65,14 +73,6 @@ class Session {
     if (headless_ && !options.headless) {
       std::cerr << "note: no display found, running headless\n";
     }
-    // The files the run ends with, checked before it starts (not after its 600 frames).
-    screenshot_ = options.screenshot;
-    report_ = options.report;
-    if (headless_ && screenshot_.empty()) screenshot_ = "out/particles.png";
-    if (headless_ && report_.empty()) report_ = "out/frame_times.csv";
-    if (!screenshot_.empty()) check_output_file(screenshot_, "--screenshot");
-    if (!report_.empty()) check_output_file(report_, "--report");
-    if (!headless_ && options.report.empty()) history_.set_keep(std::size_t{1} << 17);
     context_ = headless_
                    ? gl::make_headless_context(options.width, options.height)
                    : gl::make_window_context(options.width, options.height,
@@ -82,6 +82,8 @@ class Session {
     backend_ = make_backend(options.backend);
     state_.backend_name = backend_->name();
     state_.count = options.count.value_or(default_count(state_.scene, state_.backend_name));
+    // Before the buffers grow: --backend auto may have picked the CPU backend only now.
+    check_backend_count(state_.backend_name, state_.count, "--count");
     state_.scene_files = list_scene_files();
     state_.count_presets =
         count_presets(state_.backend_name, default_count(state_.scene, state_.backend_name));
@@ -176,9 +178,12 @@ class Session {
       state_.recorded_frames = recorder_->frames();
     }
     if (state_.screenshot_requested) {
-      const std::string path = "screenshot-" + std::to_string(state_.frame) + ".png";
-      gl::write_png(path, target_->read_pixels());
-      std::cerr << "wrote " << path << '\n';
+      // A name nothing has yet (screenshot-42.png, else screenshot-42-2.png, ...): an earlier
+      // run's screenshot of the same frame is kept.
+      const std::filesystem::path path =
+          unused_file_name("", "screenshot-" + std::to_string(state_.frame), "png");
+      gl::write_png(path, target_->read_pixels(), Overwrite::refuse);
+      std::cerr << "wrote " << path.string() << '\n';
       state_.screenshot_requested = false;
     }
     if (!headless_) {
@@ -281,6 +286,10 @@ class Session {
       std::cout << "frame-time report: " << report.string() << '\n';
     }
     print_summary();
+    if (headless_ && screenshot.empty() && report.empty() && !recorder_) {
+      std::cout << "no files written: --screenshot FILE, --report FILE and --record DIR save the "
+                   "last frame, the frame times and every frame\n";
+    }
     return recorder_ ? recorder_->finish(std::cout, std::cerr) : 0;
   }
 
@@ -339,8 +348,8 @@ class Session {
   std::unique_ptr<FrameRunner> frame_runner_;
   std::unique_ptr<Recorder> recorder_;     // --record only
   std::optional<glm::ivec2> record_size_;  // the recording's image size, from its first frame
-  // Every frame when a report will be written (--report, or headless); otherwise the newest
-  // 2^17 to 2^18 (36 to 73 min at 60 fps) for the summary printed at exit.
+  // Every frame when a report will be written (--report); otherwise the newest 2^17 to 2^18
+  // (36 to 73 min at 60 fps) for the summary printed at exit.
   FrameHistory history_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/scene/paths.hpp"
+#include "core/backend_limits.hpp"
 
 namespace particles {
 
@@ -41,10 +42,12 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->delimiter(',')
       ->type_name("NAME,...")
       ->check(CLI::IsMember(algorithm_names()));
-  bench->add_option("--counts,--count", f.counts, "Particle counts (default: each scene's)")
+  bench
+      ->add_option("--counts,--count", f.counts,
+                   "Particle counts (default: each scene's); each backend's limit is listed below")
       ->delimiter(',')
       ->type_name("N,...")
-      ->check(CLI::Range(1u, 1u << 27));
+      ->check(CLI::Range(1u, kMaxCount));
   bench->add_option("--key-modes", f.key_modes, "Depth key modes")
       ->delimiter(',')
       ->type_name("MODE,...")
@@ -86,7 +89,13 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
                   "CUDA: run simulate, extents and keys as separate kernels (per-stage times)");
   bench->add_option("--backend", f.backend, "cuda, cpu or auto")
       ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
-  bench->add_option("--out", f.out_dir, "Output directory (default bench-out)")->type_name("DIR");
+  bench
+      ->add_option("--out", f.out_dir,
+                   "Output directory (default bench-out): frames.csv, summary.json and chart.svg "
+                   "there are replaced")
+      ->type_name("DIR")
+      ->check(output_path_validator());
+  bench->footer("\n" + backend_limits_help());
   return bench;
 }
 

@@ -16,6 +16,7 @@
 
 #include "app/scene/paths.hpp"
 #include "app/scene/toml_guard.hpp"
+#include "core/backend_limits.hpp"
 
 namespace particles {
 namespace {
@@ -73,6 +74,7 @@ void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
   text << in.rdbuf();
   if (in.bad()) throw std::runtime_error(file.string() + ": cannot open bench file (read error)");
   parse_bench_text(text.str(), file, config);
+  config.file = file;
 }
 
 void parse_bench_text(std::string_view toml_text, const std::filesystem::path& file,
@@ -144,8 +146,9 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
       config.counts.clear();
       for_each_in(file, node, "counts", [&](const toml::node& item) {
         const auto* v = item.as_integer();
-        if (!v || **v < 1 || **v > (std::int64_t{1} << 27)) {
-          fail_at(file, item.source(), "counts entries must be integers in [1, 2^27]");
+        if (!v || **v < 1 || **v > std::int64_t{kMaxCount}) {
+          fail_at(file, item.source(),
+                  "counts entries must be integers in [1, " + std::string(kMaxCountText) + "]");
         }
         config.counts.push_back(static_cast<std::uint32_t>(**v));
       });

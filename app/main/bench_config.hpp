@@ -36,6 +36,7 @@ struct BenchConfig {
   int stage_every = kDefaultStageSamplePeriod;
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
+  std::filesystem::path file;  // the bench file read (load_bench_file); no output may replace it
   int width = 1280, height = 720;
 };
 

@@ -20,6 +20,7 @@
 #include "app/main/frame_runner.hpp"
 #include "app/main/order_check.hpp"
 #include "app/scene/scene_loader.hpp"
+#include "core/backend_limits.hpp"
 #include "core/camera.hpp"
 #include "core/output_file.hpp"
 
@@ -220,10 +221,21 @@ class BenchSession {
 }  // namespace
 
 int run_bench(const BenchConfig& config, const std::string& command) {
-  // Before the first frame, not after the last run: a folder that cannot be written stops the
-  // bench at once.
-  check_output_dir(config.out_dir, "--out");
+  std::vector<SceneDesc> scenes;
+  std::vector<RunInput> inputs;
+  if (!config.file.empty()) inputs.push_back({config.file, "the bench file"});
+  for (const auto& path : config.scenes) {
+    scenes.push_back(load_scene(path));
+    for (RunInput& input : scene_inputs(scenes.back())) inputs.push_back(std::move(input));
+  }
+  // Before the first frame, not after the last run: a folder that cannot be written, or whose
+  // result files could not be (a link, a device, a file the bench reads), stops the bench at
+  // once.
+  check_output_dir(config.out_dir, "--out", {"frames.csv", "summary.json", "chart.svg"}, inputs);
   BenchSession session(config);
+  for (const std::uint32_t count : config.counts) {
+    check_backend_count(session.backend_name(), count, "bench counts");
+  }
   BenchResults results;
   results.gl_renderer = session.renderer();
   results.date = utc_now();
@@ -233,8 +245,7 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   std::vector<RunSpec> specs;
   std::vector<RendererKind> renderers = config.renderers;
   if (renderers.empty()) renderers.push_back(default_renderer(session.backend_name()));
-  for (const auto& path : config.scenes) {
-    const SceneDesc scene = load_scene(path);
+  for (const SceneDesc& scene : scenes) {
     std::vector<std::uint32_t> counts = config.counts;
     if (counts.empty())
       counts.push_back(session.backend_name() == "cpu" ? scene.cpu_count : scene.count);
@@ -261,7 +272,6 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   progress.update(specs.size(), "done");
   progress.finish();
 
-  std::filesystem::create_directories(config.out_dir);
   write_bench_csv(config.out_dir / "frames.csv", results);
   write_bench_json(config.out_dir / "summary.json", results);
   write_bench_chart(config.out_dir / "chart.svg", results);

@@ -6,6 +6,7 @@
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
+#include "core/backend_limits.hpp"
 #include "core/composite/cpu_compositor.hpp"
 #include "core/composite/difference_heat.hpp"
 #include "core/composite/split_view.hpp"
@@ -23,6 +24,9 @@ class CpuBackend final : public Backend {
 
   void reset(const ModelParams& params, std::uint32_t count,
              gl::ParticleBuffers& buffers) override {
+    // The last word on the limit, whoever asked (--backend auto's fallback from CUDA keeps the
+    // count it was given): refused before anything changes.
+    check_backend_count(name(), count, "particle count");
     buffers.resize(count, model_scales_sprites(params.model));
     buffers_ = &buffers;
     pipeline_.reset(params, count);

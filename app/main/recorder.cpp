@@ -1,27 +1,16 @@
 #include "app/main/recorder.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <ostream>
 #include <stdexcept>
 
 #include "app/main/process.hpp"
+#include "core/output_file.hpp"
 
 namespace particles {
 namespace {
 
 namespace fs = std::filesystem;
-
-// frame_ followed by five or more digits and .png: the names recorded_frame_path makes.
-bool is_recorded_frame_name(const std::string& name) {
-  constexpr std::string_view prefix = "frame_", suffix = ".png";
-  if (name.size() < prefix.size() + 5 + suffix.size()) return false;
-  if (name.compare(0, prefix.size(), prefix) != 0) return false;
-  if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
-  const std::string digits =
-      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  return digits.find_first_not_of("0123456789") == std::string::npos;
-}
 
 // The image2 pattern of the frames: ffmpeg reads "%%" as a '%' and "%05d" as the frame number.
 std::string frame_pattern(const fs::path& dir) {
@@ -69,49 +58,15 @@ fs::path recorded_frame_path(const fs::path& dir, std::uint64_t frame) {
 }
 
 std::vector<std::string> ffmpeg_arguments(const fs::path& dir, int fps, std::uint64_t frames) {
-  std::vector<std::string> args = {"-hide_banner", "-loglevel", "error", "-nostdin", "-y"};
+  // -n: an existing recording.mp4 (made after the run began) is kept and ffmpeg fails, never -y.
+  std::vector<std::string> args = {"-hide_banner", "-loglevel", "error", "-nostdin", "-n"};
   const std::vector<std::string> encode = encode_arguments(dir, fps, frames);
   args.insert(args.end(), encode.begin(), encode.end());
   return args;
 }
 
-Recorder::Recorder(const fs::path& dir, int fps) : fps_(fps) {
-  if (dir.empty()) throw std::runtime_error("--record: the directory is empty");
-  std::error_code ec;
-  dir_ = fs::absolute(dir, ec).lexically_normal();
-  if (ec) {
-    throw std::runtime_error("--record: cannot resolve " + dir.string() + ": " + ec.message());
-  }
-  if (!dir_.has_filename()) dir_ = dir_.parent_path();  // "rec/" is "rec"
-  fs::create_directories(dir_, ec);
-  std::error_code is_dir_ec;
-  if (ec || !fs::is_directory(dir_, is_dir_ec)) {
-    throw std::runtime_error("--record: cannot create directory " + dir_.string() + ": " +
-                             (ec ? ec.message() : std::string("a file of that name exists")));
-  }
-  const fs::path probe = dir_ / ".particles-record-probe";
-  {
-    std::ofstream file(probe);
-    if (!file || !(file << "probe\n") || !file.flush()) {
-      throw std::runtime_error("--record: cannot write files in " + dir_.string());
-    }
-  }
-  fs::remove(probe, ec);
-
-  // An earlier, longer recording's frames would otherwise join this one's video.
-  std::vector<fs::path> stale;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir_, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (is_recorded_frame_name(name) || name == kRecordingVideo) stale.push_back(entry.path());
-  }
-  if (ec) throw std::runtime_error("--record: cannot list " + dir_.string() + ": " + ec.message());
-  for (const fs::path& old : stale) {
-    if (!fs::remove(old, ec) && ec) {
-      throw std::runtime_error("--record: cannot remove the earlier recording's " + old.string() +
-                               ": " + ec.message());
-    }
-  }
-}
+Recorder::Recorder(const fs::path& dir, int fps)
+    : dir_(prepare_empty_output_dir(dir, "--record")), fps_(fps) {}
 
 void Recorder::add(const gl::Image& image) {
   if (frames_ == 0) {
@@ -123,7 +78,8 @@ void Recorder::add(const gl::Image& image) {
                              ", the recording's frames are " + std::to_string(width_) + "x" +
                              std::to_string(height_));
   }
-  gl::write_png(recorded_frame_path(dir_, frames_), image);
+  // The folder was empty: a name already taken is someone else's file, left alone.
+  gl::write_png(recorded_frame_path(dir_, frames_), image, Overwrite::refuse);
   ++frames_;
 }
 

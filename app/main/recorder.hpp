@@ -18,15 +18,17 @@ inline constexpr const char* kRecordingVideo = "recording.mp4";
 std::filesystem::path recorded_frame_path(const std::filesystem::path& dir, std::uint64_t frame);
 
 // ffmpeg's arguments (after argv[0]) that encode `frames` frames of `dir` at `fps` into
-// dir/recording.mp4: H.264, yuv420p, odd sizes padded to even. `dir` should be absolute (so no
-// name can be taken for an ffmpeg protocol); a '%' in it is escaped for the image2 pattern.
+// dir/recording.mp4 (never over an existing one: -n): H.264, yuv420p, odd sizes padded to even.
+// `dir` should be absolute (so no name can be taken for an ffmpeg protocol); a '%' in it is escaped
+// for the image2 pattern.
 std::vector<std::string> ffmpeg_arguments(const std::filesystem::path& dir, int fps,
                                           std::uint64_t frames);
 
 class Recorder {
  public:
-  // Creates `dir` and its parents, checks that a file can be written there and removes the
-  // frames and video an earlier recording left (frame_NNNNN.png, recording.mp4; nothing else).
+  // Creates `dir` and its parents, or takes it as it is when it is an empty folder, and checks
+  // that a file can be written there (prepare_empty_output_dir). A folder that holds anything is
+  // refused: the recording then never replaces or deletes a file it did not write in this run.
   // Throws std::runtime_error naming the path when any of it fails.
   Recorder(const std::filesystem::path& dir, int fps);
 

@@ -21,6 +21,7 @@
 #include "app/scene/options.hpp"
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
+#include "core/output_file.hpp"
 #include "core/renderer_kind.hpp"
 
 namespace CLI {
@@ -43,7 +44,12 @@ struct SoakConfig {
   BackendChoice backend = BackendChoice::automatic;
   int width = 1280, height = 720;
   std::filesystem::path out_dir = "soak-out";
+  // The files the scenes were read from (finish_soak_config), which no output may replace.
+  std::vector<RunInput> inputs;
 };
+
+// --max-growth's upper end, in percent.
+inline constexpr double kMaxGrowthPercent = 1000.0;
 
 // Counts a soak cycles through when none are given: 64K, 1M and 4M on CUDA; 16K and 64K on the
 // CPU.
@@ -59,9 +65,10 @@ struct SoakSettings {
 SoakSettings soak_settings(const SoakConfig& config, int segment);
 
 // Fills the defaults (every shipped scene, soak_default_counts(backend_name), every algorithm,
-// key mode and renderer) and checks what the flags cannot: the scenes load, and at least three
-// full cycles fit in `frames` (the warm-up, one to compare with, and the last). Throws
-// std::runtime_error with the reason.
+// key mode and renderer) and checks what the flags cannot: the scenes load (their files become
+// `inputs`), the counts are within the backend's limit (core/backend_limits.hpp), max_growth is
+// finite, and at least three full cycles fit in `frames` (the warm-up, one to compare with, and
+// the last). Throws std::runtime_error with the reason.
 void finish_soak_config(SoakConfig& config, const std::string& backend_name);
 
 // One memory sample, taken after a segment's last frame, before the next switch.

@@ -1,12 +1,14 @@
 // `particles soak`: its flags, its plan of segments and cycles, and how memory growth is judged.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <tuple>
 
 #include "app/main/soak.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
+#include "core/backend_limits.hpp"
 
 namespace particles {
 
@@ -40,8 +42,20 @@ SoakSettings soak_settings(const SoakConfig& c, int segment) {
 void finish_soak_config(SoakConfig& c, const std::string& backend_name) {
   if (c.scenes.empty()) c.scenes = list_scene_files();
   if (c.scenes.empty()) throw std::runtime_error("no scenes/*.toml found for the soak");
-  for (const auto& scene : c.scenes) load_scene(scene);  // throws SceneError naming the file
+  c.inputs.clear();
+  for (const auto& scene : c.scenes) {
+    // Throws SceneError naming the file; what it read, no output may replace.
+    for (RunInput& input : scene_inputs(load_scene(scene))) c.inputs.push_back(std::move(input));
+  }
   if (c.counts.empty()) c.counts = soak_default_counts(backend_name);
+  for (const std::uint32_t count : c.counts) check_backend_count(backend_name, count, "--counts");
+  // The flag's check refuses NaN too; this is for a SoakConfig filled in code. NaN would turn
+  // the memory check off (no growth compares greater than it).
+  if (!std::isfinite(c.max_growth_percent) || c.max_growth_percent < 0.0 ||
+      c.max_growth_percent > kMaxGrowthPercent) {
+    throw std::runtime_error("--max-growth must be a finite number in [0, 1000], not " +
+                             std::to_string(c.max_growth_percent));
+  }
   if (c.algorithms.empty()) c.algorithms.assign(kAllAlgorithms.begin(), kAllAlgorithms.end());
   if (c.key_modes.empty()) c.key_modes = {KeyMode::exact, KeyMode::quantized};
   if (c.renderers.empty()) c.renderers.assign(kAllRenderers.begin(), kAllRenderers.end());
@@ -99,10 +113,10 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
       ->type_name("FILE,...");
   soak->add_option("--counts", f.counts,
                    "Particle counts (default: 65536,1048576,4194304 on CUDA, 16384,65536 on "
-                   "the CPU)")
+                   "the CPU); each backend's limit is listed below")
       ->delimiter(',')
       ->type_name("N,...")
-      ->check(CLI::Range(1u, 1u << 27));
+      ->check(CLI::Range(1u, kMaxCount));
   soak->add_option("--algorithms", f.algorithms, "Sort algorithms (default: all)")
       ->delimiter(',')
       ->type_name("NAME,...")
@@ -119,13 +133,18 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
       ->check(CLI::IsMember(renderer_names));
   soak->add_option("--max-growth", f.max_growth,
                    "Memory growth after the warm-up cycle that fails the soak, in % (default 1)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(finite_range(0.0, kMaxGrowthPercent));
   soak->add_option("--size", f.size, "Framebuffer size (default 1280x720)")
       ->type_name("WxH")
       ->check(size_validator());
   soak->add_option("--backend", f.backend, "cuda, cpu or auto")
       ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
-  soak->add_option("--out", f.out_dir, "Output directory (default soak-out)")->type_name("DIR");
+  soak->add_option("--out", f.out_dir,
+                   "Output directory (default soak-out): samples.csv and summary.json there are "
+                   "replaced")
+      ->type_name("DIR")
+      ->check(output_path_validator());
+  soak->footer("\n" + backend_limits_help());
   return soak;
 }
 

@@ -281,8 +281,9 @@ nlohmann::json growth_json(const SoakGrowth& g) {
 }  // namespace
 
 int run_soak(SoakConfig config, const std::string& command) {
-  check_output_dir(config.out_dir, "--out");  // before the run, not after its 20,000 frames
-  SoakSession session(config);
+  SoakSession session(config);  // loads the scenes: what the outputs must not replace
+  // Before the first frame, not after its 20,000.
+  check_output_dir(config.out_dir, "--out", {"samples.csv", "summary.json"}, config.inputs);
   const std::string date = utc_now();
   std::cerr << "soak: " << config.frames << " frames, a switch every " << config.every
             << ", order checked every " << config.verify_every << ", " << config.scenes.size()
@@ -335,7 +336,6 @@ int run_soak(SoakConfig config, const std::string& command) {
   table << "\nafter warm-up and at end: the smallest sample of the cycle after the warm-up and of "
            "the last full cycle; peak: the largest after the warm-up\n";
 
-  std::filesystem::create_directories(config.out_dir);
   write_samples_csv(config.out_dir / "samples.csv", session.samples());
   nlohmann::json summary;
   summary["command"] = command;

@@ -2,12 +2,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <ostream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "app/scene/paths.hpp"
+#include "core/backend_limits.hpp"
 
 namespace particles {
 
@@ -18,6 +22,32 @@ CLI::Validator size_validator() {
                              : "expected WIDTHxHEIGHT with each in 1..16384, got '" + s + "'";
       },
       "", "size");
+}
+
+CLI::Validator output_path_validator() {
+  return CLI::Validator(
+      [](std::string& s) { return s.empty() ? std::string("an empty path names no file") : ""; },
+      "", "path");
+}
+
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        double v = 0.0;
+        std::size_t used = 0;
+        try {
+          v = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != s.size() || !std::isfinite(v) || v < lo || v > hi) {
+          std::ostringstream range;
+          range << "expected a finite number in [" << lo << ", " << hi << "], got '" << s << "'";
+          return range.str();
+        }
+        return {};
+      },
+      "", "finite range");
 }
 
 std::optional<std::pair<int, int>> parse_size(const std::string& text) {
@@ -53,9 +83,9 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("FILE");
   app->add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
-         "Particle count, overriding the scene's")
+         "Particle count, overriding the scene's; each backend's limit is listed below")
       ->type_name("N")
-      ->check(CLI::Range(1u, 1u << 27));
+      ->check(CLI::Range(1u, kMaxCount));
   app->add_option_function<std::string>(
          "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
          "Sort algorithm")
@@ -78,7 +108,8 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("NAME")
       ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
   app->add_flag("--headless", o.headless,
-                "Render offscreen (EGL), no window; the default when there is no display");
+                "Render offscreen (EGL), no window; the default when there is no display. Like "
+                "a window run it writes no file unless --screenshot, --report or --record asks");
   app->add_option_function<int>(
          "--frames", [&o](const int& n) { o.frames = n; },
          "Frames to run, then exit (headless default: 600)")
@@ -86,20 +117,26 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   app->add_option_function<std::string>(
          "--screenshot", [&o](const std::string& s) { o.screenshot = s; },
-         "Write the last frame to this PNG")
-      ->type_name("FILE");
+         "Write the last frame to this PNG (a regular file or a new name; never a link, a "
+         "device or the scene's own files)")
+      ->type_name("FILE")
+      ->check(output_path_validator());
   app->add_option_function<std::string>(
          "--report", [&o](const std::string& s) { o.report = s; },
-         "Write per-frame and per-stage timings to this CSV file")
-      ->type_name("FILE");
+         "Write per-frame and per-stage timings to this CSV file (the same rules as "
+         "--screenshot)")
+      ->type_name("FILE")
+      ->check(output_path_validator());
   app->add_option_function<std::string>(
          "--record", [&o](const std::string& s) { o.record = s; },
-         "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (DIR is created; "
-         "older frames there are removed) and, when ffmpeg is on the PATH, encode them to "
+         "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (DIR is created, "
+         "or must be an empty folder: nothing in it is replaced or removed) and, when ffmpeg "
+         "is on the PATH, encode them to "
          "DIR/recording.mp4 after the run. Each frame steps the simulation and the scene's "
          "camera path by the scene's time_step, whatever the wall clock, so a headless run "
          "with the same flags records the same frames")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->check(output_path_validator());
   app->add_option("--record-fps", o.record_fps,
                   "Frame rate of DIR/recording.mp4 (default 60); the simulation still steps "
                   "by time_step per frame")
@@ -155,6 +192,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->check(CLI::IsMember(compare_mode_names()));
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
+  app->footer("\n" + backend_limits_help());
   return app;
 }
 
@@ -180,6 +218,14 @@ int finish_options(Options& o, std::ostream& err) {
     err << "error: " << (given ? "--scene: " : "") << "scene file not found: " << o.scene.string()
         << "\n";
     return kUsageExitCode;
+  }
+  if (o.count && o.backend == BackendChoice::cpu) {
+    try {  // --backend auto is checked once it has chosen (app.cpp)
+      check_backend_count("cpu", *o.count, "--count");
+    } catch (const std::runtime_error& e) {
+      err << "error: " << e.what() << "\n";
+      return kUsageExitCode;
+    }
   }
   if (!has_display()) o.headless = true;  // nothing to open a window on
   if (o.headless && !o.frames) o.frames = kDefaultHeadlessFrames;

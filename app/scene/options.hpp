@@ -37,7 +37,7 @@ struct Options {
   BackendChoice backend = BackendChoice::automatic;
   bool headless = false;               // --headless, or no DISPLAY / WAYLAND_DISPLAY
   std::optional<int> frames;           // unset: run until closed; headless default 600
-  std::filesystem::path screenshot;    // empty: none
+  std::filesystem::path screenshot;    // empty: none (headless too: files only when asked)
   std::filesystem::path report;        // empty: none
   std::filesystem::path record;        // empty: no recording; else every frame's PNG goes here
   int record_fps = kDefaultRecordFps;  // frame rate of the recording's MP4
@@ -70,6 +70,12 @@ constexpr RendererKind default_renderer(std::string_view backend) {
 std::optional<std::pair<int, int>> parse_size(const std::string& text);
 // The check of a --size flag, naming what it expected and got.
 CLI::Validator size_validator();
+// The check of an output path flag (--screenshot, --out, ...): an empty one names nothing, and
+// is an error rather than a default path.
+CLI::Validator output_path_validator();
+// The check of a floating-point flag: a finite number in [lo, hi]. CLI::Range alone lets "nan"
+// through (every comparison with NaN is false).
+CLI::Validator finite_range(double lo, double hi);
 
 // Parses argv; --help goes to `out`, errors to `err` as "error: ...".
 ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
@@ -82,8 +88,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out,
 std::unique_ptr<CLI::App> make_cli(Options& options);
 // Returns -1 when parsing succeeded, else the exit code (0 after --help), having printed why.
 int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out, std::ostream& err);
-// Fills defaults that depend on the environment and checks the scene file exists; returns 0 or
-// kUsageExitCode after printing the error.
+// Fills defaults that depend on the environment, checks the scene file exists and, with
+// --backend cpu, that --count is within the CPU backend's limit (core/backend_limits.hpp);
+// returns 0 or kUsageExitCode after printing the error.
 int finish_options(Options& options, std::ostream& err);
 
 }  // namespace particles

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/backend_limits.hpp"
 #include "core/models/model_params.hpp"
 
 namespace particles {
@@ -29,8 +30,8 @@ struct PlyCloud {
   bool has_alpha = false;
 };
 
-// The most vertices a file may declare: a scene's largest particle count.
-inline constexpr std::uint64_t kPlyMaxPoints = std::uint64_t{1} << 27;
+// The most vertices a file may declare: a scene's largest particle count (core/backend_limits.hpp).
+inline constexpr std::uint64_t kPlyMaxPoints = kMaxCount;
 
 // Called every so often while the vertices are read, and once at the end: (read, declared).
 using PlyProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;

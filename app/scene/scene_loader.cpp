@@ -8,6 +8,7 @@
 
 #include "app/scene/ply_reader.hpp"
 #include "app/scene/toml_guard.hpp"
+#include "core/backend_limits.hpp"
 #include "core/models/model_names.hpp"
 
 #include <toml++/toml.h>
@@ -327,8 +328,8 @@ SceneDesc SceneReader::read(const toml::table& root) const {
 
 void SceneReader::read_particles(const toml::table& t, SceneDesc& d) const {
   check_keys(t, "particles", {"count", "cpu_count", "sprite_size", "seed", "time_step"});
-  get(t, "particles", "count", closed(1, 1 << 27), d.count);
-  get(t, "particles", "cpu_count", closed(1, 1 << 24), d.cpu_count);
+  get(t, "particles", "count", closed(1, kCudaMaxCount), d.count);
+  get(t, "particles", "cpu_count", closed(1, kCpuMaxCount), d.cpu_count);
   get(t, "particles", "sprite_size", Range{0.0, 1000.0, true, false}, d.sprite_size);
   get(t, "particles", "seed", closed(0, 4294967295.0), d.params.seed);
   get(t, "particles", "time_step", Range{0.0, 0.1, true, false}, d.time_step);
@@ -616,6 +617,7 @@ void SceneReader::load_points(const toml::table& root, const toml::table& t, Sce
   const std::filesystem::path named = file->as_string()->get();
   const std::filesystem::path path =
       named.is_absolute() ? named : std::filesystem::path(source_).parent_path() / named;
+  d.points_path = path.string();
   PlyCloud cloud;
   try {
     LoadProgress progress(path.string());
@@ -675,7 +677,7 @@ void SceneReader::load_points(const toml::table& root, const toml::table& t, Sce
   const toml::table* particles = root["particles"].as_table();
   const auto n = static_cast<std::uint32_t>(points.size());
   if (!particles || !particles->contains("count")) d.count = n;
-  if (!particles || !particles->contains("cpu_count")) d.cpu_count = std::min(n, 1u << 24);
+  if (!particles || !particles->contains("cpu_count")) d.cpu_count = std::min(n, kCpuMaxCount);
   auto shared = std::make_shared<const std::vector<PointRecord>>(std::move(points));
   d.params.points.records = shared->data();
   d.params.points.record_count = n;
@@ -763,6 +765,17 @@ SceneDesc load_scene(const std::filesystem::path& file) {
   text << in.rdbuf();
   if (in.bad()) throw SceneError(file.string() + ": cannot open scene file (read error)");
   return parse_scene(text.str(), file.string());
+}
+
+std::vector<RunInput> scene_inputs(const SceneDesc& scene) {
+  std::vector<RunInput> inputs;
+  if (!scene.source_path.empty()) {
+    inputs.push_back({scene.source_path, "the scene file of '" + scene.name + "'"});
+  }
+  if (!scene.points_path.empty()) {
+    inputs.push_back({scene.points_path, "the point cloud of scene '" + scene.name + "'"});
+  }
+  return inputs;
 }
 
 }  // namespace particles

@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/output_file.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -24,5 +26,9 @@ SceneDesc load_scene(const std::filesystem::path& file);
 // Validates scene text; `source_name` is used in messages and stored as SceneDesc::source_path.
 // Throws SceneError.
 SceneDesc parse_scene(std::string_view toml_text, const std::string& source_name);
+
+// The files a loaded scene was read from (the scene file, and a points scene's PLY file), which
+// no output of the run may replace (check_output_file).
+std::vector<RunInput> scene_inputs(const SceneDesc& scene);
 
 }  // namespace particles

@@ -218,7 +218,7 @@ TEST(Record, FfmpegOnThePathEncodesTheFramesFromAnArgumentVector) {
                                              "-loglevel",
                                              "error",
                                              "-nostdin",
-                                             "-y",
+                                             "-n",
                                              "-framerate",
                                              "24",
                                              "-start_number",
@@ -255,19 +255,40 @@ TEST(Record, AFailingFfmpegIsReportedWithItsExitStatus) {
   EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png"}));
 }
 
-TEST(Record, AnEarlierRecordingsFramesAndVideoAreReplaced) {
+// `--record .` in a folder of photos used to delete frame_*.png and recording.mp4 there and
+// write over the rest of the frame names: a folder that holds anything is now refused, before
+// any frame, and left exactly as it was.
+TEST(Record, AFolderThatHoldsAnythingIsRefusedAndLeftAsItWas) {
   const fs::path dir = fresh_dir("stale");
   const fs::path rec = dir / "rec";
   fs::create_directories(rec);
-  for (const char* name :
-       {"frame_00000.png", "frame_00007.png", "recording.mp4", "notes.txt", "frame_7.png"}) {
-    std::ofstream(rec / name) << "old\n";
-  }
+  const std::vector<std::string> names = {"frame_00000.png", "frame_00007.png", "frame_7.png",
+                                          "notes.txt", "recording.mp4"};
+  for (const std::string& name : names) std::ofstream(rec / name) << name;
+  const Result r = run_particles(
+      "--headless --backend cpu --count 3000 --size 160x90 --frames 100000 --record " +
+          shell_quoted(rec.string()),
+      empty_bin(dir));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("error: --record: " + rec.string() + " is not empty (it holds "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("name a fresh one, such as " + (dir / "rec-2").string()),
+            std::string::npos)
+      << r.output;
+  EXPECT_LT(r.seconds, 30.0);
+  EXPECT_EQ(names_in(rec), names);
+  for (const std::string& name : names) EXPECT_EQ(bytes_of(rec / name), name) << name;
+}
+
+TEST(Record, AnEmptyFolderIsRecordedInto) {
+  const fs::path dir = fresh_dir("empty");
+  const fs::path rec = dir / "rec";
+  fs::create_directories(rec);
   const Result r = run_particles(kSmallRun + " --frames 2 --record " + shell_quoted(rec.string()),
                                  empty_bin(dir));
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png",
-                                                     "frame_7.png", "notes.txt"}));
+  EXPECT_EQ(names_in(rec), (std::vector<std::string>{"frame_00000.png", "frame_00001.png"}));
   EXPECT_EQ(read_png(rec / "frame_00000.png").width, 160);
 }
 

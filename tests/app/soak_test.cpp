@@ -2,6 +2,7 @@
 // (in-process), and a short real soak on the CPU backend (the binary, headless).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -72,6 +73,33 @@ TEST(SoakPlan, DefaultsAndTooShortARun) {
   SoakConfig bad_scene;
   bad_scene.scenes = {"/nowhere/scene.toml"};
   EXPECT_THROW(finish_soak_config(bad_scene, "cpu"), std::exception);
+}
+
+// A SoakConfig filled in code meets the checks the flags make: NaN would have turned the memory
+// check off (no growth compares greater than it), and the CPU backend takes at most 2^24.
+TEST(SoakPlan, NonFiniteGrowthAndCountsAboveTheBackendsLimitAreRefused) {
+  for (const double growth : {std::nan(""), HUGE_VAL, -1.0, 1000.5}) {
+    SoakConfig c;
+    c.scenes = {kScenes + "galaxy.toml"};
+    c.counts = {1000};
+    c.max_growth_percent = growth;
+    EXPECT_THROW(finish_soak_config(c, "cpu"), std::runtime_error) << growth;
+  }
+  SoakConfig c;
+  c.scenes = {kScenes + "galaxy.toml"};
+  c.counts = {1000, (1u << 24) + 1};
+  try {
+    finish_soak_config(c, "cpu");
+    ADD_FAILURE() << "accepted 2^24 + 1 particles on the CPU";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "--counts: 16777217 particles are more than the cpu backend takes (at most "
+                 "16777216, 2^24)");
+  }
+  c.counts = {1000};
+  finish_soak_config(c, "cpu");
+  ASSERT_EQ(c.inputs.size(), 1u);  // what the scenes read, which no output may replace
+  EXPECT_EQ(c.inputs[0].path, kScenes + "galaxy.toml");
 }
 
 std::vector<SoakSample> samples_of(const std::vector<std::uint64_t>& rss) {

@@ -1,5 +1,6 @@
 // parse_options: defaults, every flag, --help, and usage errors (exit code 2, message on err).
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <sstream>
@@ -190,6 +191,14 @@ TEST_F(OptionsTest, UsageErrorsExitTwoWithAMessage) {
       {{"--order-period", "often"}, "--order-period"},
       {{"--order-period", "100001"}, "--order-period"},
       {{"--compare", "yes"}, "yes"},
+      // An empty output path is no request for the default one (issue 64).
+      {{"--screenshot", ""}, "--screenshot: an empty path names no file"},
+      {{"--report", ""}, "--report: an empty path names no file"},
+      {{"--record", ""}, "--record: an empty path names no file"},
+      // Above the CPU backend's limit, named when the backend is (auto is checked once it chose).
+      {{"--backend", "cpu", "--count", "16777217"},
+       "--count: 16777217 particles are more than the cpu backend takes (at most 16777216, "
+       "2^24)"},
   };
   for (const auto& [args, phrase] : cases) {
     const Parsed p = parse(args);
@@ -198,6 +207,29 @@ TEST_F(OptionsTest, UsageErrorsExitTwoWithAMessage) {
     EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
     EXPECT_NE(p.err.find(phrase), std::string::npos) << p.err;
   }
+}
+
+TEST_F(OptionsTest, CountsUpToEachBackendsLimitAreAccepted) {
+  EXPECT_EQ(parse({"--backend", "cpu", "--count", "16777216"}).outcome.options->count, 1u << 24);
+  EXPECT_EQ(parse({"--backend", "cuda", "--count", "134217728"}).outcome.options->count, 1u << 27);
+}
+
+TEST_F(OptionsTest, HelpPrintsEachBackendsCountLimit) {
+  const Parsed p = parse({"--help"});
+  EXPECT_NE(p.out.find("  cuda  1 to 134217728 (2^27)\n  cpu   1 to 16777216 (2^24)"),
+            std::string::npos)
+      << p.out;
+}
+
+TEST(FiniteRange, NotANumberAndInfinityAreRefused) {
+  const CLI::Validator check = finite_range(0.0, 1000.0);
+  for (std::string ok : {"0", "1", "2.5", "1000", "1e3"}) EXPECT_EQ(check(ok), "") << ok;
+  for (std::string bad :
+       {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "-1", "1000.5", "1e9", "", "1x", "x"}) {
+    EXPECT_NE(check(bad), "") << bad;
+  }
+  std::string nan = "nan";
+  EXPECT_EQ(check(nan), "expected a finite number in [0, 1000], got 'nan'");
 }
 
 TEST_F(OptionsTest, MissingSceneFile) {

@@ -1,17 +1,24 @@
 // Output files are written whole or not at all (core/output_file.hpp): a write that fails half
 // way leaves the earlier file as it was and no temporary file behind; output paths that cannot
-// be written are refused up front with the flag's name.
+// be written are refused up front with the flag's name; nothing but a regular file or a new name
+// is ever written (links, FIFOs and device nodes are refused and left as they were), nor a file
+// the run reads; a folder the run fills must be new or empty.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/output_file.hpp"
 
@@ -124,6 +131,150 @@ TEST_F(OutputFile, PathsAreCheckedUpFrontNamingTheFlag) {
         "--out: cannot create files in " + (dir_ / "locked").string() + ": Permission denied");
     fs::permissions(dir_ / "locked", fs::perms::owner_all);
   }
+}
+
+// The issue's /dev/null, without touching /dev: rename() would have replaced the node with a
+// regular file. Both the up-front check and the write itself refuse, and leave it as it was.
+void expect_refused_and_kept(const fs::path& node, fs::file_type type, const std::string& kind,
+                             auto&& message_of) {
+  EXPECT_EQ(message_of([&] { check_output_file(node, "--screenshot"); }),
+            "--screenshot: " + node.string() + " is " + kind +
+                ", not a regular file: an output replaces only a regular file");
+  EXPECT_EQ(message_of([&] { write_file_atomically(node, "png bytes"); }),
+            "cannot write " + node.string() + ": it is " + kind + ", not a regular file");
+  EXPECT_EQ(fs::symlink_status(node).type(), type);
+}
+
+TEST_F(OutputFile, AFifoIsNeverReplaced) {
+  const fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  expect_refused_and_kept(fifo, fs::file_type::fifo, "a FIFO",
+                          [this](auto&& f) { return message_of(f); });
+  EXPECT_EQ(listing(), "pipe;");
+}
+
+TEST_F(OutputFile, ADeviceNodeIsNeverReplaced) {
+  if (::geteuid() != 0) GTEST_SKIP() << "making a device node needs root (CI runs as root)";
+  const fs::path null = dir_ / "null";  // a scratch node with /dev/null's numbers
+  ASSERT_EQ(::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)), 0) << std::strerror(errno);
+  expect_refused_and_kept(null, fs::file_type::character, "a character device",
+                          [this](auto&& f) { return message_of(f); });
+  EXPECT_EQ(listing(), "null;");
+}
+
+// Refused, not followed: writing through the link would change a file the command did not name,
+// and renaming over it would replace the link and leave its target stale.
+TEST_F(OutputFile, ASymbolicLinkIsRefusedAndNeitherItNorItsTargetChanges) {
+  write_file_atomically(dir_ / "target.png", "old");
+  fs::create_symlink(dir_ / "target.png", dir_ / "link.png");
+  EXPECT_EQ(message_of([&] { check_output_file(dir_ / "link.png", "--screenshot"); }),
+            "--screenshot: " + (dir_ / "link.png").string() +
+                " is a symbolic link: an output is never written over or through a link; name "
+                "the file itself, or a new one");
+  EXPECT_EQ(message_of([&] { write_file_atomically(dir_ / "link.png", "new"); }),
+            "cannot write " + (dir_ / "link.png").string() +
+                ": it is a symbolic link, not a regular file");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.png"));
+  EXPECT_EQ(read(dir_ / "target.png"), "old");
+  // A dangling link is refused the same way (the write would have made its target appear).
+  fs::create_symlink(dir_ / "nowhere.png", dir_ / "dangling.png");
+  EXPECT_NE(message_of([&] {
+              check_output_file(dir_ / "dangling.png", "--report");
+            }).find("is a symbolic link"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "nowhere.png"));
+}
+
+TEST_F(OutputFile, AFileTheRunReadsIsNeverAnOutput) {
+  write_file_atomically(dir_ / "scene.toml", "name = 'x'\n");
+  fs::create_hard_link(dir_ / "scene.toml", dir_ / "same.toml");  // another name, the same file
+  const std::vector<RunInput> inputs = {{dir_ / "scene.toml", "the scene file of 'x'"}};
+  for (const fs::path& output :
+       {dir_ / "scene.toml", dir_ / "." / "scene.toml", dir_ / "same.toml"}) {
+    EXPECT_EQ(message_of([&] { check_output_file(output, "--screenshot", inputs); }),
+              "--screenshot: " + output.string() +
+                  " is the scene file of 'x' this run reads; name another file for the output");
+  }
+  EXPECT_EQ(message_of([&] {
+              check_output_dir(dir_, "--out", {"frames.csv", "same.toml"}, inputs);
+            }).rfind("--out: " + (dir_ / "same.toml").string() + " is the scene file", 0),
+            0u);
+  EXPECT_NO_THROW(check_output_file(dir_ / "shot.png", "--screenshot", inputs));
+  EXPECT_EQ(read(dir_ / "scene.toml"), "name = 'x'\n");
+}
+
+TEST_F(OutputFile, EmptyPathsNameNothing) {
+  EXPECT_EQ(message_of([&] { check_output_file("", "--screenshot"); }),
+            "--screenshot: an empty path names no file");
+  // Before, "" passed as the current folder, and the bench failed after its last frame.
+  EXPECT_EQ(message_of([&] { check_output_dir("", "--out"); }),
+            "--out: an empty path names no directory");
+  EXPECT_EQ(message_of([&] { prepare_empty_output_dir("", "--record"); }),
+            "--record: an empty path names no directory");
+}
+
+TEST_F(OutputFile, AnOutputDirectorysFilesAreCheckedToo) {
+  fs::create_directories(dir_ / "out" / "summary.json");
+  EXPECT_EQ(message_of([&] { check_output_dir(dir_ / "out", "--out", {"summary.json"}); }),
+            "--out: " + (dir_ / "out" / "summary.json").string() + " is a directory");
+  // A folder given as a link to a folder is fine: files are made inside it, never over it.
+  fs::create_directories(dir_ / "real");
+  fs::create_directory_symlink(dir_ / "real", dir_ / "linked");
+  EXPECT_NO_THROW(check_output_dir(dir_ / "linked", "--out", {"summary.json"}));
+}
+
+TEST_F(OutputFile, RefusingToOverwriteKeepsAnExistingFile) {
+  write_file_atomically(dir_ / "frame.png", "someone's");
+  EXPECT_EQ(
+      message_of([&] { write_file_atomically(dir_ / "frame.png", "ours", Overwrite::refuse); }),
+      "cannot write " + (dir_ / "frame.png").string() +
+          ": a file of that name exists; it is left as it is");
+  EXPECT_EQ(read(dir_ / "frame.png"), "someone's");
+  write_file_atomically(dir_ / "new.png", "ours", Overwrite::refuse);
+  EXPECT_EQ(read(dir_ / "new.png"), "ours");
+  EXPECT_EQ(listing().find(".tmp-"), std::string::npos) << listing();
+}
+
+// The temporary and probe files are the module's own: a file that happens to bear such a name is
+// neither truncated, renamed nor removed.
+TEST_F(OutputFile, FilesNamedLikeItsTemporaryFilesAreLeftAlone) {
+  const std::string pid = std::to_string(::getpid());
+  const std::vector<std::string> names = {".shot.png.tmp-" + pid, ".shot.png.tmp-" + pid + "-0",
+                                          ".particles-probe-" + pid,
+                                          ".particles-probe-" + pid + "-0"};
+  for (const std::string& name : names) std::ofstream(dir_ / name) << name;
+  check_output_file(dir_ / "shot.png", "--screenshot");
+  write_file_atomically(dir_ / "shot.png", "png");
+  EXPECT_EQ(read(dir_ / "shot.png"), "png");
+  for (const std::string& name : names) EXPECT_EQ(read(dir_ / name), name);
+}
+
+TEST_F(OutputFile, ARecordingFolderMustBeNewOrEmpty) {
+  const fs::path made = prepare_empty_output_dir(dir_ / "new" / "rec/", "--record");
+  EXPECT_EQ(made, dir_ / "new" / "rec");
+  EXPECT_TRUE(fs::is_directory(made));
+  EXPECT_EQ(prepare_empty_output_dir(made, "--record"), made);  // still empty: fine
+  std::ofstream(made / "holiday.jpg") << "a photo";
+  fs::create_directories(dir_ / "new" / "rec-2");  // taken: the suggestion skips it
+  EXPECT_EQ(message_of([&] { prepare_empty_output_dir(made, "--record"); }),
+            "--record: " + made.string() +
+                " is not empty (it holds holiday.jpg): the run writes only into a new or empty "
+                "folder, so that it replaces nothing; name a fresh one, such as " +
+                (dir_ / "new" / "rec-3").string());
+  EXPECT_EQ(read(made / "holiday.jpg"), "a photo");
+  EXPECT_EQ(std::distance(fs::directory_iterator(made), fs::directory_iterator()), 1);
+  std::ofstream(dir_ / "plain") << "x";
+  EXPECT_EQ(message_of([&] { prepare_empty_output_dir(dir_ / "plain", "--record"); }),
+            "--record: cannot create directory " + (dir_ / "plain").string() +
+                ": a file of that name exists");
+}
+
+TEST_F(OutputFile, AnUnusedNameSkipsEveryTakenOne) {
+  EXPECT_EQ(unused_file_name(dir_, "screenshot-7", "png"), dir_ / "screenshot-7.png");
+  std::ofstream(dir_ / "screenshot-7.png") << "earlier run";
+  fs::create_symlink(dir_ / "nowhere", dir_ / "screenshot-7-2.png");  // dangling, still taken
+  EXPECT_EQ(unused_file_name(dir_, "screenshot-7", "png"), dir_ / "screenshot-7-3.png");
+  EXPECT_EQ(unused_file_name("", "a", "png"), fs::path("a.png"));
 }
 
 }  // namespace
