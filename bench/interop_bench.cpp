@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     // Composite frames: the image texture mapped, the particles in device memory.
     const glm::ivec2 size{1280, 720};
     gl::RenderTarget image(size);
-    gl::RenderTarget screen(size);
+    gl::RenderTarget screen(size, gl::TargetFormat::window_rgba8);
     std::printf(
         "\n| algorithm | GL finished each frame | composite frame + present | map | enqueue + wait "
         "| composite enqueue | unmap |\n|---|---|---|---|---|---|---|\n");

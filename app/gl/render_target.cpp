@@ -10,7 +10,8 @@
 
 namespace particles::gl {
 
-RenderTarget::RenderTarget(glm::ivec2 size) : fbo_(create_framebuffer()) {
+RenderTarget::RenderTarget(glm::ivec2 size, TargetFormat format)
+    : format_(format), fbo_(create_framebuffer()) {
   resize(size);
 }
 
@@ -23,7 +24,9 @@ void RenderTarget::resize(glm::ivec2 size) {
   // Texture storage is immutable, so a new size means a new texture.
   Texture color = create_texture(GL_TEXTURE_2D);
   // 32-bit float, not 8 or 16 bits: why in render_target.hpp.
-  GL_CHECK(glTextureStorage2D(color.get(), 1, GL_RGBA32F, size.x, size.y));
+  GL_CHECK(glTextureStorage2D(color.get(), 1,
+                              format_ == TargetFormat::float_image ? GL_RGBA32F : GL_RGBA8, size.x,
+                              size.y));
   glTextureParameteri(color.get(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTextureParameteri(color.get(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   GL_CHECK(glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color.get(), 0));

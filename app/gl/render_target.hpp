@@ -19,10 +19,15 @@
 
 namespace particles::gl {
 
+// What a target's texels hold: the frame's image (float), or 8 bits a channel as a window's
+// framebuffer does (the bench presents into such a stand-in, so that it pays what a window pays).
+enum class TargetFormat { float_image, window_rgba8 };
+
 class RenderTarget {
  public:
-  // An FBO with an RGBA32F colour texture of `size` pixels. Needs a current GL 4.5 context.
-  explicit RenderTarget(glm::ivec2 size);
+  // An FBO with a colour texture of `size` pixels (RGBA32F, or RGBA8 for a window's stand-in).
+  // Needs a current GL 4.5 context.
+  explicit RenderTarget(glm::ivec2 size, TargetFormat format = TargetFormat::float_image);
 
   // Reallocates the colour texture when the size changes (contents undefined); no-op otherwise.
   void resize(glm::ivec2 size);
@@ -55,6 +60,7 @@ class RenderTarget {
 
  private:
   glm::ivec2 size_{0, 0};
+  TargetFormat format_;
   std::uint64_t generation_ = 0;
   Framebuffer fbo_;
   Texture color_;

@@ -74,7 +74,8 @@ class BenchSession {
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
     // Headless, the window's framebuffer is this stand-in: the present is the same blit.
-    screen_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
+    screen_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height},
+                                                 gl::TargetFormat::window_rgba8);
     renderer_ = std::make_unique<gl::ParticleRenderer>();
   }
 

@@ -80,13 +80,14 @@ void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
         const std::uint32_t i = list[k];
         const ProjectedSprite& s = sprites_[i];
         const PixelBounds& b = bounds_[i];
+        const SpriteColor color = sprite_color(s.rgba8);
         for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
           FrontToBack* row = sums.data() + static_cast<std::size_t>(y - band_y0) * out.width;
           for (int x = b.x0; x < b.x1; ++x) {
             if (!row[x].open()) continue;
             const float w = sprite_weight(s, x, y);
             if (w < 0.0f) continue;
-            row[x].take(s.rgba8, s.alpha * w);
+            row[x].take(color, s.alpha * w);
             open -= row[x].open() ? 0 : 1;
           }
         }

@@ -18,20 +18,29 @@ namespace particles {
 // to a channel: under a quarter of one 8-bit step.
 inline constexpr float kTransmittanceFloor = 1.0f / 1024.0f;
 
+// A sprite's straight colour as floats, converted from its 8-bit vertex colour once per sprite
+// rather than once per fragment.
+struct SpriteColor {
+  float r = 0.0f, g = 0.0f, b = 0.0f;
+};
+PARTICLES_HD SpriteColor sprite_color(std::uint32_t rgba8) {
+  return {unorm8_to_float(rgba8), unorm8_to_float(rgba8 >> 8), unorm8_to_float(rgba8 >> 16)};
+}
+
 struct FrontToBack {
   float r = 0.0f, g = 0.0f, b = 0.0f;  // premultiplied colour taken so far
   float transmittance = 1.0f;          // the share of light from behind still passing
 
   PARTICLES_HD bool open() const { return transmittance >= kTransmittanceFloor; }
 
-  // A fragment of straight colour rgba8's rgb (r in the lowest byte) and alpha a, behind all
-  // taken so far. The products are written out in one order for both compilers (the CUDA
-  // compositor is built with -fmad=false), so the two backends agree bit for bit.
-  PARTICLES_HD void take(std::uint32_t rgba8, float a) {
+  // A fragment of straight colour `c` and alpha a, behind all taken so far. The products are
+  // written out in one order for both compilers (the CUDA compositor is built with
+  // -fmad=false), so the two backends agree bit for bit.
+  PARTICLES_HD void take(const SpriteColor& c, float a) {
     const float t = transmittance * a;
-    r += t * unorm8_to_float(rgba8);
-    g += t * unorm8_to_float(rgba8 >> 8);
-    b += t * unorm8_to_float(rgba8 >> 16);
+    r += t * c.r;
+    g += t * c.g;
+    b += t * c.b;
     transmittance *= 1.0f - a;
   }
 

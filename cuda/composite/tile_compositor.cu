@@ -181,6 +181,18 @@ __global__ void work_item_kernel(const std::uint32_t* __restrict__ first_chunk, 
   }
 }
 
+// A sprite's pixel bounds within the tile whose first pixel is (x0, y0), as a mask of its
+// columns (bits 0-7) and of its rows (bits 8-15): pixel (x, y) of the tile lies inside exactly
+// when column bit x and row bit 8 + y are both set.
+__device__ std::uint32_t tile_masks(const PixelBounds& b, int x0, int y0) {
+  const auto span = [](int from, int to) {  // bits [from, to) of 0..kTileSize, clamped
+    from = max(from, 0);
+    to = min(to, kTileSize);
+    return from < to ? ((1u << to) - 1u) & ~((1u << from) - 1u) : 0u;
+  };
+  return span(b.x0 - x0, b.x1 - x0) | span(b.y0 - y0, b.y1 - y0) << kTileSize;
+}
+
 struct SurfaceWriter {
   cudaSurfaceObject_t surface;
   __device__ PixelF read(int x, int y) const {
@@ -222,7 +234,8 @@ __global__ void __launch_bounds__(kBlendThreads)
                  std::uint64_t binned, std::uint32_t* __restrict__ incomplete, PixelF background,
                  bool start_from_image, Writer out) {
   __shared__ float4 batch_geometry[kBlendThreads];
-  __shared__ std::uint32_t batch_colors[kBlendThreads];
+  __shared__ SpriteColor batch_colors[kBlendThreads];
+  __shared__ std::uint32_t batch_masks[kBlendThreads];
   __shared__ bool last_chunk;
   // A frame with more entries than were binned (it outgrew the estimate its buffers were sized
   // by) writes nothing: the image keeps the frame before, never a frame with sprites missing.
@@ -245,16 +258,24 @@ __global__ void __launch_bounds__(kBlendThreads)
   const int py = static_cast<int>(tile / static_cast<std::uint32_t>(grid.columns)) * kTileSize +
                  pixel / kTileSize;
   const bool in_image = px < grid.width && py < grid.height;
+  const int tile_x0 = px - pixel % kTileSize, tile_y0 = py - pixel / kTileSize;
   FrontToBack sum;
   for (std::uint32_t end = hi; end > lo; end -= min(end - lo, std::uint32_t{kBlendThreads})) {
     const int taken = static_cast<int>(min(end - lo, std::uint32_t{kBlendThreads}));
-    if (pixel < taken) {
+    if (pixel < taken) {  // a sprite a thread: its geometry, colour and pixels in this tile
       const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
-      batch_geometry[pixel] = geometry[sprite];
-      batch_colors[pixel] = colors[sprite];
+      const float4 g = geometry[sprite];
+      batch_geometry[pixel] = g;
+      batch_colors[pixel] = sprite_color(colors[sprite]);
+      batch_masks[pixel] = tile_masks(geometry_pixel_bounds(g, grid), tile_x0, tile_y0);
     }
     __syncthreads();
+    // Only pixels inside a sprite's bounds test its disc: a warp none of whose pixels a small
+    // sprite reaches passes it by in a few instructions.
+    const int column_bit = pixel % kTileSize, row_bit = kTileSize + pixel / kTileSize;
     for (int k = 0; k < taken && sum.open(); ++k) {
+      const std::uint32_t mask = batch_masks[k];
+      if (((mask >> column_bit) & (mask >> row_bit) & 1u) == 0u) continue;
       const float4 g = batch_geometry[k];
       const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
       if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
@@ -303,12 +324,14 @@ void TileCompositor::reserve_sprites(std::uint32_t count) {
 void TileCompositor::reserve_entries(std::size_t entries, cudaStream_t stream) {
   if (entries_capacity() >= entries && sorter_) return;
   CUDA_CHECK(cudaStreamSynchronize(stream));  // no sort still uses the old buffers
+  // Headroom, so that frames whose binning creeps up allocate once, not every few frames.
+  const std::size_t capacity = entries + entries / 4;
   sorter_.reset();
   entry_tiles_ = DeviceBuffer<std::uint32_t>();
   entry_sprites_ = DeviceBuffer<std::uint32_t>();
-  entry_tiles_.resize(entries);
-  entry_sprites_.resize(entries);
-  sorter_ = make_sorter(binning_, entries);
+  entry_tiles_.resize(capacity);
+  entry_sprites_.resize(capacity);
+  sorter_ = make_sorter(binning_, capacity);
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
@@ -422,10 +445,12 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   for (std::uint64_t p = 0; p < passes; ++p) {
     const std::uint64_t window = p * per_pass;
     CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0, std::size_t{tiles} * sizeof(uint2), stream));
-    emit_kernel<<<blocks_for(count, kEmitThreads), kEmitThreads, 0, stream>>>(
-        sprite_geometry_.data(), sprite_offsets_.data(), count, window, per_pass, grid,
-        entry_tiles_.data(), entry_sprites_.data());
-    CUDA_CHECK_LAUNCH("emit_kernel", stream);
+    if (count > 0) {
+      emit_kernel<<<blocks_for(count, kEmitThreads), kEmitThreads, 0, stream>>>(
+          sprite_geometry_.data(), sprite_offsets_.data(), count, window, per_pass, grid,
+          entry_tiles_.data(), entry_sprites_.data());
+      CUDA_CHECK_LAUNCH("emit_kernel", stream);
+    }
     pad_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
         total, window, length, sentinel, entry_tiles_.data());
     CUDA_CHECK_LAUNCH("pad_kernel", stream);

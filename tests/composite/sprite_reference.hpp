@@ -55,7 +55,7 @@ inline std::vector<PixelF> header_image(std::span<const ParticleVertex> vertices
         const float weight = sprite_weight(s, x, y);
         if (weight < 0.0f) continue;  // particle.frag discards it
         taken[static_cast<std::size_t>(y) * width + static_cast<std::size_t>(x)].take(
-            s.rgba8, s.alpha * weight);
+            sprite_color(s.rgba8), s.alpha * weight);
       }
     }
   }

@@ -132,12 +132,12 @@ TEST_F(ResourceTest, PresentCopiesACoveringImageAndClearsOnlyTheBars) {
   image.upload(4, 2, rows);
   const Image source = image.read_pixels();
 
-  RenderTarget same({4, 2});
+  RenderTarget same({4, 2}, TargetFormat::window_rgba8);  // as a window holds it
   same.upload(4, 2, std::vector<PixelF>(8, PixelF{0, 1, 0, 1}));
   image.blit_to(same.framebuffer(), same.size());
   EXPECT_EQ(same.read_pixels().rgba, source.rgba);
 
-  RenderTarget tall({4, 4});  // the 4x2 image fills rows 1-2, bars above and below
+  RenderTarget tall({4, 4}, TargetFormat::window_rgba8);  // the image fills rows 1-2, bars around
   tall.upload(4, 4, std::vector<PixelF>(16, PixelF{0, 1, 0, 1}));
   image.blit_to(tall.framebuffer(), tall.size());
   const Image out = tall.read_pixels();
