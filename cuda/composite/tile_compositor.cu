@@ -137,12 +137,16 @@ __global__ void emit_kernel(const float4* __restrict__ geometry,
 }
 
 // The pass's entries past the frame's last (its window reaches beyond the total) get the key
-// `sentinel`, one past every tile, so that the sort puts them last and no tile's range holds them.
+// `sentinel`, one past every tile, so that the sort puts them last and no tile's range holds them,
+// and a value (never read) that the sort may move.
 __global__ void pad_kernel(const std::uint64_t* __restrict__ total, std::uint64_t window,
                            std::uint32_t length, std::uint32_t sentinel,
-                           std::uint32_t* __restrict__ tiles) {
+                           std::uint32_t* __restrict__ tiles, std::uint32_t* __restrict__ sprites) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < length && window + i >= *total) tiles[i] = sentinel;
+  if (i < length && window + i >= *total) {
+    tiles[i] = sentinel;
+    sprites[i] = 0u;
+  }
 }
 
 // Each tile's range [begin, end) in the sorted entries (tiles with no entry keep {0, 0}; the
@@ -452,7 +456,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
       CUDA_CHECK_LAUNCH("emit_kernel", stream);
     }
     pad_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
-        total, window, length, sentinel, entry_tiles_.data());
+        total, window, length, sentinel, entry_tiles_.data(), entry_sprites_.data());
     CUDA_CHECK_LAUNCH("pad_kernel", stream);
     sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, tile_bits, stream);
     tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
