@@ -61,7 +61,11 @@ CameraPose frame_extents(const CameraPose& pose, const Extents& e) {
   const float radius = std::max(0.5f * length(e.max - e.min), 1e-3f);
   framed.target = centre;
   const float half_fov = glm::radians(pose.fov_deg) * 0.5f;
-  framed.distance = radius / std::sin(half_fov) * 1.05f;
+  // Not closer than 1e-5 of the centre's largest coordinate (the loader's floor for a scene's
+  // distance too): a float's step there is 6e-8 of it, and a tiny cloud far from the origin
+  // would otherwise put the eye on the target and make the view NaN.
+  const float largest = std::max({std::fabs(centre.x), std::fabs(centre.y), std::fabs(centre.z)});
+  framed.distance = std::max(radius / std::sin(half_fov) * 1.05f, 1e-5f * largest);
   return framed;
 }
 

@@ -25,7 +25,9 @@ DepthFrame depth_frame(const CameraMatrices& m);
 // Pose on a looping keyframed path at time t (seconds); the path must not be empty.
 CameraPose camera_on_path(const CameraPose& base, std::span<const CameraKey> path, float t);
 
-// Re-centres the camera on the extents and backs it off until the bounding sphere fits the view.
+// Re-centres the camera on the extents and backs it off until the bounding sphere fits the view,
+// and at least 1e-5 of the centre's largest coordinate away, so that the eye stays apart from
+// the target in float.
 CameraPose frame_extents(const CameraPose& pose, const Extents& e);
 
 }  // namespace particles

@@ -29,13 +29,9 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->type_name("FILE,...")
       ->check(
           [](const std::string& scene) -> std::string {
-            // As the bench will look for it: a name, a path here, or one beside the program.
-            const std::filesystem::path p = resolve_scene_argument(scene);
-            std::error_code ec;
-            if (std::filesystem::is_regular_file(p, ec) ||
-                (!p.is_absolute() && std::filesystem::is_regular_file(find_resource(p), ec)))
-              return {};
-            return "scene file not found: " + scene;
+            // As the bench will look for it: a path from here, else a name.
+            if (scene.empty()) return "an empty path names no scene";
+            return scene_file_error(resolve_scene_argument(scene));
           },
           "FILE|NAME");
   bench->add_option("--algorithms", f.algorithms, "Sort algorithms")

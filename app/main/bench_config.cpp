@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "app/scene/paths.hpp"
+#include "app/scene/printable.hpp"
 #include "app/scene/toml_guard.hpp"
 #include "core/backend_limits.hpp"
 
@@ -25,17 +26,37 @@ namespace {
                           const std::string& why) {
   std::ostringstream msg;
   msg << file.string() << ':' << where.begin.line << ':' << where.begin.column << ": " << why;
-  throw std::runtime_error(msg.str());
+  throw std::runtime_error(printable(msg.str()));  // the file's own strings, escaped
 }
 
-// A scene's name or a path, as on the command line; a relative path that is not here is looked
-// for beside the program as well. No throw for a path the OS rejects (too long, say):
-// finish_bench_config reports it missing.
-std::filesystem::path resolve_scene(const std::string& text) {
-  const std::filesystem::path p = resolve_scene_argument(text);
+// A scene as a bench file names it: a path relative to the bench file's folder (or absolute)
+// when one is there, else a scene's name ("galaxy": scenes/galaxy.toml beside the program or in
+// the source tree), as the command line takes a path from the current folder or a name. Throws
+// with the entry's position when neither is a readable scene file.
+std::filesystem::path resolve_scene(const std::filesystem::path& file, const toml::node& item,
+                                    const std::string& text) {
+  if (text.empty()) {
+    fail_at(file, item.source(),
+            "scenes entries must not be empty: a scene's name (\"galaxy\") or a path relative "
+            "to this file");
+  }
+  const std::filesystem::path named(text);
+  const std::filesystem::path path =
+      named.is_absolute() ? named : file.parent_path() / named;  // "" / x is x
   std::error_code ec;
-  if (p.is_absolute() || std::filesystem::exists(p, ec)) return p;
-  return find_resource(p);
+  if (std::filesystem::exists(path, ec) || named.has_parent_path() || named.has_extension()) {
+    if (const std::string problem = scene_file_error(path); !problem.empty()) {
+      fail_at(file, item.source(), problem);
+    }
+    return path;
+  }
+  const std::filesystem::path scene =
+      find_resource(std::filesystem::path("scenes") / (text + ".toml"));
+  if (const std::string problem = scene_file_error(scene); !problem.empty()) {
+    fail_at(file, item.source(),
+            "no scene named '" + text + "' (" + problem + ") and no file " + path.string());
+  }
+  return scene;
 }
 
 // "exact|unsorted|...": the names a draw order may have, for error messages.
@@ -59,17 +80,24 @@ template <typename F>
 void for_each_in(const std::filesystem::path& file, const toml::node& node, const char* key, F f) {
   const toml::array* array = node.as_array();
   if (!array) fail_at(file, node.source(), std::string(key) + " must be an array");
+  // An empty list used to mean the default silently; a run of nothing is no bench either.
+  if (array->empty()) {
+    fail_at(file, node.source(),
+            std::string(key) + " = [] lists nothing: name at least one, or leave " + key +
+                " out for the default");
+  }
   for (const toml::node& item : *array) f(item);
 }
 
 }  // namespace
 
 void load_bench_file(const std::filesystem::path& file, BenchConfig& config) {
-  std::ifstream in(file, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(file, ec)) {
-    throw std::runtime_error(file.string() + ": cannot open bench file");
+  // From its status first: a FIFO would block the open.
+  if (const std::string problem = input_file_problem(file); !problem.empty()) {
+    throw std::runtime_error(printable(file.string()) + ": cannot open bench file: " + problem);
   }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(printable(file.string()) + ": cannot open bench file");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw std::runtime_error(file.string() + ": cannot open bench file (read error)");
@@ -104,9 +132,9 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
     if (name == "scenes") {
       config.scenes.clear();
       for_each_in(file, node, "scenes", [&](const toml::node& item) {
-        const auto s = item.value<std::string>();
+        const auto* s = item.as_string();
         if (!s) fail_at(file, item.source(), "scenes entries must be strings");
-        config.scenes.push_back(resolve_scene(*s));
+        config.scenes.push_back(resolve_scene(file, item, s->get()));
       });
     } else if (name == "algorithms") {
       config.algorithms.clear();
@@ -199,8 +227,8 @@ void finish_bench_config(BenchConfig& config) {
                              "]");
   }
   for (const auto& scene : config.scenes) {
-    if (!std::filesystem::exists(scene)) {
-      throw std::runtime_error("scene file not found: " + scene.string());
+    if (const std::string problem = scene_file_error(scene); !problem.empty()) {
+      throw std::runtime_error(problem);
     }
   }
   if (config.frames < 1) throw std::runtime_error("--frames must be at least 1");

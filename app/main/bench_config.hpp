@@ -41,8 +41,9 @@ struct BenchConfig {
 };
 
 // Reads a bench file; throws std::runtime_error naming file:line:column on bad content.
-// Scenes may be named ("galaxy") as on the command line; relative scene paths are resolved
-// against the current directory, then find_resource().
+// A scene is a path relative to the bench file's folder (or absolute), else a scene's name
+// ("galaxy": scenes/galaxy.toml, found by find_resource); every scene must be a regular file.
+// A list key given as [] is an error, not the default.
 void load_bench_file(const std::filesystem::path& file, BenchConfig& config);
 
 // The same on bench-file text already in memory; `source_name` stands for the file in messages.

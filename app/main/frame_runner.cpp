@@ -2,7 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <glm/gtc/type_ptr.hpp>
+#include <iomanip>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "app/gl/difference_heat_pass.hpp"
 #include "app/gl/gpu_timer.hpp"
@@ -23,12 +29,60 @@ std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_
   return {std::max(0.01f, far_plane * 1e-5f), far_plane};
 }
 
+namespace {
+
+std::string format_vec3(Vec3 v) {
+  std::ostringstream s;
+  s << std::setprecision(7) << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+  return s.str();
+}
+
+bool all_finite(const float* values, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!std::isfinite(values[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void check_finite_view(const CameraPose& pose, const CameraMatrices& camera, float near_plane,
+                       float far_plane) {
+  const float planes[2] = {near_plane, far_plane};
+  const float eye[6] = {camera.eye.x,     camera.eye.y,     camera.eye.z,
+                        camera.forward.x, camera.forward.y, camera.forward.z};
+  if (all_finite(glm::value_ptr(camera.view), 16) &&
+      all_finite(glm::value_ptr(camera.projection), 16) && all_finite(eye, 6) &&
+      all_finite(planes, 2)) {
+    return;
+  }
+  std::ostringstream s;
+  s << std::setprecision(7) << "the camera's view is not finite, so the frame would be empty: "
+    << "target " << format_vec3(pose.target) << ", distance " << pose.distance << ", yaw "
+    << pose.yaw_deg << ", pitch " << pose.pitch_deg << ", fov " << pose.fov_deg << "; eye "
+    << format_vec3({camera.eye.x, camera.eye.y, camera.eye.z}) << ", clip planes " << near_plane
+    << " to " << far_plane;
+  throw std::runtime_error(s.str());
+}
+
+void check_finite_extents(const Extents& e) {
+  if (e.empty()) return;
+  const float values[8] = {e.min.x, e.min.y, e.min.z,     e.max.x,
+                           e.max.y, e.max.z, e.depth_min, e.depth_max};
+  if (all_finite(values, 8)) return;
+  throw std::runtime_error("the particles' extents are not finite (from " + format_vec3(e.min) +
+                           " to " + format_vec3(e.max) +
+                           "): their positions have left the floats, and the next frame's view "
+                           "would be empty");
+}
+
 FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
                               const FrameChoices& choices) {
   target_.resize(size);
   const auto [near_plane, far_plane] = clip_planes(pose, last_extents_);
   const CameraMatrices camera =
       camera_matrices(pose, float(size.x) / float(size.y), near_plane, far_plane);
+  check_finite_view(pose, camera, near_plane, far_plane);
 
   FrameOutcome out;
   FrameSettings& settings = out.settings;
@@ -57,6 +111,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);
   out.backend_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  check_finite_extents(out.info.extents);
   if (!out.info.extents.empty()) last_extents_ = out.info.extents;
   if (choices.draw && choices.renderer == RendererKind::raster) {
     target_.bind();

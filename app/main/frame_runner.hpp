@@ -59,6 +59,17 @@ struct FrameOutcome {
 // margin absorbs.
 std::pair<float, float> clip_planes(const CameraPose& pose, const Extents& last_extents);
 
+// Throws std::runtime_error naming the pose unless the frame's view is finite: its view and
+// projection matrices, eye, view direction and clip planes. A view that is not would draw an
+// empty frame (NaN depths, every sprite clipped) that nothing else notices: the window, the bench
+// and the soak all stop on it with this message instead.
+void check_finite_view(const CameraPose& pose, const CameraMatrices& camera, float near_plane,
+                       float far_plane);
+
+// The same for the particles' extents as a backend reports them: positions that have left the
+// floats (a model out of its bounds) make the next frame's clip planes, and the view, infinite.
+void check_finite_extents(const Extents& extents);
+
 class FrameRunner {
  public:
   FrameRunner(Backend& backend, gl::ParticleRenderer& renderer, gl::ParticleBuffers& buffers,

@@ -11,6 +11,7 @@
 #include "app/main/bench_runner.hpp"
 #include "app/main/soak.hpp"
 #include "app/scene/options.hpp"
+#include "app/scene/printable.hpp"
 
 int main(int argc, char** argv) {
   try {
@@ -36,7 +37,8 @@ int main(int argc, char** argv) {
     if (const int code = particles::finish_options(options, std::cerr); code != 0) return code;
     return particles::run_app(options);
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    // Messages quote the user's paths and files: escaped, never obeyed by the terminal.
+    std::cerr << "error: " << particles::printable(e.what()) << '\n';
     return 1;
   }
 }

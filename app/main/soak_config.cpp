@@ -151,9 +151,10 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
 SoakConfig resolve_soak_config(const SoakFlags& f) {
   SoakConfig c;
   for (const auto& s : f.scenes) {
+    if (s.empty()) throw std::runtime_error("--scenes: an empty path names no scene");
     const auto path = resolve_scene_argument(s);
-    if (!std::filesystem::is_regular_file(path)) {
-      throw std::runtime_error("scene file not found: " + path.string());
+    if (const std::string problem = scene_file_error(path); !problem.empty()) {
+      throw std::runtime_error("--scenes: " + problem);
     }
     c.scenes.push_back(path);
   }

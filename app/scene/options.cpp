@@ -65,6 +65,13 @@ std::optional<std::pair<int, int>> parse_size(const std::string& text) {
 
 namespace {
 
+// `--scene ""` used to be taken for no --scene at all, and ran the galaxy.
+CLI::Validator scene_argument_validator() {
+  return CLI::Validator(
+      [](std::string& s) { return s.empty() ? std::string("an empty path names no scene") : ""; },
+      "", "scene");
+}
+
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
@@ -80,7 +87,8 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
   app->add_option_function<std::string>(
          "--scene", [&o](const std::string& s) { o.scene = resolve_scene_argument(s); },
          "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(scene_argument_validator());
   app->add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
          "Particle count, overriding the scene's; each backend's limit is listed below")
@@ -213,10 +221,10 @@ int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
 int finish_options(Options& o, std::ostream& err) {
   const bool given = !o.scene.empty();
   if (!given) o.scene = find_resource("scenes/galaxy.toml");
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(o.scene, ec)) {
-    err << "error: " << (given ? "--scene: " : "") << "scene file not found: " << o.scene.string()
-        << "\n";
+  // From the file's status: a directory, a device or a FIFO is named as such, and a FIFO is
+  // never opened (which would block until something writes to it).
+  if (const std::string problem = scene_file_error(o.scene); !problem.empty()) {
+    err << "error: " << (given ? "--scene: " : "") << problem << "\n";
     return kUsageExitCode;
   }
   if (o.count && o.backend == BackendChoice::cpu) {

@@ -1,8 +1,11 @@
 #include "app/scene/paths.hpp"
 
 #include <algorithm>
+#include <string>
 #include <system_error>
 #include <vector>
+
+#include "app/scene/printable.hpp"
 
 #ifndef PARTICLES_SOURCE_DIR
 #error "PARTICLES_SOURCE_DIR must be defined by the build (app/scene/CMakeLists.txt)"
@@ -52,6 +55,40 @@ std::filesystem::path resolve_scene_argument(const std::string& name_or_path) {
     if (std::filesystem::is_regular_file(named, ec)) return named;
   }
   return p;
+}
+
+std::string input_file_problem(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  if (file.empty()) return "is an empty path";
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);  // follows links: a link to a file is fine
+  switch (status.type()) {
+    case fs::file_type::regular:
+      return "";
+    case fs::file_type::not_found:
+      return "not found";
+    case fs::file_type::directory:
+      return "is a directory";
+    case fs::file_type::character:
+      return "is not a regular file (it is a character device)";
+    case fs::file_type::block:
+      return "is not a regular file (it is a block device)";
+    case fs::file_type::fifo:
+      return "is not a regular file (it is a FIFO)";
+    case fs::file_type::socket:
+      return "is not a regular file (it is a socket)";
+    default:
+      // No status at all (no search permission on a folder, a name too long): opening it will
+      // say why, and cannot block on what it cannot reach.
+      return ec ? "cannot be read (" + ec.message() + ")" : "is not a regular file";
+  }
+}
+
+std::string scene_file_error(const std::filesystem::path& file) {
+  const std::string problem = input_file_problem(file);
+  if (problem.empty()) return "";
+  const std::string shown = printable(file.string());
+  return problem == "not found" ? "scene file not found: " + shown : shown + " " + problem;
 }
 
 }  // namespace particles

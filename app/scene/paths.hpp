@@ -24,4 +24,15 @@ std::vector<std::filesystem::path> list_scene_files();
 // that exists; else the argument unchanged, so an error names what the user typed.
 std::filesystem::path resolve_scene_argument(const std::string& name_or_path);
 
+// Why `file` cannot be read as an input (a scene, a bench file, a point cloud), from its status
+// alone, or "" for a regular file (or a link to one): "not found", "is a directory", "is not a
+// regular file (it is a FIFO)", ... It never opens the file: opening a FIFO to read blocks until
+// something writes to it, and a device may never end.
+std::string input_file_problem(const std::filesystem::path& file);
+
+// The message for a scene path that input_file_problem refuses, its path escaped for a terminal
+// (app/scene/printable.hpp): "scene file not found: X", "X is a directory", "X is not a regular
+// file (it is a FIFO)"; "" for a regular file.
+std::string scene_file_error(const std::filesystem::path& file);
+
 }  // namespace particles

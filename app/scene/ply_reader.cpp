@@ -12,6 +12,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "app/scene/paths.hpp"
+#include "app/scene/printable.hpp"
 #include "core/color.hpp"
 
 namespace particles {
@@ -126,8 +128,11 @@ std::string plural(std::uint64_t n, std::string_view what) {
 class Input {
  public:
   explicit Input(const std::filesystem::path& file) : name_(file.string()) {
+    // From its status, before opening: opening a FIFO to read blocks until something writes.
+    if (const std::string problem = input_file_problem(file); !problem.empty()) {
+      fail("cannot open point cloud file: " + problem);
+    }
     std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) fail("cannot open point cloud: a directory");
     file_.reset(std::fopen(file.c_str(), "rb"));
     if (!file_) fail("cannot open point cloud file");
     size_ = std::filesystem::file_size(file, ec);
@@ -135,8 +140,10 @@ class Input {
     buffer_.resize(1 << 20);
   }
 
+  // Names and words from the file are quoted in messages: a NUL in a property name would cut
+  // what() short, an escape sequence would reach the terminal.
   [[noreturn]] void fail(const std::string& message) const {
-    throw PlyError(name_ + ": " + message);
+    throw PlyError(printable(name_ + ": " + message));
   }
 
   std::uint64_t size() const { return size_; }
@@ -534,12 +541,14 @@ PlyCloud read_ply(const std::filesystem::path& file, const PlyProgress& progress
   const bool binary = header.format == Format::binary_little_endian;
 
   // Before allocating: the elements up to the vertices, at their smallest, must fit in the file
-  // (an ascii value takes at least two bytes, a digit and a separator).
+  // (an ascii value takes at least two bytes, a digit and a separator, except the file's very
+  // last value, which may end the file without a newline: one byte more is counted as there).
+  const std::uint64_t available = in.remaining() + (binary ? 0 : 1);
   std::uint64_t least = 0;
   for (auto e = header.elements.begin(); e <= vertex; ++e) {
     const std::uint64_t per_record =
         binary ? e->record_bytes() : 2 * std::max<std::uint64_t>(1, e->properties.size());
-    if (per_record != 0 && e->count > (in.remaining() - least) / per_record) {
+    if (per_record != 0 && e->count > (available - least) / per_record) {
       in.fail("the header declares " + plural(e->count, e->name) + " of at least " +
               plural(per_record, "byte") + " each, but only " + plural(in.remaining(), "byte") +
               " follow the header: the file is truncated or the count is wrong");

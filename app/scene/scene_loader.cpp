@@ -6,7 +6,10 @@
 #define TOML_ASSERT(expr) static_cast<void>(0)
 #include "app/scene/scene_loader.hpp"
 
+#include "app/scene/paths.hpp"
 #include "app/scene/ply_reader.hpp"
+#include "app/scene/printable.hpp"
+#include "app/scene/scene_ranges.hpp"
 #include "app/scene/toml_guard.hpp"
 #include "core/backend_limits.hpp"
 #include "core/models/model_names.hpp"
@@ -34,42 +37,8 @@
 namespace particles {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// An allowed interval for a number; open ends are written with parentheses in messages.
-struct Range {
-  double lo = -kInf, hi = kInf;
-  bool lo_open = false, hi_open = false;
-
-  bool contains(double v) const {
-    const bool above = lo_open ? v > lo : v >= lo;
-    const bool below = hi_open ? v < hi : v <= hi;
-    return above && below;
-  }
-  std::string describe() const {
-    std::ostringstream s;
-    s << std::setprecision(10);  // 134217728, not 1.34218e+08
-    if (hi == kInf) {
-      s << (lo_open ? "> " : ">= ") << lo;
-    } else {
-      s << (lo_open ? '(' : '[') << lo << ", " << hi << (hi_open ? ')' : ']');
-    }
-    return s.str();
-  }
-};
-constexpr Range kAny{};
-constexpr Range kPositive{0.0, kInf, true, false};
-constexpr Range kNonNegative{0.0, kInf, false, false};
-constexpr Range kUnit{0.0, 1.0, false, false};
-constexpr Range closed(double lo, double hi) {
-  return {lo, hi, false, false};
-}
-// World coordinates (a nozzle, a box corner, a centre) and lengths (a radius): far beyond any
-// scene, and small enough that every model's motion on top of them stays finite (each model's
-// speeds, accelerations and periods are bounded too; SceneLoader.ExtremeAcceptedScenesStayFinite
-// steps every model at these bounds).
-constexpr double kWorld = 1e6;
-constexpr Range kCoordinate = closed(-kWorld, kWorld);
+// The world's coordinates, as a point cloud's points must lie within them.
+constexpr Range kWorldBox{-kWorld, kWorld, false, false};
 
 std::string join(std::string_view section, std::string_view key) {
   return section.empty() ? std::string(key) : std::string(section) + "." + std::string(key);
@@ -88,7 +57,7 @@ std::string format_vec3(Vec3 v) {
 }
 
 std::string describe_world() {
-  return kCoordinate.describe() + " in x, y and z";
+  return kWorldBox.describe() + " in x, y and z";
 }
 
 const char* type_name(const toml::node& n) {
@@ -122,8 +91,10 @@ class SceneReader {
     // Nodes built implicitly (e.g. the [model] in a lone [model.galaxy]) may carry no position.
     const auto line = where.begin.line ? where.begin.line : 1u;
     const auto column = where.begin.column ? where.begin.column : 1u;
-    throw SceneError(source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                     message);
+    // Keys, strings and the file's own name are the user's text: a NUL or an escape sequence
+    // among them is shown, not obeyed by the terminal.
+    throw SceneError(printable(source_ + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                               ": " + message));
   }
   [[noreturn]] void wrong_type(const toml::node& n, const std::string& name,
                                std::string_view expected) const {
@@ -138,23 +109,25 @@ class SceneReader {
   double number(const toml::node& n, const std::string& name, Range range) const;
   std::int64_t integer(const toml::node& n, const std::string& name, Range range) const;
   Color color(const toml::node& n, const std::string& name) const;
-  Vec3 vec3(const toml::node& n, const std::string& name) const;
+  Vec3 vec3(const toml::node& n, const std::string& name, Range range) const;
 
-  // Optional keys: leave `out` (the default) alone when the key is absent.
-  void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
-           float& out) const {
+  // Optional keys: leave `out` (the default) alone when the key is absent. The range is the
+  // table's (scene_ranges.hpp), looked up by the key's full name.
+  void get(const toml::table& t, std::string_view section, std::string_view key, float& out) const {
+    const std::string name = join(section, key);
     if (const toml::node* n = t.get(key))
-      out = static_cast<float>(number(*n, join(section, key), range));
+      out = static_cast<float>(number(*n, name, scene_key_range(name)));
   }
-  void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
-           int& out) const {
+  void get(const toml::table& t, std::string_view section, std::string_view key, int& out) const {
+    const std::string name = join(section, key);
     if (const toml::node* n = t.get(key))
-      out = static_cast<int>(integer(*n, join(section, key), range));
+      out = static_cast<int>(integer(*n, name, scene_key_range(name)));
   }
-  void get(const toml::table& t, std::string_view section, std::string_view key, Range range,
+  void get(const toml::table& t, std::string_view section, std::string_view key,
            std::uint32_t& out) const {
+    const std::string name = join(section, key);
     if (const toml::node* n = t.get(key)) {
-      out = static_cast<std::uint32_t>(integer(*n, join(section, key), range));
+      out = static_cast<std::uint32_t>(integer(*n, name, scene_key_range(name)));
     }
   }
   void get_color(const toml::table& t, std::string_view section, std::string_view key,
@@ -178,8 +151,10 @@ class SceneReader {
   std::string string_choice(const toml::table& t, std::string_view section, std::string_view key,
                             std::initializer_list<std::string_view> choices,
                             std::string fallback) const;
-  void get_vec3(const toml::table& t, std::string_view section, std::string_view key, Range range,
+  void get_vec3(const toml::table& t, std::string_view section, std::string_view key,
                 Vec3& out) const;
+  void check_eye_apart(const toml::node& n, const std::string& name, float distance,
+                       Vec3 target) const;
   void read_colors(const toml::table& t, SceneDesc& d) const;
   void read_camera(const toml::table& t, SceneDesc& d) const;
   void read_camera_path(const toml::node& n, SceneDesc& d) const;
@@ -279,19 +254,20 @@ Color SceneReader::color(const toml::node& n, const std::string& name) const {
   }
   float c[4] = {1.0f, 1.0f, 1.0f, 1.0f};
   for (std::size_t i = 0; i < a->size(); ++i) {
-    c[i] = static_cast<float>(number(*a->get(i), name + "[" + std::to_string(i) + "]", kUnit));
+    c[i] = static_cast<float>(
+        number(*a->get(i), name + "[" + std::to_string(i) + "]", scene_key_range(name)));
   }
   return {c[0], c[1], c[2], c[3]};
 }
 
-Vec3 SceneReader::vec3(const toml::node& n, const std::string& name) const {
+Vec3 SceneReader::vec3(const toml::node& n, const std::string& name, Range range) const {
   const auto* a = n.as_array();
   if (!a) wrong_type(n, name, "an array [x, y, z]");
   if (a->size() != 3) {
     fail(n.source(), name + ": expected 3 components [x, y, z], got " + std::to_string(a->size()));
   }
   auto at = [&](std::size_t i) {
-    return static_cast<float>(number(*a->get(i), name + "[" + std::to_string(i) + "]", kAny));
+    return static_cast<float>(number(*a->get(i), name + "[" + std::to_string(i) + "]", range));
   };
   return {at(0), at(1), at(2)};
 }
@@ -299,11 +275,13 @@ Vec3 SceneReader::vec3(const toml::node& n, const std::string& name) const {
 SceneDesc SceneReader::read(const toml::table& root) const {
   SceneDesc d;
   d.source_path = source_;
-  d.name = std::filesystem::path(source_).stem().string();  // a readable default for the HUD
+  // A readable default for the HUD. Names are shown on terminals and in reports: control
+  // characters in them are escaped here, once, for every place that shows them.
+  d.name = printable(std::filesystem::path(source_).stem().string());
   check_keys(root, "", {"name", "particles", "model", "colors", "camera"});
   if (const toml::node* n = root.get("name")) {
     if (!n->is_string()) wrong_type(*n, "name", "a string");
-    d.name = n->as_string()->get();
+    d.name = printable(n->as_string()->get());
   }
   if (const toml::table* t = table(root, "", "particles")) read_particles(*t, d);
   read_model(root, table(root, "", "model"), d.params);
@@ -328,11 +306,11 @@ SceneDesc SceneReader::read(const toml::table& root) const {
 
 void SceneReader::read_particles(const toml::table& t, SceneDesc& d) const {
   check_keys(t, "particles", {"count", "cpu_count", "sprite_size", "seed", "time_step"});
-  get(t, "particles", "count", closed(1, kCudaMaxCount), d.count);
-  get(t, "particles", "cpu_count", closed(1, kCpuMaxCount), d.cpu_count);
-  get(t, "particles", "sprite_size", Range{0.0, 1000.0, true, false}, d.sprite_size);
-  get(t, "particles", "seed", closed(0, 4294967295.0), d.params.seed);
-  get(t, "particles", "time_step", Range{0.0, 0.1, true, false}, d.time_step);
+  get(t, "particles", "count", d.count);
+  get(t, "particles", "cpu_count", d.cpu_count);
+  get(t, "particles", "sprite_size", d.sprite_size);
+  get(t, "particles", "seed", d.params.seed);
+  get(t, "particles", "time_step", d.time_step);
 }
 
 void SceneReader::read_model(const toml::table& root, const toml::table* t, ModelParams& m) const {
@@ -394,19 +372,11 @@ void SceneReader::read_model_table(Model model, const toml::table& t, ModelParam
 }
 
 void SceneReader::get_vec3(const toml::table& t, std::string_view section, std::string_view key,
-                           Range range, Vec3& out) const {
+                           Vec3& out) const {
   const toml::node* n = t.get(key);
   if (!n) return;
   const std::string name = join(section, key);
-  const Vec3 v = vec3(*n, name);
-  const float c[3] = {v.x, v.y, v.z};
-  for (int i = 0; i < 3; ++i) {
-    if (!range.contains(c[i])) {
-      fail(n->source(), name + "[" + std::to_string(i) + "] = " + format_number(c[i]) +
-                            " is out of range: must be " + range.describe());
-    }
-  }
-  out = v;
+  out = vec3(*n, name, scene_key_range(name));
 }
 
 void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
@@ -414,43 +384,40 @@ void SceneReader::read_galaxy(const toml::table& t, GalaxyParams& g) const {
   check_keys(
       t, s,
       {"arms", "radius", "thickness", "twist", "arm_spread", "core_fraction", "rotation_speed"});
-  get(t, s, "arms", closed(1, 16), g.arms);
-  get(t, s, "radius", Range{0.0, kWorld, true, false}, g.radius);
-  get(t, s, "thickness", closed(0, kWorld), g.thickness);
-  get(t, s, "twist", closed(-1000, 1000), g.twist);
-  get(t, s, "arm_spread", closed(0, 100), g.arm_spread);
-  get(t, s, "core_fraction", kUnit, g.core_fraction);
-  get(t, s, "rotation_speed", closed(-100, 100), g.rotation_speed);
+  get(t, s, "arms", g.arms);
+  get(t, s, "radius", g.radius);
+  get(t, s, "thickness", g.thickness);
+  get(t, s, "twist", g.twist);
+  get(t, s, "arm_spread", g.arm_spread);
+  get(t, s, "core_fraction", g.core_fraction);
+  get(t, s, "rotation_speed", g.rotation_speed);
 }
 
 void SceneReader::read_fountain(const toml::table& t, FountainParams& f) const {
   constexpr std::string_view s = "model.fountain";
   check_keys(t, s, {"nozzle", "speed", "cone_angle", "gravity", "lifetime"});
-  get_vec3(t, s, "nozzle", kCoordinate, f.nozzle);
-  get(t, s, "speed", closed(0, 1000), f.speed);
-  get(t, s, "cone_angle", closed(0.0, 1.5707963267948966), f.cone_angle);
-  get(t, s, "gravity", closed(-1000, 1000), f.gravity);
-  get(t, s, "lifetime", Range{0.0, 600.0, true, false}, f.lifetime);
+  get_vec3(t, s, "nozzle", f.nozzle);
+  get(t, s, "speed", f.speed);
+  get(t, s, "cone_angle", f.cone_angle);
+  get(t, s, "gravity", f.gravity);
+  get(t, s, "lifetime", f.lifetime);
 }
 
-// Ranges: what the model's math stays sound for (a lifetime or period longer than the largest
-// time step, so a particle starts at most one new life a step; no division by zero), with
-// bounds far beyond any good-looking scene.
 void SceneReader::read_smoke(const toml::table& t, SmokeParams& p) const {
   constexpr std::string_view s = "model.smoke";
   check_keys(t, s,
              {"source", "source_radius", "rise_speed", "lifetime", "turbulence", "noise_scale",
               "spread", "wind", "dark_fraction", "growth"});
-  get_vec3(t, s, "source", kCoordinate, p.source);
-  get(t, s, "source_radius", Range{0.0, 100.0, true, false}, p.source_radius);
-  get(t, s, "rise_speed", closed(0, 50), p.rise_speed);
-  get(t, s, "lifetime", closed(0.2, 60), p.lifetime);
-  get(t, s, "turbulence", closed(0, 50), p.turbulence);
-  get(t, s, "noise_scale", Range{0.0, 10.0, true, false}, p.noise_scale);
-  get(t, s, "spread", closed(0, 5), p.spread);
-  get(t, s, "wind", closed(-20, 20), p.wind);
-  get(t, s, "dark_fraction", kUnit, p.dark_fraction);
-  get(t, s, "growth", closed(0.1, 20), p.growth);
+  get_vec3(t, s, "source", p.source);
+  get(t, s, "source_radius", p.source_radius);
+  get(t, s, "rise_speed", p.rise_speed);
+  get(t, s, "lifetime", p.lifetime);
+  get(t, s, "turbulence", p.turbulence);
+  get(t, s, "noise_scale", p.noise_scale);
+  get(t, s, "spread", p.spread);
+  get(t, s, "wind", p.wind);
+  get(t, s, "dark_fraction", p.dark_fraction);
+  get(t, s, "growth", p.growth);
   // The outward drift grows a puff's distance from the axis by up to e^(spread x age): bounded
   // over a life, it stays finite (e^30 times the disc's radius at most).
   if (!(p.spread * p.lifetime <= 30.0f)) {
@@ -465,15 +432,14 @@ void SceneReader::read_vortex_ring(const toml::table& t, VortexRingParams& p) co
   check_keys(t, s,
              {"origin", "ring_radius", "core_radius", "tube_radius", "core_speed", "rise_speed",
               "travel", "twirl"});
-  get_vec3(t, s, "origin", kCoordinate, p.origin);
-  get(t, s, "ring_radius", Range{0.0, 1000.0, true, false}, p.ring_radius);
-  // The swirl's angular speed near the core is 2 core_speed / core_radius.
-  get(t, s, "core_radius", closed(0.001, 1000), p.core_radius);
-  get(t, s, "tube_radius", Range{0.0, 1000.0, true, false}, p.tube_radius);
-  get(t, s, "core_speed", closed(-100, 100), p.core_speed);
-  get(t, s, "rise_speed", Range{0.0, 100.0, true, false}, p.rise_speed);
-  get(t, s, "travel", Range{0.0, 10000.0, true, false}, p.travel);
-  get(t, s, "twirl", closed(-3, 3), p.twirl);
+  get_vec3(t, s, "origin", p.origin);
+  get(t, s, "ring_radius", p.ring_radius);
+  get(t, s, "core_radius", p.core_radius);
+  get(t, s, "tube_radius", p.tube_radius);
+  get(t, s, "core_speed", p.core_speed);
+  get(t, s, "rise_speed", p.rise_speed);
+  get(t, s, "travel", p.travel);
+  get(t, s, "twirl", p.twirl);
   // A tube reaching the axis would fold particles through it.
   if (!(p.tube_radius < p.ring_radius)) {
     fail(t.source(), std::string(s) + ".tube_radius (" + format_number(p.tube_radius) +
@@ -489,16 +455,15 @@ void SceneReader::read_fireworks(const toml::table& t, FireworksParams& p) const
   constexpr std::string_view s = "model.fireworks";
   check_keys(
       t, s, {"centre", "spread", "bursts", "period", "speed", "drag", "gravity", "stars", "trail"});
-  get_vec3(t, s, "centre", kCoordinate, p.centre);
-  get_vec3(t, s, "spread", closed(0, 1000), p.spread);
-  get(t, s, "bursts", closed(1, 64), p.bursts);
-  get(t, s, "period", closed(0.2, 60), p.period);
-  get(t, s, "speed", closed(0, 100), p.speed);
-  // The terminal velocity is gravity / drag.
-  get(t, s, "drag", closed(0.001, 20), p.drag);
-  get(t, s, "gravity", closed(-50, 50), p.gravity);
-  get(t, s, "stars", closed(1, 100000), p.stars);
-  get(t, s, "trail", closed(0, 5), p.trail);
+  get_vec3(t, s, "centre", p.centre);
+  get_vec3(t, s, "spread", p.spread);
+  get(t, s, "bursts", p.bursts);
+  get(t, s, "period", p.period);
+  get(t, s, "speed", p.speed);
+  get(t, s, "drag", p.drag);
+  get(t, s, "gravity", p.gravity);
+  get(t, s, "stars", p.stars);
+  get(t, s, "trail", p.trail);
   if (!(p.trail < p.period)) {
     fail(t.source(), std::string(s) + ".trail (" + format_number(p.trail) +
                          ") must be less than period (" + format_number(p.period) + ")");
@@ -508,24 +473,23 @@ void SceneReader::read_fireworks(const toml::table& t, FireworksParams& p) const
 void SceneReader::read_attractor(const toml::table& t, AttractorParams& p) const {
   constexpr std::string_view s = "model.attractor";
   check_keys(t, s, {"sigma", "rho", "beta", "speed", "scale", "centre"});
-  get(t, s, "sigma", Range{0.0, 100.0, true, false}, p.sigma);
-  get(t, s, "rho", Range{0.0, 200.0, true, false}, p.rho);
-  get(t, s, "beta", Range{0.0, 20.0, true, false}, p.beta);
-  get(t, s, "speed", closed(-5, 5), p.speed);
-  // World coordinates are divided by the scale each step.
-  get(t, s, "scale", closed(0.001, 100), p.scale);
-  get_vec3(t, s, "centre", kCoordinate, p.centre);
+  get(t, s, "sigma", p.sigma);
+  get(t, s, "rho", p.rho);
+  get(t, s, "beta", p.beta);
+  get(t, s, "speed", p.speed);
+  get(t, s, "scale", p.scale);
+  get_vec3(t, s, "centre", p.centre);
 }
 
 void SceneReader::read_shells(const toml::table& t, ShellsParams& p) const {
   constexpr std::string_view s = "model.shells";
   check_keys(t, s, {"shells", "inner_radius", "outer_radius", "spin", "tilt", "stripes"});
-  get(t, s, "shells", closed(1, 32), p.shells);
-  get(t, s, "inner_radius", Range{0.0, 1000.0, true, false}, p.inner_radius);
-  get(t, s, "outer_radius", Range{0.0, 1000.0, true, false}, p.outer_radius);
-  get(t, s, "spin", closed(-10, 10), p.spin);
-  get(t, s, "tilt", closed(-1.5707963267948966, 1.5707963267948966), p.tilt);
-  get(t, s, "stripes", closed(0, 64), p.stripes);
+  get(t, s, "shells", p.shells);
+  get(t, s, "inner_radius", p.inner_radius);
+  get(t, s, "outer_radius", p.outer_radius);
+  get(t, s, "spin", p.spin);
+  get(t, s, "tilt", p.tilt);
+  get(t, s, "stripes", p.stripes);
   if (p.outer_radius < p.inner_radius) {
     fail(t.source(), std::string(s) + ".outer_radius (" + format_number(p.outer_radius) +
                          ") must be at least inner_radius (" + format_number(p.inner_radius) + ")");
@@ -537,14 +501,14 @@ void SceneReader::read_snow(const toml::table& t, SnowParams& p) const {
   check_keys(t, s,
              {"box_min", "box_max", "fall_speed", "sway", "sway_period", "wind", "lantern",
               "lantern_radius"});
-  get_vec3(t, s, "box_min", kCoordinate, p.box_min);
-  get_vec3(t, s, "box_max", kCoordinate, p.box_max);
-  get(t, s, "fall_speed", closed(0, 50), p.fall_speed);
-  get(t, s, "sway", closed(0, 10), p.sway);
-  get(t, s, "sway_period", closed(0.2, 600), p.sway_period);
-  get_vec3(t, s, "wind", closed(-50, 50), p.wind);
-  get_vec3(t, s, "lantern", kCoordinate, p.lantern);
-  get(t, s, "lantern_radius", Range{0.0, 10000.0, true, false}, p.lantern_radius);
+  get_vec3(t, s, "box_min", p.box_min);
+  get_vec3(t, s, "box_max", p.box_max);
+  get(t, s, "fall_speed", p.fall_speed);
+  get(t, s, "sway", p.sway);
+  get(t, s, "sway_period", p.sway_period);
+  get_vec3(t, s, "wind", p.wind);
+  get_vec3(t, s, "lantern", p.lantern);
+  get(t, s, "lantern_radius", p.lantern_radius);
   if (!(p.box_min.x < p.box_max.x && p.box_min.y < p.box_max.y && p.box_min.z < p.box_max.z)) {
     fail(t.source(), std::string(s) + ": box_max must exceed box_min in x, y and z");
   }
@@ -576,11 +540,9 @@ void SceneReader::read_points(const toml::table& t, PointsParams& p) const {
   p.motion = motion == "turntable"   ? PointMotion::turntable
              : motion == "breathing" ? PointMotion::breathing
                                      : PointMotion::still;
-  // A turn or breath takes longer than the largest time step (0.1 s): the clock wraps once a
-  // step at most.
-  get(t, s, "speed", closed(-10, 10), p.speed);
-  get(t, s, "period", closed(0.2, 600), p.period);
-  get(t, s, "amplitude", closed(0, 0.5), p.amplitude);
+  get(t, s, "speed", p.speed);
+  get(t, s, "period", p.period);
+  get(t, s, "amplitude", p.amplitude);
 }
 
 // Prints "file: N of M points" over itself on a terminal, for clouds that take a while.
@@ -591,7 +553,7 @@ class LoadProgress {
     if (total < (1u << 20) || !isatty(STDERR_FILENO)) return;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    std::fprintf(stderr, "\r%s: %llu of %llu points (%.0f%%), %.1f s", name_.c_str(),
+    std::fprintf(stderr, "\r%s: %llu of %llu points (%.0f%%), %.1f s", printable(name_).c_str(),
                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
                  100.0 * static_cast<double>(done) / static_cast<double>(total), seconds);
     if (done == total) std::fputc('\n', stderr);
@@ -610,8 +572,8 @@ void SceneReader::load_points(const toml::table& root, const toml::table& t, Sce
   if (!file->is_string()) wrong_type(*file, "model.points.file", "a string (a path)");
   const std::string up = string_choice(t, s, "up", {"y", "z"}, "y");
   float fit = 0.0f, alpha = 1.0f;
-  get(t, s, "fit", closed(0, kWorld), fit);
-  get(t, s, "alpha", kUnit, alpha);
+  get(t, s, "fit", fit);
+  get(t, s, "alpha", alpha);
 
   // Relative to the scene file.
   const std::filesystem::path named = file->as_string()->get();
@@ -696,17 +658,34 @@ void SceneReader::read_camera(const toml::table& t, SceneDesc& d) const {
   check_keys(t, s, {"target", "distance", "yaw", "pitch", "fov", "auto_frame", "path"});
   CameraPose& c = d.camera;
   d.camera_auto_frame = !t.contains("target") && !t.contains("distance") && !t.contains("path");
-  if (const toml::node* n = t.get("target")) c.target = vec3(*n, "camera.target");
-  get(t, s, "distance", kPositive, c.distance);
-  get(t, s, "yaw", kAny, c.yaw_deg);
-  get(t, s, "pitch", closed(-89, 89), c.pitch_deg);
-  get(t, s, "fov", closed(1, 170), c.fov_deg);
+  get_vec3(t, s, "target", c.target);
+  get(t, s, "distance", c.distance);
+  if (const toml::node* n = t.get("distance"))
+    check_eye_apart(*n, "camera.distance", c.distance, c.target);
+  get(t, s, "yaw", c.yaw_deg);
+  get(t, s, "pitch", c.pitch_deg);
+  get(t, s, "fov", c.fov_deg);
   if (const toml::node* n = t.get("auto_frame")) {
     if (!n->is_boolean()) wrong_type(*n, "camera.auto_frame", "a boolean");
     d.camera_auto_frame = n->as_boolean()->get();
   }
   // Read after the pose: keyframes default to it.
   if (const toml::node* n = t.get("path")) read_camera_path(*n, d);
+}
+
+// The eye is the target plus the distance along the view: in float, a distance below the
+// target's step (6e-8 of its largest coordinate) leaves the eye on the target, and the view
+// direction, the view matrix and every particle's depth NaN.
+void SceneReader::check_eye_apart(const toml::node& n, const std::string& name, float distance,
+                                  Vec3 target) const {
+  const float largest = std::max({std::fabs(target.x), std::fabs(target.y), std::fabs(target.z)});
+  const float least = 1e-5f * largest;
+  if (distance < least) {
+    fail(n.source(), name + " = " + format_number(distance) + " is too small for camera.target " +
+                         format_vec3(target) + ": it must be at least 1e-5 of the target's " +
+                         "largest coordinate (" + format_number(least) +
+                         "), or the eye and the target are one point in float");
+  }
 }
 
 void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
@@ -721,7 +700,7 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
     const toml::node* time = t.get("time");
     if (!time) fail(t.source(), "missing key " + s + ".time");
     CameraKey k{0.0f, d.camera.yaw_deg, d.camera.pitch_deg, d.camera.distance};
-    k.time = static_cast<float>(number(*time, s + ".time", kNonNegative));
+    k.time = static_cast<float>(number(*time, s + ".time", scene_key_range("camera.path.time")));
     if (i == 0 && k.time != 0.0f) {
       fail(time->source(), s + ".time must be 0: the path starts at the first keyframe");
     }
@@ -731,9 +710,12 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
                                "): times must be "
                                "strictly increasing");
     }
-    get(t, s, "yaw", kAny, k.yaw_deg);
-    get(t, s, "pitch", closed(-89, 89), k.pitch_deg);
-    get(t, s, "distance", kPositive, k.distance);
+    get(t, s, "yaw", k.yaw_deg);
+    get(t, s, "pitch", k.pitch_deg);
+    get(t, s, "distance", k.distance);
+    if (const toml::node* given = t.get("distance")) {
+      check_eye_apart(*given, s + ".distance", k.distance, d.camera.target);
+    }
     d.camera_path.push_back(k);
   }
 }
@@ -742,28 +724,32 @@ void SceneReader::read_camera_path(const toml::node& n, SceneDesc& d) const {
 
 SceneDesc parse_scene(std::string_view toml_text, const std::string& source_name) {
   if (const auto bad = find_unsafe_toml_character(toml_text)) {
-    throw SceneError(source_name + ":" + std::to_string(bad->line) + ":" +
-                     std::to_string(bad->column) + ": " + bad->message);
+    throw SceneError(printable(source_name + ":" + std::to_string(bad->line) + ":" +
+                               std::to_string(bad->column) + ": " + bad->message));
   }
   toml::table root;
   try {
     root = toml::parse(toml_text, source_name);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    throw SceneError(source_name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                     ": TOML syntax error: " + std::string(e.description()));
+    throw SceneError(printable(source_name + ":" + std::to_string(b.line) + ":" +
+                               std::to_string(b.column) +
+                               ": TOML syntax error: " + std::string(e.description())));
   }
   return SceneReader(source_name).read(root);
 }
 
 SceneDesc load_scene(const std::filesystem::path& file) {
-  std::error_code ec;
+  // From its status first: a FIFO or a device would block the open or never end.
+  if (const std::string problem = input_file_problem(file); !problem.empty()) {
+    throw SceneError(printable(file.string() + ": cannot open scene file: " + problem));
+  }
   std::ifstream in(file, std::ios::binary);
-  if (!in || std::filesystem::is_directory(file, ec))
-    throw SceneError(file.string() + ": cannot open scene file");
+  if (!in) throw SceneError(printable(file.string() + ": cannot open scene file"));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw SceneError(file.string() + ": cannot open scene file (read error)");
+  if (in.bad())
+    throw SceneError(printable(file.string() + ": cannot open scene file (read error)"));
   return parse_scene(text.str(), file.string());
 }
 

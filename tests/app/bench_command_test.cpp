@@ -375,6 +375,53 @@ TEST(BenchConfig, ScenesMayBeNamedInFlagsAndFiles) {
   }
 }
 
+// Issue 64: a relative scene path in a bench file was looked for from the current folder and
+// then the source tree, never beside the bench file; names still mean scenes/NAME.toml.
+TEST(BenchConfig, RelativeScenesAreBesideTheBenchFile) {
+  const auto file =
+      bench_file("relative", "scenes = [\"mine.toml\", \"sub/other.toml\", \"galaxy\"]\n");
+  const auto dir = file.parent_path();
+  std::filesystem::create_directories(dir / "sub");
+  std::filesystem::copy_file(kGalaxy, dir / "mine.toml");
+  std::filesystem::copy_file(kGalaxy, dir / "sub" / "other.toml");
+  particles::BenchConfig config;
+  particles::load_bench_file(file, config);
+  ASSERT_EQ(config.scenes.size(), 3u);
+  EXPECT_EQ(config.scenes[0], dir / "mine.toml");
+  EXPECT_EQ(config.scenes[1], dir / "sub" / "other.toml");
+  EXPECT_EQ(config.scenes[2].filename(), "galaxy.toml");
+  EXPECT_EQ(config.scenes[2].parent_path().filename(), "scenes");
+  // A relative path that is not there is named with the bench file's position.
+  const std::string missing =
+      load_error("missing", "frames = 10\nscenes = [\"galaxy\", \"gone.toml\"]\n");
+  const auto where =
+      std::filesystem::temp_directory_path() / "particles-bench-config-missing" / "missing.toml";
+  EXPECT_EQ(missing.rfind(where.string() + ":2:21: scene file not found: ", 0), 0u) << missing;
+}
+
+// Issue 64: `scenes = [""]` failed without the bench file's position, and an empty list meant
+// the defaults (every algorithm, the galaxy) without a word.
+TEST(BenchConfig, EmptyScenesAndEmptyListsAreErrorsAtTheirPosition) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"scenes = [\"\"]\n", "memory.toml:1:11: scenes entries must not be empty"},
+      {"scenes = []\n", "memory.toml:1:10: scenes = [] lists nothing"},
+      {"frames = 5\nalgorithms = []\n", "memory.toml:2:14: algorithms = [] lists nothing"},
+      {"counts = []\n", "memory.toml:1:10: counts = [] lists nothing"},
+      {"renderers = []\n", "memory.toml:1:13: renderers = [] lists nothing"},
+      {"scenes = [\"/dev/null\"]\n",
+       "memory.toml:1:11: /dev/null is not a regular file (it is a character device)"},
+  };
+  for (const auto& [text, expected] : cases) {
+    particles::BenchConfig config;
+    try {
+      particles::parse_bench_text(text, "memory.toml", config);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+    }
+  }
+}
+
 // toml++ 3.3.0 reaches undefined behaviour on some non-ASCII characters outside strings (found
 // by fuzz/scene_loader_fuzz.cpp), so the bench loader refuses them first too.
 TEST(BenchConfig, TextFromMemoryAndNonAsciiOutsideStringsNamesLineAndColumn) {
@@ -418,7 +465,7 @@ TEST(BenchConfig, AnUnreadableFileIsNamed) {
     particles::load_bench_file(dir, config);
     FAIL() << "read a directory as a bench file";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot open bench file");
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot open bench file: is a directory");
   }
 }
 

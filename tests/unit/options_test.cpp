@@ -2,9 +2,14 @@
 #include <gtest/gtest.h>
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/scene/options.hpp"
@@ -237,6 +242,38 @@ TEST_F(OptionsTest, MissingSceneFile) {
   EXPECT_FALSE(p.outcome.options);
   EXPECT_EQ(p.outcome.exit_code, 2);
   EXPECT_EQ(p.err, "error: --scene: scene file not found: /nonexistent/scene.toml\n");
+}
+
+// Issue 64: `--scene` given a directory, /dev/null or a FIFO said "scene file not found" (and
+// the loader would have blocked opening the FIFO); `--scene ""` silently ran the galaxy.
+TEST_F(OptionsTest, SceneThatIsNoRegularFileIsNamedAsWhatItIs) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("particles-options-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path fifo = dir / "scene.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::pair<std::string, std::string> cases[] = {
+      {dir.string(), "error: --scene: " + dir.string() + " is a directory\n"},
+      {"/dev/null", "error: --scene: /dev/null is not a regular file (it is a character device)\n"},
+      {fifo.string(),
+       "error: --scene: " + fifo.string() + " is not a regular file (it is a FIFO)\n"},
+  };
+  for (const auto& [scene, expected] : cases) {
+    const Parsed p = parse({"--scene", scene});
+    EXPECT_FALSE(p.outcome.options) << scene;
+    EXPECT_EQ(p.outcome.exit_code, kUsageExitCode) << scene;
+    EXPECT_EQ(p.err, expected);
+  }
+  const Parsed empty = parse({"--scene", ""});
+  EXPECT_FALSE(empty.outcome.options);
+  EXPECT_EQ(empty.outcome.exit_code, kUsageExitCode);
+  EXPECT_NE(empty.err.find("--scene: an empty path names no scene"), std::string::npos)
+      << empty.err;
+  // A path with an escape sequence in it is echoed escaped.
+  const Parsed escaped = parse({"--scene", "/nowhere/\x1b[31mred.toml"});
+  EXPECT_EQ(escaped.err, "error: --scene: scene file not found: /nowhere/\\x1b[31mred.toml\n");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Paths, ExecutableDirHoldsThisTest) {

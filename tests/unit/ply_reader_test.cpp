@@ -4,9 +4,12 @@
 // then what is wrong, never a crash or half a cloud). Then points scenes through the scene loader.
 #include "app/scene/ply_reader.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -332,9 +335,67 @@ TEST_F(PlyFiles, MissingFile) {
     FAIL() << "no error";
   } catch (const PlyError& e) {
     EXPECT_EQ(std::string(e.what()),
-              (dir_ / "absent.ply").string() + ": cannot open point cloud file");
+              (dir_ / "absent.ply").string() + ": cannot open point cloud file: not found");
   }
   EXPECT_THROW(read_ply(dir_), PlyError);  // a directory
+}
+
+// Issue 64: a FIFO named as a point cloud blocked the loader forever (opening a FIFO to read
+// waits for a writer); a directory or a device is named as what it is. With a writer held open
+// the old reader did not block, but said only that it could not read the size.
+TEST_F(PlyFiles, AFifoOrADirectoryIsRefusedBeforeOpeningIt) {
+  const std::filesystem::path fifo = dir_ / "cloud.ply";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  const int writer = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(writer, 0) << std::strerror(errno);
+  auto message = [](const std::filesystem::path& path) -> std::string {
+    try {
+      read_ply(path);
+    } catch (const PlyError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  ASSERT_EQ(message(fifo),
+            fifo.string() + ": cannot open point cloud file: is not a regular file (it is a FIFO)");
+  ::close(writer);
+  // No writer now: opening it would block; the reader never opens it.
+  EXPECT_EQ(message(fifo),
+            fifo.string() + ": cannot open point cloud file: is not a regular file (it is a FIFO)");
+  EXPECT_EQ(message(dir_), dir_.string() + ": cannot open point cloud file: is a directory");
+  EXPECT_EQ(message("/dev/null"),
+            "/dev/null: cannot open point cloud file: is not a regular file (it is a character "
+            "device)");
+}
+
+// Issue 64: the size check before allocating counted two bytes per ascii value, a digit and a
+// separator, and so refused a valid file whose last line has no newline.
+TEST_F(PlyFiles, AnAsciiFileWhoseLastLineHasNoNewlineLoads) {
+  const PlyCloud one = read_ply(write("one.ply", header("ascii", 1, kXyz) + "1 2 3"));
+  ASSERT_EQ(one.points.size(), 1u);
+  EXPECT_FLOAT_EQ(one.points[0].z, 3.0f);
+  const PlyCloud two = read_ply(write("two.ply", header("ascii", 2, kXyz) + "1 2 3\r\n4 5 6"));
+  ASSERT_EQ(two.points.size(), 2u);
+  EXPECT_FLOAT_EQ(two.points[1].x, 4.0f);
+  // One byte short of that is still refused before anything is read.
+  EXPECT_NE(error_of("short.ply", header("ascii", 2, kXyz) + "1 2 3\n4 5")
+                .find("the file is truncated or the count is wrong"),
+            std::string::npos);
+}
+
+// Issue 64: a NUL in a property name cut the message short at what(), and an escape sequence
+// reached the terminal; both are written out as \xNN, the whole message kept.
+TEST_F(PlyFiles, ControlCharactersInNamesAreEscapedAndTheMessageIsWhole) {
+  const std::string nul_name = std::string("property float n") + '\0' + "me\n";
+  const std::string message = error_of(
+      "nul.ply", header("ascii", 1, "property float x\nproperty float y\n" + nul_name) + "1 2 3\n");
+  EXPECT_NE(message.find("the vertex element has no 'z' property (it has: x, y, n\\x00me)"),
+            std::string::npos)
+      << message;
+  const std::string escape = error_of(
+      "esc.ply", header("ascii", 1, "property float x\nproperty float \x1b[2Jy\n") + "1 2\n");
+  EXPECT_NE(escape.find("(it has: x, \\x1b[2Jy)"), std::string::npos) << escape;
+  EXPECT_EQ(escape.find('\x1b'), std::string::npos) << escape;
 }
 
 // --- points scenes --------------------------------------------------------------------------
@@ -422,7 +483,7 @@ TEST_F(PointsScene, Mistakes) {
                                      "an integer");
   EXPECT_EQ(error("file = \"nowhere.ply\"\n"),
             scene + ":4:8: model.points.file: " + (dir_ / "nowhere.ply").string() +
-                ": cannot open point cloud file");
+                ": cannot open point cloud file: not found");
   EXPECT_EQ(error("file = \"box.ply\"\nmotion = \"spin\"\n"),
             scene +
                 ":5:10: model.points.motion = \"spin\" is not one of \"still\", \"turntable\", "

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "app/scene/scene_loader.hpp"
+#include "core/camera.hpp"
 #include "core/scene_models.hpp"
 
 namespace particles {
@@ -202,6 +204,86 @@ TEST(SceneLimits, ValuesThatWouldOverflowAreRefusedWithTheirRange) {
                        0),
             0u);
   EXPECT_EQ(parse_error("[model]\ntype = 'galaxy'\n[model.galaxy]\nthickness = 0.0\n"), "");
+}
+
+// Issue 64: camera values had no bounds (distance > 0, yaw and target anything a float holds),
+// and a distance of 2e19 or 1e-30, a target at 1e9 or a path yaw of 1e30 made a NaN view and an
+// empty frame with exit code 0. Each is refused now, naming the key and its range.
+TEST(SceneLimits, CameraValuesAreBounded) {
+  const std::string galaxy = "[model]\ntype = 'galaxy'\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"[camera]\ndistance = 2e19\n",
+       "limits.toml:4:12: camera.distance = 2e+19 is out of range: must be [0.0001, 1000000]"},
+      {"[camera]\ndistance = 1e-30\n",
+       "limits.toml:4:12: camera.distance = 1e-30 is out of range: must be [0.0001, 1000000]"},
+      {"[camera]\ndistance = 1e-5\n",
+       "limits.toml:4:12: camera.distance = 1e-05 is out of range: must be [0.0001, 1000000]"},
+      {"[camera]\ntarget = [0, 1e9, 0]\n",
+       "limits.toml:4:14: camera.target[1] = 1000000000 is out of range: must be [-1000000, "
+       "1000000]"},
+      {"[camera]\nyaw = 1e30\n",
+       "limits.toml:4:7: camera.yaw = 1e+30 is out of range: must be [-36000, 36000]"},
+      {"[camera]\nfov = 0.5\n",
+       "limits.toml:4:7: camera.fov = 0.5 is out of range: must be [1, 170]"},
+      {"[[camera.path]]\ntime = 0\nyaw = 1e30\n",
+       "limits.toml:5:7: camera.path[0].yaw = 1e+30 is out of range: must be [-36000, 36000]"},
+      {"[[camera.path]]\ntime = 0\ndistance = 2e19\n",
+       "limits.toml:5:12: camera.path[0].distance = 2e+19 is out of range"},
+      {"[[camera.path]]\ntime = 0\n[[camera.path]]\ntime = 1e7\n",
+       "limits.toml:6:8: camera.path[1].time = 10000000 is out of range: must be [0, 86400]"},
+      // In range each, but the eye would be the target in float: 1 is below a float's step at
+      // 1e6 (0.0625) times 160.
+      {"[camera]\ntarget = [1e6, 0, 0]\ndistance = 1\n",
+       "limits.toml:5:12: camera.distance = 1 is too small for camera.target (1000000, 0, 0): it "
+       "must be at least 1e-5 of the target's largest coordinate (10)"},
+      {"[camera]\ntarget = [0, 0, -1e6]\n[[camera.path]]\ntime = 0\ndistance = 2\n",
+       "limits.toml:7:12: camera.path[0].distance = 2 is too small for camera.target"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = parse_error(galaxy + text);
+    EXPECT_EQ(message.rfind(expected, 0), 0u) << "got: " << message << "\nwanted: " << expected;
+  }
+}
+
+// Every camera the loader accepts, at the corners of its ranges, has a finite view along its
+// whole path: the matrices the frame is drawn with, as FrameRunner makes them.
+TEST(SceneLimits, ExtremeAcceptedCamerasHaveAFiniteView) {
+  int accepted = 0;
+  for (const char* target : {"[0, 0, 0]", "[1e6, -1e6, 1e6]", "[-1e6, 0, 1e-3]"}) {
+    for (const char* distance : {"0.0001", "10", "1e6"}) {
+      for (const char* angles :
+           {"yaw = 36000\npitch = 89\nfov = 170\n", "yaw = -36000\npitch = -89\nfov = 1\n"}) {
+        const std::string text = std::string("[model]\ntype = 'galaxy'\n[camera]\ntarget = ") +
+                                 target + "\ndistance = " + distance + "\n" + angles +
+                                 "[[camera.path]]\ntime = 0\n[[camera.path]]\ntime = 86400\n" +
+                                 "yaw = -36000\npitch = -89\ndistance = 1e6\n";
+        if (!parse_error(text).empty()) continue;  // the eye too close to a far target
+        SCOPED_TRACE(text);
+        ++accepted;
+        const SceneDesc scene = parse_scene(text, "limits.toml");
+        for (const float t : {0.0f, 0.5f, 43200.0f, 86399.0f, 1e9f}) {
+          const CameraPose pose = camera_on_path(scene.camera, scene.camera_path, t);
+          const float far_plane = pose.distance + 4.0f * 50.0f + 10.0f;
+          const CameraMatrices m =
+              camera_matrices(pose, 16.0f / 9.0f, std::max(0.01f, far_plane * 1e-5f), far_plane);
+          for (int c = 0; c < 4; ++c) {
+            for (int r = 0; r < 4; ++r) {
+              ASSERT_TRUE(std::isfinite(m.view[c][r])) << "t " << t;
+              ASSERT_TRUE(std::isfinite(m.projection[c][r])) << "t " << t;
+            }
+          }
+          ASSERT_TRUE(std::isfinite(m.forward.x) && std::isfinite(m.forward.y) &&
+                      std::isfinite(m.forward.z))
+              << "t " << t;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(accepted, 14);  // all but the far targets at 0.0001
+  // The smallest distance beside the farthest target that the loader takes.
+  EXPECT_EQ(parse_error("[model]\ntype = 'galaxy'\n[camera]\ntarget = [1e6, 1e6, 1e6]\n"
+                        "distance = 10\n"),
+            "");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The scene loader on the shipped scenes, on a file using every key, and on one file per class
 // of mistake: each error must name file:line:column of the offending node and say what is wrong.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -377,6 +379,37 @@ TEST(SceneLoaderErrors, MissingModelType) {
   expect_error("missing_model_type.toml", "4:1", "missing key model.type");
 }
 
+// Issue 64: a scene file that is a FIFO blocked the loader (opening a FIFO waits for a writer);
+// it and a directory are refused from their status, named as what they are.
+TEST(SceneLoaderErrors, AFifoOrADirectoryIsRefusedWithoutOpeningIt) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("particles-fifo-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path fifo = dir / "scene.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(load_error(fifo),
+            fifo.string() + ": cannot open scene file: is not a regular file (it is a FIFO)");
+  EXPECT_EQ(load_error(dir), dir.string() + ": cannot open scene file: is a directory");
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 64: a scene's name went to stderr (and the HUD, and reports) as written, terminal escape
+// sequences included; keys and strings quoted in errors too. Both are escaped now.
+TEST(SceneLoader, ControlCharactersInNamesAndMessagesAreEscaped) {
+  const SceneDesc d = parse_scene(
+      "name = \"\\u001b]0;pwned\\u0007Gal\\u00e1xia \\u009b2J\"\n[model]\ntype = 'galaxy'\n",
+      "inline.toml");
+  EXPECT_EQ(d.name, "\\x1b]0;pwned\\x07Gal\xc3\xa1xia \\xc2\\x9b2J");
+  const std::string message = parse_error("[model]\ntype = \"\\u001b[2Jnebula\"\n");
+  EXPECT_EQ(message.rfind("inline.toml:2:8: model.type = \"\\x1b[2Jnebula\" is not a model", 0), 0u)
+      << message;
+  // A NUL in a key would have cut what() short.
+  const std::string key = parse_error("[model]\ntype = 'galaxy'\n[camera]\n\"fo\\u0000v\" = 1\n");
+  EXPECT_NE(key.find("unknown key 'fo\\x00v' in [camera] (expected one of: "), std::string::npos)
+      << key;
+}
+
 TEST(SceneLoader, CameraAutoFrame) {
   // Framed on load unless the scene places its camera (target, distance or a path).
   EXPECT_TRUE(parse_scene("[model]\ntype='galaxy'\n", "a.toml").camera_auto_frame);
@@ -450,7 +483,7 @@ TEST(SceneLoaderErrors, InlineMistakes) {
       {"[model]\ntype='fireworks'\n[model.fireworks]\nbursts = 65\n",
        "inline.toml:4:10: model.fireworks.bursts = 65 is out of range: must be [1, 64]"},
       {"[model]\ntype='fireworks'\n[model.fireworks]\nspread = [1, -1, 1]\n",
-       "inline.toml:4:10: model.fireworks.spread[1] = -1 is out of range: must be [0, 1000]"},
+       "inline.toml:4:14: model.fireworks.spread[1] = -1 is out of range: must be [0, 1000]"},
       {"[model]\ntype='fireworks'\n[model.fireworks]\nperiod = 1\ntrail = 1\n",
        "inline.toml:3:1: model.fireworks.trail (1) must be less than period (1)"},
       {"[model]\ntype='attractor'\n[model.attractor]\nscale = 0\n",
@@ -487,8 +520,11 @@ TEST(SceneLoader, NumbersBeyondAFloatAreRefused) {
     const std::string message = parse_error(text);
     EXPECT_EQ(message.rfind(expected, 0), 0u) << "got: " << message << "\nwanted: " << expected;
   }
-  // The largest float itself is a float (where any number goes: a yaw in degrees).
-  EXPECT_EQ(parse_error("[model]\ntype='galaxy'\n[camera]\nyaw = -3.4028234e38\n"), "");
+  // The largest float itself is a float, and then out of every key's range (a yaw in degrees
+  // took any number before issue 64).
+  EXPECT_EQ(parse_error("[model]\ntype='galaxy'\n[camera]\nyaw = -3.4028234e38\n"),
+            "inline.toml:4:7: camera.yaw = -3.4028234e+38 is out of range: must be "
+            "[-36000, 36000]");
 }
 
 // Found by fuzz/scene_loader_fuzz.cpp: Debian 12's toml++ (3.3.0) reaches undefined behaviour
