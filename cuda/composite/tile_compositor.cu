@@ -157,26 +157,26 @@ __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
 }
 
-// How many chunks each tile's list is blended in: one at least, so that every pixel is written.
-__global__ void chunk_count_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
-                                   std::uint32_t* __restrict__ chunk_counts) {
+// How many chunks beyond its first each tile's list is blended in.
+__global__ void extra_chunk_count_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
+                                         std::uint32_t* __restrict__ extra_counts) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile > tiles) return;
   if (tile == tiles) {  // the scan's last element: its exclusive sum is the total
-    chunk_counts[tile] = 0;
+    extra_counts[tile] = 0;
     return;
   }
   const uint2 r = ranges[tile];
-  chunk_counts[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk);
+  extra_counts[tile] = r.y - r.x > kChunk ? (r.y - r.x - 1) / kChunk : 0u;
 }
 
-// Work items, one per (tile, chunk), from the scanned counts: item first_chunk[tile] + k is
-// chunk k of the tile, k = 0 the nearest.
-__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_chunk, std::uint32_t tiles,
-                                 uint2* __restrict__ items) {
+// The work items beyond every tile's first chunk, from the scanned counts: item
+// first_extra[tile] + k - 1 is chunk k >= 1 of the tile.
+__global__ void extra_item_kernel(const std::uint32_t* __restrict__ first_extra,
+                                  std::uint32_t tiles, uint2* __restrict__ items) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile >= tiles) return;
-  for (std::uint32_t item = first_chunk[tile], k = 0; item < first_chunk[tile + 1]; ++item, ++k) {
+  for (std::uint32_t item = first_extra[tile], k = 1; item < first_extra[tile + 1]; ++item, ++k) {
     items[item] = make_uint2(tile, k);
   }
 }
@@ -205,22 +205,25 @@ __device__ FrontToBack from_float4(float4 v) {
   return {v.x, v.y, v.z, v.w};
 }
 
-// One work item: a chunk of a tile's list (the entries nearest first), one thread per pixel. A
-// batch of kBlendThreads sprites goes through shared memory, a sprite a thread; then each thread
-// takes the batch's sprites that cover its pixel, nearest first, until its transmittance falls
-// below kTransmittanceFloor (front_to_back.hpp), and the block stops once every pixel has. A
-// tile of one chunk writes its pixels; a chunk of a longer list leaves its sums in `partial`, and
-// the tile's last chunk to finish takes them all, nearest chunk first, and writes.
+// One work item: a chunk of a tile's list (the entries nearest first), one thread per pixel. The
+// first `tiles` blocks take each tile's nearest chunk, the others the chunks behind them (listed
+// in `extra`), so nearest chunks mostly run first. A batch of kBlendThreads sprites goes through
+// shared memory, a sprite a thread; then each thread takes the batch's sprites that cover its
+// pixel, nearest first, until its transmittance falls below kTransmittanceFloor
+// (front_to_back.hpp), and the block stops once every pixel has. A tile of one chunk writes its
+// pixels; a chunk of a longer list leaves its sums in `partial`, and the tile's last chunk to
+// finish takes them all, nearest first, and writes. A chunk that finds a nearer one of its tile
+// stopped every pixel (`stopped_at`) has nothing to add and skips its sprites.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
-    blend_kernel(TileGrid grid, const uint2* __restrict__ items,
-                 const std::uint32_t* __restrict__ item_count,
-                 const std::uint32_t* __restrict__ first_chunk, const uint2* __restrict__ ranges,
+    blend_kernel(TileGrid grid, const uint2* __restrict__ extra,
+                 const std::uint32_t* __restrict__ first_extra, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, float4* __restrict__ partial,
-                 std::uint32_t* __restrict__ chunks_done, const std::uint64_t* __restrict__ total,
-                 std::uint64_t binned, std::uint32_t* __restrict__ incomplete, PixelF background,
-                 bool start_from_image, Writer out) {
+                 std::uint32_t* __restrict__ chunks_done, std::uint32_t* stopped_at,
+                 const std::uint64_t* __restrict__ total, std::uint64_t binned,
+                 std::uint32_t* __restrict__ incomplete, PixelF background, bool start_from_image,
+                 Writer out) {
   __shared__ float4 batch_geometry[kBlendThreads];
   __shared__ std::uint32_t batch_colors[kBlendThreads];
   __shared__ bool last_chunk;
@@ -230,8 +233,12 @@ __global__ void __launch_bounds__(kBlendThreads)
     if (blockIdx.x == 0 && threadIdx.x == 0) *incomplete = 1u;
     return;
   }
-  if (blockIdx.x >= *item_count) return;
-  const uint2 item = items[blockIdx.x];
+  const auto tiles = static_cast<std::uint32_t>(grid.count());
+  uint2 item = make_uint2(blockIdx.x, 0u);
+  if (blockIdx.x >= tiles) {
+    if (blockIdx.x - tiles >= first_extra[tiles]) return;  // past the items found
+    item = extra[blockIdx.x - tiles];
+  }
   const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
   const std::uint32_t chunks = max(1u, (range.y - range.x + kChunk - 1) / kChunk);
@@ -246,7 +253,11 @@ __global__ void __launch_bounds__(kBlendThreads)
                  pixel / kTileSize;
   const bool in_image = px < grid.width && py < grid.height;
   FrontToBack sum;
-  for (std::uint32_t end = hi; end > lo; end -= min(end - lo, std::uint32_t{kBlendThreads})) {
+  // Read once by every thread (volatile: another block may have written it during this launch).
+  const bool hidden =
+      chunks > 1 && *static_cast<volatile const std::uint32_t*>(&stopped_at[tile]) < item.y;
+  for (std::uint32_t end = hi; end > lo && !hidden;
+       end -= min(end - lo, std::uint32_t{kBlendThreads})) {
     const int taken = static_cast<int>(min(end - lo, std::uint32_t{kBlendThreads}));
     if (pixel < taken) {
       const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
@@ -260,25 +271,35 @@ __global__ void __launch_bounds__(kBlendThreads)
       if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
     }
     // Stop once no pixel of the tile takes more (pixels outside the image take nothing useful).
-    if (__syncthreads_count(in_image && sum.open()) == 0) break;
+    if (__syncthreads_count(in_image && sum.open()) == 0) {
+      if (chunks > 1 && pixel == 0) atomicMin(&stopped_at[tile], item.y);
+      break;
+    }
   }
 
   if (chunks > 1) {
-    const std::uint32_t first = first_chunk[tile];
-    partial[static_cast<std::size_t>(blockIdx.x) * kBlendThreads + pixel] = as_float4(sum);
+    const auto partial_at = [&](std::uint32_t k) {
+      const std::uint32_t block = k == 0 ? tile : tiles + first_extra[tile] + k - 1;
+      return static_cast<std::size_t>(block) * kBlendThreads + static_cast<std::size_t>(pixel);
+    };
+    if (!hidden) partial[partial_at(item.y)] = as_float4(sum);
     __threadfence();  // the sums are visible before the count says so
     __syncthreads();
     if (pixel == 0) {
       last_chunk = atomicAdd(&chunks_done[tile], 1u) == chunks - 1;
-      if (last_chunk) chunks_done[tile] = 0;  // ready for the next pass and frame
+      if (last_chunk) {  // ready for the next pass and frame
+        chunks_done[tile] = 0;
+        stopped_at[tile] = ~0u;
+      }
     }
     __syncthreads();
     if (!last_chunk) return;
     __threadfence();
+    // A hidden chunk's sums were never written, and are never read: every pixel stopped at the
+    // nearer chunk that stopped them all.
     sum = FrontToBack{};
-    for (std::uint32_t k = 0; k < chunks && sum.open(); ++k) {
-      sum.take_behind(from_float4(
-          __ldcg(&partial[static_cast<std::size_t>(first + k) * kBlendThreads + pixel])));
+    for (std::uint32_t k = 0; in_image && k < chunks && sum.open(); ++k) {
+      sum.take_behind(from_float4(__ldcg(&partial[partial_at(k)])));
     }
   }
   if (!in_image) return;
@@ -320,8 +341,11 @@ void TileCompositor::reserve_tiles(std::size_t tiles) {
   tile_ranges_.resize(tiles);
   first_chunk_.resize(tiles + 1);
   chunks_done_.resize(tiles);
-  // The blend's counters start at zero once; its last chunk of a tile puts its counter back.
+  stopped_at_.resize(tiles);
+  // The blend's counters start at zero (and "no chunk stopped every pixel") once; a tile's last
+  // chunk puts them back.
   CUDA_CHECK(cudaMemset(chunks_done_.data(), 0, chunks_done_.size_bytes()));
+  CUDA_CHECK(cudaMemset(stopped_at_.data(), 0xff, stopped_at_.size_bytes()));
   std::size_t bytes = 0;
   CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_chunk_.data(), first_chunk_.data(),
                                            static_cast<std::int64_t>(tiles) + 1));
@@ -433,34 +457,33 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
         entry_tiles_.data(), length, sentinel, tile_ranges_.data());
     CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
-    // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
-    // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
-    // its blocks past the count found return at once.
-    chunk_count_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
-                         stream>>>(tile_ranges_.data(), tiles, first_chunk_.data());
-    CUDA_CHECK_LAUNCH("chunk_count_kernel", stream);
+    // The work items beyond each tile's first chunk, counted, scanned and listed on the device;
+    // the blend is launched for the most there can be (entries / kChunk of them) and its blocks
+    // past the count found return at once.
+    extra_chunk_count_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
+                               stream>>>(tile_ranges_.data(), tiles, first_chunk_.data());
+    CUDA_CHECK_LAUNCH("extra_chunk_count_kernel", stream);
     std::size_t bytes = chunk_scan_workspace_.size();
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
                                              first_chunk_.data(), first_chunk_.data(),
                                              static_cast<std::int64_t>(tiles) + 1, stream));
-    work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
+    extra_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
         first_chunk_.data(), tiles, work_items_.data());
-    CUDA_CHECK_LAUNCH("work_item_kernel", stream);
+    CUDA_CHECK_LAUNCH("extra_item_kernel", stream);
     const bool over_image = p > 0;
     const auto blocks = static_cast<unsigned>(item_bound);
-    const std::uint32_t* item_count = first_chunk_.data() + tiles;
     if (output.surface != 0) {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, SurfaceWriter{output.surface});
+          grid, work_items_.data(), first_chunk_.data(), tile_ranges_.data(), entry_sprites_.data(),
+          sprite_geometry_.data(), sprite_colors_.data(), partial_sums_.data(), chunks_done_.data(),
+          stopped_at_.data(), total, binned, incomplete_.data(), background, over_image,
+          SurfaceWriter{output.surface});
     } else {
       blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, LinearWriter{output.pixels, grid.width});
+          grid, work_items_.data(), first_chunk_.data(), tile_ranges_.data(), entry_sprites_.data(),
+          sprite_geometry_.data(), sprite_colors_.data(), partial_sums_.data(), chunks_done_.data(),
+          stopped_at_.data(), total, binned, incomplete_.data(), background, over_image,
+          LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

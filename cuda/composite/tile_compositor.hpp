@@ -116,12 +116,14 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> entry_sprites_;
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
-  // Per tile (and one more: the total), its first work item; the items (tile, chunk); each
-  // item's sums of a tile of several chunks; per tile, its chunks finished in this pass.
+  // Per tile (and one more: the total), its first work item beyond its nearest chunk; those
+  // items (tile, chunk); each blend block's sums of a tile of several chunks; per tile, its
+  // chunks finished in this pass, and the nearest chunk that stopped every pixel (~0: none).
   DeviceBuffer<std::uint32_t> first_chunk_;
   DeviceBuffer<uint2> work_items_;
   DeviceBuffer<float4> partial_sums_;
   DeviceBuffer<std::uint32_t> chunks_done_;
+  DeviceBuffer<std::uint32_t> stopped_at_;
   DeviceBuffer<unsigned char> chunk_scan_workspace_;
   DeviceBuffer<std::uint32_t> incomplete_;  // set by a blend that found its frame outgrew it
   DeviceBuffer<unsigned char> scan_workspace_;
