@@ -1,9 +1,11 @@
 #include "cuda/composite/tile_compositor.hpp"
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,10 +22,18 @@ constexpr int kRangeThreads = 256;
 constexpr int kTilePixels = kTileSize * kTileSize;
 constexpr int kBlendThreads = 256;
 // A tile whose list is longer than this (a heavy tile) is blended by kHeavySplit blocks, each
-// taking a band of its rows: one block walks a tile's list, so the longest list bounds the whole
-// blend, and split four ways each block tests that list for a quarter of the pixels.
+// taking a band of kBandRows rows: one block walks a list in order, so the longest list bounds the
+// whole blend. Each band gets a list of its own, the tile's entries whose sprites reach its rows
+// (band_count_kernel, band_scatter_kernel), so a band's block walks only those.
 constexpr std::uint32_t kHeavyList = 2048;
 constexpr int kHeavySplit = 4;
+constexpr int kBandRows = kTileSize / kHeavySplit;
+static_assert(kTileSize % kHeavySplit == 0);
+// The band kernels take kBandChunk entries a block; a block's count per band fits 16 bits, so a
+// thread's counts of every band travel packed in one 64-bit word.
+constexpr int kBandThreads = 256;
+constexpr int kBandChunk = 8 * kBandThreads;
+static_assert(kHeavySplit <= 4 && kBandChunk < 65536);
 // Fewest entries of a long tile list blended first, from its end (blend_kernel).
 constexpr std::uint32_t kFirstWindow = 1024;
 
@@ -146,6 +156,103 @@ __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::
     }
   }
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
+}
+
+// Bit b: entry i's tile is heavy and its sprite's pixel rows reach the tile's band b.
+__device__ unsigned band_mask(std::uint32_t i, const std::uint32_t* __restrict__ tiles,
+                              const std::uint32_t* __restrict__ sprites,
+                              const uint2* __restrict__ ranges, const float4* __restrict__ geometry,
+                              const TileGrid& grid) {
+  const std::uint32_t tile = tiles[i];
+  const uint2 range = ranges[tile];
+  if (range.y - range.x <= kHeavyList) return 0u;
+  const PixelBounds b = geometry_pixel_bounds(geometry[sprites[i]], grid);
+  const int tile_y0 = static_cast<int>(tile / static_cast<std::uint32_t>(grid.columns)) * kTileSize;
+  unsigned mask = 0;
+  for (int band = 0; band < kHeavySplit; ++band) {
+    const int top = tile_y0 + band * kBandRows;
+    if (b.y0 < top + kBandRows && b.y1 > top) mask |= 1u << band;
+  }
+  return mask;
+}
+
+// A band mask as one count per band, 16 bits each.
+__device__ std::uint64_t band_counts(unsigned mask) {
+  std::uint64_t packed = 0;
+  for (int band = 0; band < kHeavySplit; ++band) {
+    packed |= std::uint64_t{(mask >> band) & 1u} << (16 * band);
+  }
+  return packed;
+}
+
+__device__ std::uint32_t band_count(std::uint64_t packed, int band) {
+  return static_cast<std::uint32_t>(packed >> (16 * band)) & 0xffffu;
+}
+
+// Each entry's band mask, and each block's entries per band: chunk_counts[band * chunks + block].
+__global__ void band_count_kernel(const std::uint32_t* __restrict__ tiles,
+                                  const std::uint32_t* __restrict__ sprites, std::uint32_t entries,
+                                  const uint2* __restrict__ ranges,
+                                  const float4* __restrict__ geometry, TileGrid grid,
+                                  std::uint8_t* __restrict__ masks,
+                                  std::uint32_t* __restrict__ chunk_counts, std::uint32_t chunks) {
+  using Reduce = cub::BlockReduce<std::uint64_t, kBandThreads>;
+  __shared__ typename Reduce::TempStorage reduce;
+  const std::uint32_t first = blockIdx.x * kBandChunk + threadIdx.x;
+  std::uint64_t packed = 0;
+  for (std::uint32_t i = first; i < min(entries, (blockIdx.x + 1) * kBandChunk);
+       i += kBandThreads) {
+    const unsigned mask = band_mask(i, tiles, sprites, ranges, geometry, grid);
+    masks[i] = static_cast<std::uint8_t>(mask);
+    packed += band_counts(mask);
+  }
+  packed = Reduce(reduce).Sum(packed);
+  if (threadIdx.x == 0) {
+    for (int band = 0; band < kHeavySplit; ++band) {
+      chunk_counts[band * chunks + blockIdx.x] = band_count(packed, band);
+    }
+  }
+}
+
+// The band lists, in the tiles' order: band b's entries of every heavy tile in one run of
+// band_sprites, from chunk_offsets (the exclusive scan of band_count_kernel's counts), each
+// tile's part of it in band_ranges[tile * kHeavySplit + b]. Stable, as the tile lists are.
+__global__ void band_scatter_kernel(const std::uint32_t* __restrict__ tiles,
+                                    const std::uint32_t* __restrict__ sprites,
+                                    std::uint32_t entries, const uint2* __restrict__ ranges,
+                                    const std::uint8_t* __restrict__ masks,
+                                    const std::uint32_t* __restrict__ chunk_offsets,
+                                    std::uint32_t chunks, std::uint32_t* __restrict__ band_sprites,
+                                    uint2* __restrict__ band_ranges) {
+  using Scan = cub::BlockScan<std::uint64_t, kBandThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  std::uint32_t at[kHeavySplit];
+  for (int band = 0; band < kHeavySplit; ++band)
+    at[band] = chunk_offsets[band * chunks + blockIdx.x];
+  for (int j = 0; j < kBandChunk / kBandThreads; ++j) {
+    const std::uint32_t i = blockIdx.x * kBandChunk + j * kBandThreads + threadIdx.x;
+    const bool listed = i < entries;
+    const unsigned mask = listed ? masks[i] : 0u;
+    std::uint64_t before = 0, total = 0;
+    Scan(scan).ExclusiveSum(band_counts(mask), before, total);
+    if (listed) {
+      const std::uint32_t tile = tiles[i];
+      const uint2 range = ranges[tile];
+      // A heavy tile's first and last entries mark its bands' ranges, whatever their masks.
+      if (mask != 0u || ((i == range.x || i + 1 == range.y) && range.y - range.x > kHeavyList)) {
+        const std::uint32_t sprite = sprites[i];
+        for (int band = 0; band < kHeavySplit; ++band) {
+          const std::uint32_t position = at[band] + band_count(before, band);
+          const std::uint32_t taken = (mask >> band) & 1u;
+          if (taken != 0u) band_sprites[position] = sprite;
+          if (i == range.x) band_ranges[tile * kHeavySplit + band].x = position;
+          if (i + 1 == range.y) band_ranges[tile * kHeavySplit + band].y = position + taken;
+        }
+      }
+    }
+    for (int band = 0; band < kHeavySplit; ++band) at[band] += band_count(total, band);
+    __syncthreads();  // the scan's storage is used again
+  }
 }
 
 struct SurfaceWriter {
@@ -409,6 +516,8 @@ __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ heavy,
                  const std::uint32_t* __restrict__ heavy_count, unsigned heavy_blocks,
+                 const uint2* __restrict__ band_ranges,
+                 const std::uint32_t* __restrict__ band_sprites,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, Rules rules, std::uint32_t background,
                  bool start_from_image, Writer out) {
@@ -419,9 +528,10 @@ __global__ void __launch_bounds__(kBlendThreads)
     if (h >= *heavy_count) return;
     const int tile = static_cast<int>(heavy[h]);
     constexpr int kPixels = kTilePixels / kHeavySplit;
-    const int share = static_cast<int>(blockIdx.x % kHeavySplit);
-    blend_tile<kPixels>(tile, share * kPixels, grid, ranges[tile], sprites, geometry, colors, rules,
-                        background, start_from_image, out, batch, resolved);
+    const int band = static_cast<int>(blockIdx.x % kHeavySplit);
+    blend_tile<kPixels>(tile, band * kPixels, grid, band_ranges[tile * kHeavySplit + band],
+                        band_sprites, geometry, colors, rules, background, start_from_image, out,
+                        batch, resolved);
     return;
   }
   const int tile = static_cast<int>(blockIdx.x - heavy_blocks);
@@ -455,12 +565,24 @@ void TileCompositor::reserve_entries(std::size_t entries) {
   entry_tiles_.resize(capacity);
   entry_sprites_.resize(capacity);
   sorter_ = make_sorter(binning_, capacity);
+  band_masks_ = DeviceBuffer<std::uint8_t>();
+  band_sprites_ = DeviceBuffer<std::uint32_t>();
+  band_masks_.resize(capacity);
+  band_sprites_.resize(capacity * kHeavySplit);  // every sprite in every band, at most
+  const std::size_t chunk_counts = std::size_t{blocks_for(capacity, kBandChunk)} * kHeavySplit;
+  band_chunk_offsets_.resize(chunk_counts);
+  std::size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, band_chunk_offsets_.data(),
+                                           band_chunk_offsets_.data(),
+                                           static_cast<std::int64_t>(chunk_counts)));
+  band_scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
 }
 
 void TileCompositor::reserve_tiles(std::size_t tiles) {
   if (tile_ranges_.size() < tiles) {
     tile_ranges_.resize(tiles);
     heavy_tiles_.resize(tiles);
+    band_ranges_.resize(tiles * kHeavySplit);
   }
   if (heavy_count_.empty()) heavy_count_.resize(1);
 }
@@ -475,6 +597,10 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   }
   if (output.surface == 0 && output.pixels == nullptr) {
     throw std::invalid_argument("TileCompositor: no output surface or pixels");
+  }
+  if (max_entries_per_pass_ > std::numeric_limits<std::uint32_t>::max() / kHeavySplit) {
+    throw std::invalid_argument("TileCompositor: " + std::to_string(max_entries_per_pass_) +
+                                " entries a pass overflow the band lists' 32-bit positions");
   }
   const TileGrid grid = tile_grid(camera.width, camera.height);
   const int tile_bits = bits_for(static_cast<std::size_t>(grid.count()));
@@ -556,19 +682,38 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     // At most entries / (kHeavyList + 1) tiles have longer lists than kHeavyList.
     const std::uint64_t heavy_bound = std::min<std::uint64_t>(
         entries / (kHeavyList + 1), static_cast<std::uint64_t>(grid.count()));
+    if (heavy_bound > 0) {
+      const std::uint32_t chunks = blocks_for(entries, kBandChunk);
+      band_count_kernel<<<chunks, kBandThreads, 0, stream>>>(
+          entry_tiles_.data(), entry_sprites_.data(), static_cast<std::uint32_t>(entries),
+          tile_ranges_.data(), sprite_geometry_.data(), grid, band_masks_.data(),
+          band_chunk_offsets_.data(), chunks);
+      CUDA_CHECK_LAUNCH("band_count_kernel", stream);
+      std::size_t bytes = band_scan_workspace_.size();
+      CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+          band_scan_workspace_.data(), bytes, band_chunk_offsets_.data(),
+          band_chunk_offsets_.data(), static_cast<std::int64_t>(chunks) * kHeavySplit, stream));
+      band_scatter_kernel<<<chunks, kBandThreads, 0, stream>>>(
+          entry_tiles_.data(), entry_sprites_.data(), static_cast<std::uint32_t>(entries),
+          tile_ranges_.data(), band_masks_.data(), band_chunk_offsets_.data(), chunks,
+          band_sprites_.data(), band_ranges_.data());
+      CUDA_CHECK_LAUNCH("band_scatter_kernel", stream);
+    }
     const unsigned heavy_blocks = static_cast<unsigned>(heavy_bound) * kHeavySplit;
     const unsigned blocks = heavy_blocks + static_cast<unsigned>(grid.count());
     with_blend_rules(camera.rules, [&](auto rules) {
       if (output.surface != 0) {
         blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
             grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
-            background, over_image, SurfaceWriter{output.surface});
+            band_ranges_.data(), band_sprites_.data(), entry_sprites_.data(),
+            sprite_geometry_.data(), sprite_colors_.data(), rules, background, over_image,
+            SurfaceWriter{output.surface});
       } else {
         blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
             grid, tile_ranges_.data(), heavy_tiles_.data(), heavy_count_.data(), heavy_blocks,
-            entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), rules,
-            background, over_image, LinearWriter{output.pixels, grid.width});
+            band_ranges_.data(), band_sprites_.data(), entry_sprites_.data(),
+            sprite_geometry_.data(), sprite_colors_.data(), rules, background, over_image,
+            LinearWriter{output.pixels, grid.width});
       }
     });
     CUDA_CHECK_LAUNCH("blend_kernel", stream);

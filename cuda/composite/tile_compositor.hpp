@@ -12,9 +12,11 @@
 //  3. emit one (tile, draw position) entry per touched tile, in draw order;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. blend: one block per tile (four for a tile with a long list, found while step 4 makes the
-//     ranges), walking the tile's list in order through shared memory, each pixel blending "over"
-//     with 8-bit rounding after every sprite, as the framebuffer does.
+//  5. blend: one block per tile, walking the tile's list in order through shared memory, each
+//     pixel blending "over" with 8-bit rounding after every sprite, as the framebuffer does. A
+//     tile with a long list (found while step 4 makes the ranges) is cut into four bands of rows,
+//     each with a list of its own (the tile's entries whose sprites reach the band, in order) and
+//     a block of its own.
 // Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit.
 #include <cuda_runtime.h>
 
@@ -38,9 +40,10 @@ struct CompositeOutput {
   std::uint32_t* pixels = nullptr;
 };
 
-// Entries one pass of the binning sorts at most (their memory: 16 bytes each); a frame that
-// needs more (huge sprites over millions of particles) is composited in several passes over
-// consecutive draw positions, each blending over the image the one before left.
+// Entries one pass of the binning sorts at most (their memory: 16 bytes each, and 17 more for
+// the band lists of long tiles); a frame that needs more (huge sprites over millions of
+// particles) is composited in several passes over consecutive draw positions, each blending over
+// the image the one before left.
 inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
@@ -98,6 +101,13 @@ class TileCompositor {
   DeviceBuffer<uint2> tile_ranges_;          // [begin, end) into the sorted entries, by tile
   DeviceBuffer<std::uint32_t> heavy_tiles_;  // tiles with long lists (blend_kernel), and their
   DeviceBuffer<std::uint32_t> heavy_count_;  // count
+  // The heavy tiles' band lists (blend_kernel): each sorted entry's bands, the band kernels'
+  // counts per block (scanned in place), the band lists and each heavy tile's ranges in them.
+  DeviceBuffer<std::uint8_t> band_masks_;
+  DeviceBuffer<std::uint32_t> band_chunk_offsets_;
+  DeviceBuffer<std::uint32_t> band_sprites_;  // the entry capacity times the bands
+  DeviceBuffer<uint2> band_ranges_;           // [tile * bands + band]
+  DeviceBuffer<unsigned char> band_scan_workspace_;
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
   SortAlgorithm binning_;

@@ -170,6 +170,17 @@ TEST_F(CompositeKernels, EqualTheCpuTwinWhenTileListsAreLong) {
   std::vector<std::uint32_t> order(v.size());
   std::iota(order.begin(), order.end(), 0u);
   expect_equal(compositor, v, order, camera(640, 360, 0.02f), "a pile");
+  EXPECT_GT(compositor.longest_tile_list(cudaStream_t{}), 2048u) << "no tile is heavy";
+  // Sprites of every size on the long lists, so that each band's list holds sprites that reach
+  // one band, several and the whole tile; and the same frame in passes whose tiles stay long.
+  std::vector<float> scales(v.size());
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (float& s : scales) s = 0.05f + 20.0f * unit(rng) * unit(rng) * unit(rng);
+  expect_equal(compositor, v, order, camera(640, 360, 0.02f), "a pile, sizes", scales);
+  TileCompositor in_passes(60000);
+  expect_equal(in_passes, v, order, camera(640, 360, 0.02f), "a pile, sizes, passes", scales);
+  EXPECT_GT(in_passes.last_passes(), 1u);
+  EXPECT_GT(in_passes.longest_tile_list(cudaStream_t{}), 2048u) << "no band lists were made";
 }
 
 TEST_F(CompositeKernels, FramesSplitIntoPassesEqualOnePass) {
