@@ -32,7 +32,12 @@ std::string input_file_problem(const std::filesystem::path& file);
 
 // The message for a scene path that input_file_problem refuses, its path escaped for a terminal
 // (app/scene/printable.hpp): "scene file not found: X", "X is a directory", "X is not a regular
-// file (it is a FIFO)"; "" for a regular file.
+// file (it is a FIFO)"; "" for a regular file. A bare name not found ("galaxi") is followed by
+// scene_names_hint.
 std::string scene_file_error(const std::filesystem::path& file);
+
+// " (did you mean 'galaxy'?); scenes: fireworks, fountain, ..." for a scene name not found: the
+// shipped scene nearest to `name` (at most two edits away), then every shipped scene's name.
+std::string scene_names_hint(const std::string& name);
 
 }  // namespace particles

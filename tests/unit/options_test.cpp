@@ -94,7 +94,25 @@ TEST_F(OptionsTest, SceneByName) {
   EXPECT_TRUE(std::filesystem::is_regular_file(p.outcome.options->scene));
   const Parsed missing = parse({"--scene", "no_such_scene"});
   EXPECT_EQ(missing.outcome.exit_code, kUsageExitCode);
-  EXPECT_EQ(missing.err, "error: --scene: scene file not found: no_such_scene\n");
+  // A name that is no scene lists the scenes there are.
+  EXPECT_EQ(missing.err.rfind("error: --scene: scene file not found: no_such_scene; scenes: ", 0),
+            0u)
+      << missing.err;
+  EXPECT_NE(missing.err.find("fountain, galaxy, "), std::string::npos) << missing.err;
+  EXPECT_EQ(missing.err.find("did you mean"), std::string::npos) << missing.err;
+}
+
+// A mistyped scene name gets the nearest shipped scene suggested (#63: `--scene galaxi` gave no
+// list and no suggestion).
+TEST_F(OptionsTest, AMistypedSceneNameGetsTheNearestSuggested) {
+  const Parsed typo = parse({"--scene", "galaxi"});
+  EXPECT_EQ(typo.outcome.exit_code, kUsageExitCode);
+  EXPECT_NE(typo.err.find("scene file not found: galaxi (did you mean 'galaxy'?); scenes: "),
+            std::string::npos)
+      << typo.err;
+  // A path is not a name: no list after it.
+  const Parsed path = parse({"--scene", "scenes/galaxi.toml"});
+  EXPECT_EQ(path.err, "error: --scene: scene file not found: scenes/galaxi.toml\n");
 }
 
 TEST_F(OptionsTest, EveryFlag) {
