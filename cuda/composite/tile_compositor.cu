@@ -16,8 +16,10 @@ namespace particles::cuda {
 namespace {
 
 constexpr int kProjectThreads = 256;
-constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
+constexpr int kEmitThreads = 256;
+constexpr std::uint32_t kEmitEntries = 2048;  // entries an emit block writes
 constexpr int kRangeThreads = 256;
+constexpr unsigned kPadBlocks = 1024;  // the padding kernel's grid, striding over any length
 constexpr int kTilePixels = kTileSize * kTileSize;
 // One blend thread per pixel of a tile.
 constexpr int kBlendThreads = kTilePixels;
@@ -70,80 +72,66 @@ __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
   tile_counts[i] = tiles.count();
 }
 
-// One sprite's entries k in [k0, k1) of its range, k striding by `step`, entry k at at + k.
-__device__ void emit_entries(const TileRange& r, std::int64_t at, std::uint32_t sprite, int k0,
-                             int k1, int step, int columns, std::uint32_t* __restrict__ tiles,
-                             std::uint32_t* __restrict__ sprites) {
-  const int across = r.tx1 - r.tx0;
-  for (int k = k0; k < k1; k += step) {
-    const int tx = r.tx0 + k % across;
-    const int ty = r.ty0 + k / across;
-    tiles[at + k] = static_cast<std::uint32_t>(ty * columns + tx);
-    sprites[at + k] = sprite;
-  }
-}
-
 // The entries of one pass: those whose place in the frame's numbering of all of them (the scanned
 // offsets) lies in [window, window + length), written from entry 0 of the arrays; a sprite whose
-// entries straddle two windows has some in each. Each thread writes its own sprite's few entries;
-// a sprite over more than kSmallSprite tiles is left to the whole block, so one sprite over
-// thousands of tiles does not hold up one thread.
-__global__ void emit_kernel(const float4* __restrict__ geometry,
-                            const std::uint64_t* __restrict__ offsets, std::uint32_t count,
-                            std::uint64_t window, std::uint64_t length, TileGrid grid,
-                            std::uint32_t* __restrict__ tiles,
-                            std::uint32_t* __restrict__ sprites) {
-  constexpr int kSmallSprite = 8;
-  __shared__ std::uint32_t large[kEmitThreads];
-  __shared__ int large_count;
-  if (threadIdx.x == 0) large_count = 0;
-  __syncthreads();
-  const std::uint32_t sprite = blockIdx.x * kEmitThreads + threadIdx.x;
-  TileRange range;
-  std::int64_t at = 0;
-  int k0 = 0, k1 = 0;
-  if (sprite < count) {
-    const std::uint64_t first = offsets[sprite], end = offsets[sprite + 1];
-    const std::uint64_t from = max(first, window), to = min(end, window + length);
-    if (from < to) {
-      at = static_cast<std::int64_t>(first) - static_cast<std::int64_t>(window);
-      k0 = static_cast<int>(from - first);
-      k1 = static_cast<int>(to - first);
-      range = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
+// entries straddle two windows has some in each. A block writes kEmitEntries consecutive entries,
+// a thread every kEmitThreads-th, so that every write is coalesced and a sprite over thousands of
+// tiles is spread over many blocks. Each entry's sprite is the last whose first entry is at or
+// before it: found from the block's first by a search, then by each thread from its last.
+__global__ void __launch_bounds__(kEmitThreads)
+    emit_kernel(const float4* __restrict__ geometry, const std::uint64_t* __restrict__ offsets,
+                std::uint32_t count, std::uint64_t window, std::uint64_t length, TileGrid grid,
+                std::uint32_t* __restrict__ tiles, std::uint32_t* __restrict__ sprites) {
+  __shared__ std::uint32_t block_sprite;
+  const std::uint64_t begin = window + std::uint64_t{blockIdx.x} * kEmitEntries;
+  const std::uint64_t end = min(min(begin + kEmitEntries, window + length), offsets[count]);
+  if (begin >= end) return;
+  // The sprite of entry e: the last s whose first entry offsets[s] <= e, searched in [s, hi].
+  const auto sprite_of = [&](std::uint64_t e, std::uint32_t s) {
+    std::uint32_t step = 1, hi = count - 1;
+    while (s + step <= hi && offsets[s + step] <= e) {  // gallop past the sprites before e
+      s += step;
+      step *= 2;
     }
-  }
-  if (k1 - k0 > kSmallSprite) {
-    large[atomicAdd(&large_count, 1)] = threadIdx.x;
-  } else {
-    emit_entries(range, at, sprite, k0, k1, 1, grid.columns, tiles, sprites);
-  }
-  __shared__ TileRange shared_range;
-  __shared__ std::int64_t shared_at;
-  __shared__ int shared_k0, shared_k1;
-  __syncthreads();
-  for (int i = 0; i < large_count; ++i) {
-    if (threadIdx.x == large[i]) {
-      shared_range = range;
-      shared_at = at;
-      shared_k0 = k0;
-      shared_k1 = k1;
+    hi = min(hi, s + step - 1);
+    while (s < hi) {
+      const std::uint32_t mid = s + (hi - s + 1) / 2;
+      if (offsets[mid] <= e) {
+        s = mid;
+      } else {
+        hi = mid - 1;
+      }
     }
-    __syncthreads();
-    emit_entries(shared_range, shared_at, blockIdx.x * kEmitThreads + large[i],
-                 shared_k0 + static_cast<int>(threadIdx.x), shared_k1, kEmitThreads, grid.columns,
-                 tiles, sprites);
-    __syncthreads();
+    return s;
+  };
+  if (threadIdx.x == 0) block_sprite = sprite_of(begin, 0);
+  __syncthreads();
+  std::uint32_t sprite = block_sprite, ranged = ~0u;
+  TileRange r;
+  for (std::uint64_t e = begin + threadIdx.x; e < end; e += kEmitThreads) {
+    sprite = sprite_of(e, sprite);
+    if (sprite != ranged) {
+      r = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
+      ranged = sprite;
+    }
+    const auto k = static_cast<int>(e - offsets[sprite]);
+    const int across = r.tx1 - r.tx0;
+    tiles[e - window] =
+        static_cast<std::uint32_t>((r.ty0 + k / across) * grid.columns + r.tx0 + k % across);
+    sprites[e - window] = sprite;
   }
 }
 
 // The pass's entries past the frame's last (its window reaches beyond the total) get the key
 // `sentinel`, one past every tile, so that the sort puts them last and no tile's range holds them,
-// and a value (never read) that the sort may move.
+// and a value (never read) that the sort may move. A fixed grid strides over them from the total.
 __global__ void pad_kernel(const std::uint64_t* __restrict__ total, std::uint64_t window,
                            std::uint32_t length, std::uint32_t sentinel,
                            std::uint32_t* __restrict__ tiles, std::uint32_t* __restrict__ sprites) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < length && window + i >= *total) {
+  const std::uint64_t last = *total;
+  const std::uint64_t first = last > window ? last - window : 0;
+  for (std::uint64_t i = first + blockIdx.x * blockDim.x + threadIdx.x; i < length;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
     tiles[i] = sentinel;
     sprites[i] = 0u;
   }
@@ -450,13 +438,14 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     const std::uint64_t window = p * per_pass;
     CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0, std::size_t{tiles} * sizeof(uint2), stream));
     if (count > 0) {
-      emit_kernel<<<blocks_for(count, kEmitThreads), kEmitThreads, 0, stream>>>(
+      emit_kernel<<<blocks_for(length, kEmitEntries), kEmitThreads, 0, stream>>>(
           sprite_geometry_.data(), sprite_offsets_.data(), count, window, per_pass, grid,
           entry_tiles_.data(), entry_sprites_.data());
       CUDA_CHECK_LAUNCH("emit_kernel", stream);
     }
-    pad_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
-        total, window, length, sentinel, entry_tiles_.data(), entry_sprites_.data());
+    pad_kernel<<<std::min(blocks_for(length, kRangeThreads), kPadBlocks), kRangeThreads, 0,
+                 stream>>>(total, window, length, sentinel, entry_tiles_.data(),
+                           entry_sprites_.data());
     CUDA_CHECK_LAUNCH("pad_kernel", stream);
     sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, tile_bits, stream);
     tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
