@@ -1,6 +1,7 @@
 #include "core/cpu_pipeline.hpp"
 
 #include "core/auto_policy.hpp"
+#include "core/cpu_algorithm_sort.hpp"
 #include "core/cpu_frame_sort.hpp"
 #include "core/parallel_for.hpp"
 #include "core/point_cloud.hpp"
@@ -251,13 +252,13 @@ SortPath CpuPipeline::sort_automatic() {
     return SortPath::radix;
   }
   // Start from last frame's order: ties keep it (no flicker) and a coherent scene is nearly
-  // sorted already. The frame reports the CPU's own path; insertion is its nearly-sorted path,
-  // the odd-even sort's place on the GPU.
+  // sorted already. The frame reports the CPU's own path: insertion is its nearly-sorted path,
+  // the odd-even sort's place on the GPU, and is named for what it is.
   switch (cpu_sort_from_last_order(keys_, order_, scratch_).path) {
     case FrameSortPath::already_sorted:
       return SortPath::skipped_sorted;
     case FrameSortPath::insertion:
-      return SortPath::oddeven;
+      return SortPath::insertion;
     case FrameSortPath::radix:
       break;
   }
@@ -299,10 +300,9 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
     info.path = SortPath::held;  // a stale order between its sorts: order_ is the last sort's
   } else if (auto_frame) {
     info.path = sort_automatic();
-  } else {
+  } else {  // a fixed algorithm: its own CPU implementation, from the identity as on CUDA
     std::iota(order_.begin(), order_.end(), 0u);
-    cpu_sort_order(keys_, order_, scratch_);
-    info.path = SortPath::full;
+    info.path = cpu_sort_with(settings.algorithm, keys_, order_, scratch_);
   }
   clock.lap(Stage::sort);
   // The sort writes the order in place and the step wrote the vertices: both backends report the

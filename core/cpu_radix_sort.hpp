@@ -15,6 +15,7 @@ struct SortScratch {
   std::array<std::vector<std::uint32_t>, 2> keys;    // ping-pong buffers of the passes
   std::array<std::vector<std::uint32_t>, 2> values;  // (draw indices)
   std::vector<std::uint32_t> counts;                 // per chunk, per digit
+  std::vector<std::uint64_t> pairs;  // key << 32 | draw index (std::stable_sort, the baseline)
 };
 
 // The digits of one sort: `passes` digits of `digit_bits` bits (the last may use fewer), from

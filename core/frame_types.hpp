@@ -47,9 +47,23 @@ struct FrameSettings {
 
 // How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,
 // oddeven, partition (the CUDA backend's splitter partition sort, tried before radix when the
-// order moved too far for odd-even) or radix; the fixed algorithms report full.
-// A stale order's frames between sorts report held.
-enum class SortPath { skipped_sorted, oddeven, radix, full, unsorted, partition, held };
+// order moved too far for odd-even), insertion (the CPU backend's nearly-sorted path, where the
+// GPU runs odd-even) or radix. The CUDA backend's fixed algorithms report full (the chosen
+// sorter ran); the CPU backend's name the implementation that ran: radix, oddeven, quicksort or
+// library (std::stable_sort, the CPU's stand-in for CUB). A stale order's frames between sorts
+// report held.
+enum class SortPath {
+  skipped_sorted,
+  oddeven,
+  radix,
+  full,
+  unsorted,
+  partition,
+  held,
+  quicksort,
+  library,
+  insertion
+};
 
 // The keys a frame sorts by: coarse orders quantize view depth to coarse_bits, eye orders take
 // exact keys of the distance to the eye, the others the key mode's keys of view depth.
@@ -139,6 +153,12 @@ constexpr const char* to_string(SortPath p) {
       return "partition";
     case SortPath::held:
       return "held (stale)";
+    case SortPath::quicksort:
+      return "quicksort";
+    case SortPath::library:
+      return "std::stable_sort";
+    case SortPath::insertion:
+      return "insertion";
   }
   return "?";
 }

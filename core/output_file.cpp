@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -192,15 +193,58 @@ void check_output_file(const fs::path& path, std::string_view flag,
     throw std::runtime_error(prefix + path.string() + " is " + kind +
                              ", not a regular file: an output replaces only a regular file");
   }
+  check_not_an_input(path, flag, inputs);
+  make_directory(path.parent_path(), prefix);
+  probe_directory(path.parent_path(), prefix);
+}
+
+void check_not_an_input(const fs::path& path, std::string_view flag,
+                        const std::vector<RunInput>& inputs) {
   for (const RunInput& input : inputs) {
     std::error_code ec;  // false, with ec set, when either is missing
     if (fs::equivalent(path, input.path, ec) && !ec) {
-      throw std::runtime_error(prefix + path.string() + " is " + input.what +
+      throw std::runtime_error(flag_prefix(flag) + path.string() + " is " + input.what +
                                " this run reads; name another file for the output");
     }
   }
-  make_directory(path.parent_path(), prefix);
-  probe_directory(path.parent_path(), prefix);
+}
+
+void check_distinct_outputs(const std::vector<NamedOutput>& outputs) {
+  // Where each output will be: links in its existing parents resolved, the rest normalised.
+  // "shot.png", "./shot.png" and "out/../shot.png" are one place.
+  std::vector<fs::path> places;
+  for (const NamedOutput& o : outputs) {
+    std::error_code ec;
+    fs::path place = fs::weakly_canonical(fs::absolute(o.path, ec), ec);
+    if (ec) place = fs::absolute(o.path).lexically_normal();
+    if (!place.has_filename()) place = place.parent_path();  // "rec/" is "rec"
+    places.push_back(place);
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+      const NamedOutput& a = outputs[i];
+      const NamedOutput& b = outputs[j];
+      if (i == j || a.path.empty() || b.path.empty()) continue;
+      std::error_code ec;
+      const bool same = places[i] == places[j] || (fs::equivalent(a.path, b.path, ec) && !ec);
+      if (same && i < j) {
+        throw std::runtime_error(flag_prefix(b.flag) + b.path.string() + " is also the " + a.flag +
+                                 " output (" + a.path.string() +
+                                 "): one would replace the other; name a different file for each");
+      }
+      // A file inside a folder output: the folder takes only the files the run names there.
+      if (b.directory && !a.directory && !same) {
+        const auto where =
+            std::mismatch(places[j].begin(), places[j].end(), places[i].begin(), places[i].end());
+        if (where.first == places[j].end()) {
+          throw std::runtime_error(flag_prefix(a.flag) + a.path.string() + " is inside the " +
+                                   b.flag + " folder " + b.path.string() +
+                                   ", which holds only the files that flag writes; name a file "
+                                   "outside it");
+        }
+      }
+    }
+  }
 }
 
 void check_output_dir(const fs::path& dir, std::string_view flag,
@@ -248,13 +292,25 @@ fs::path prepare_empty_output_dir(const fs::path& dir, std::string_view flag) {
   return absolute;
 }
 
-fs::path unused_file_name(const fs::path& dir, std::string_view stem, std::string_view extension) {
+fs::path unused_file_name(const fs::path& dir, std::string_view stem, std::string_view extension,
+                          const std::vector<fs::path>& reserved) {
+  auto place = [](const fs::path& p) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(p, ec);
+    const fs::path canonical = fs::weakly_canonical(absolute, ec);
+    return ec ? absolute.lexically_normal() : canonical;
+  };
+  std::vector<fs::path> taken;
+  for (const fs::path& r : reserved) {
+    if (!r.empty()) taken.push_back(place(r));
+  }
   for (int n = 1; n <= 100000; ++n) {
     std::string name(stem);
     if (n > 1) name.append("-").append(std::to_string(n));
     name.append(".").append(extension);
     const fs::path path = dir / name;
-    if (!exists_here(path)) return path;
+    if (exists_here(path)) continue;
+    if (std::find(taken.begin(), taken.end(), place(path)) == taken.end()) return path;
   }
   throw std::runtime_error("no unused name for " + (dir / stem).string() + "." +
                            std::string(extension));

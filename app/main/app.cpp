@@ -22,12 +22,15 @@
 #include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
 #include "app/main/input.hpp"
+#include "app/main/key_screenshot.hpp"
+#include "app/main/lit_check.hpp"
 #include "app/main/recorder.hpp"
 #include "app/main/scene_switch.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/backend_limits.hpp"
 #include "core/camera.hpp"
+#include "core/cpu_algorithm_sort.hpp"
 #include "core/output_file.hpp"
 
 namespace particles {
@@ -60,6 +63,10 @@ class Session {
     const std::vector<RunInput> inputs = scene_inputs(state_.scene);
     screenshot_ = options.screenshot;
     report_ = options.report;
+    // Before any folder is made for them: two outputs that are one file would have the last
+    // write replace the first, and --record's folder takes only its own frames.
+    check_distinct_outputs(
+        {{screenshot_, "--screenshot"}, {report_, "--report"}, {options.record, "--record", true}});
     if (!screenshot_.empty()) check_output_file(screenshot_, "--screenshot", inputs);
     if (!report_.empty()) check_output_file(report_, "--report", inputs);
     if (report_.empty()) history_.set_keep(std::size_t{1} << 17);
@@ -110,7 +117,11 @@ class Session {
     }
     std::cerr << "particles: " << state_.count << " particles, scene '" << state_.scene.name
               << "', backend " << state_.backend_name << ", algorithm "
-              << to_string(state_.algorithm) << ", renderer " << to_string(state_.renderer) << ", "
+              << to_string(state_.algorithm)
+              << (state_.backend_name == "cpu"
+                      ? " (" + std::string(cpu_algorithm_label(state_.algorithm)) + ")"
+                      : std::string())
+              << ", renderer " << to_string(state_.renderer) << ", "
               << (headless_ ? "headless" : "windowed") << ", GL " << state_.gl_renderer << '\n';
   }
 
@@ -147,6 +158,8 @@ class Session {
     // scaled. Otherwise the image follows the window.
     if (recorder_ && !record_size_) record_size_ = size;
     const glm::ivec2 image_size = record_size_.value_or(size);
+    // A change of any setting the times depend on starts the HUD's statistics over.
+    state_.stats.begin_frame(run_config(image_size), state_.frame);
     FrameChoices choices;
     choices.algorithm = state_.algorithm;
     choices.renderer = state_.renderer;
@@ -170,6 +183,7 @@ class Session {
     const FrameOutcome outcome =
         frame_runner_->run(state_.scene, state_.camera, image_size, choices);
     state_.last_info = outcome.info;
+    last_camera_ = outcome.camera;
     const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
@@ -178,12 +192,9 @@ class Session {
       state_.recorded_frames = recorder_->frames();
     }
     if (state_.screenshot_requested) {
-      // A name nothing has yet (screenshot-42.png, else screenshot-42-2.png, ...): an earlier
-      // run's screenshot of the same frame is kept.
-      const std::filesystem::path path =
-          unused_file_name("", "screenshot-" + std::to_string(state_.frame), "png");
-      gl::write_png(path, target_->read_pixels(), Overwrite::refuse);
-      std::cerr << "wrote " << path.string() << '\n';
+      // Reported on stderr and in the HUD; a failed write does not end the session.
+      state_.screenshot_message = save_key_screenshot(target_->read_pixels(), "", state_.frame,
+                                                      std::cerr, {screenshot_, report_});
       state_.screenshot_requested = false;
     }
     if (!headless_) {
@@ -200,29 +211,52 @@ class Session {
     record.path = state_.last_info.path;
     record.order_error = state_.last_info.order_error;
     if (state_.last_info.order_error >= 0.0f) {
-      state_.order_error.push(100.0f * state_.last_info.order_error);
+      state_.stats.order_error.push(100.0f * state_.last_info.order_error);
     }
     record.renderer = renderer;
     record.frame_ms = ms_since(frame_start);
     history_.push(record);
     // GPU timings arrive a few frames late; each belongs to the frame that issued it.
+    // A late timing of an earlier configuration's frame goes to its record, not the statistics.
     while (auto late = draw_timer_->poll()) {
-      if (FrameRecord* r = history_.find(state_.frame - late->frames_ago)) {
-        r->draw_ms = late->milliseconds;
-      }
-      state_.draw_ms.push(static_cast<float>(late->milliseconds));
+      const std::uint64_t of = state_.frame - late->frames_ago;
+      if (FrameRecord* r = history_.find(of)) r->draw_ms = late->milliseconds;
+      if (state_.stats.counts(of))
+        state_.stats.draw_ms.push(static_cast<float>(late->milliseconds));
     }
     while (auto late = present_timer_->poll()) {
-      if (FrameRecord* r = history_.find(state_.frame - late->frames_ago)) {
-        r->present_ms = late->milliseconds;
+      const std::uint64_t of = state_.frame - late->frames_ago;
+      if (FrameRecord* r = history_.find(of)) r->present_ms = late->milliseconds;
+      if (state_.stats.counts(of)) {
+        state_.stats.present_ms.push(static_cast<float>(late->milliseconds));
       }
-      state_.present_ms.push(static_cast<float>(late->milliseconds));
     }
     record_composite(state_.last_info);
     record_stages(state_.last_info.stages);
-    state_.frame_ms.push(static_cast<float>(record.frame_ms));
-    state_.backend_ms.push(static_cast<float>(backend_ms));
+    state_.stats.frame_ms.push(static_cast<float>(record.frame_ms));
+    state_.stats.backend_ms.push(static_cast<float>(backend_ms));
     ++state_.frame;
+  }
+
+  // What this frame's times depend on (live_stats.hpp).
+  RunConfig run_config(glm::ivec2 image_size) const {
+    RunConfig c;
+    c.scene = state_.scene.source_path.empty() ? state_.scene.name : state_.scene.source_path;
+    c.count = state_.count;
+    c.backend = state_.backend_name;
+    c.algorithm = state_.algorithm;
+    c.renderer = state_.renderer;
+    c.key_mode = state_.key_mode;
+    c.key_bits = state_.key_bits;
+    c.order = state_.order;
+    c.order_period = state_.order_period;
+    c.compare = state_.compare;
+    c.compare_mode = state_.compare_mode;
+    c.fuse_stages = state_.fuse_stages;
+    c.time_every_stage = state_.time_every_stage;
+    c.width = image_size.x;
+    c.height = image_size.y;
+    return c;
   }
 
   // A scene or count the HUD or keys asked for, before this frame runs: the backend restarts
@@ -247,27 +281,27 @@ class Session {
   // which happened at session frame backend_frame_base_.
   void record_stages(const StageTimes& t) {
     if (t.frame < 0) return;
-    FrameRecord* r = history_.find(backend_frame_base_ + static_cast<std::uint64_t>(t.frame));
+    const std::uint64_t of = backend_frame_base_ + static_cast<std::uint64_t>(t.frame);
+    FrameRecord* r = history_.find(of);
     if (r == nullptr || r->timed()) return;  // gone, or already recorded
+    const bool counts = state_.stats.counts(of);
     if (t.has_stages) {
       for (int s = 0; s < kStageCount; ++s) {
         r->stage_ms[s] = t.ms[s];
-        state_.stage_ms[s].push(t.ms[s]);
+        if (counts) state_.stats.stage_ms[s].push(t.ms[s]);
       }
     }
     if (t.span_ms >= 0.0f) {
       r->span_ms = t.span_ms;
-      state_.span_ms.push(t.span_ms);
+      if (counts) state_.stats.span_ms.push(t.span_ms);
     }
   }
 
   void record_composite(const FrameInfo& info) {
     if (info.composite_frame < 0) return;
-    state_.composite_ms.push(info.composite_ms);
-    if (FrameRecord* r =
-            history_.find(backend_frame_base_ + static_cast<std::uint64_t>(info.composite_frame))) {
-      r->composite_ms = info.composite_ms;
-    }
+    const std::uint64_t of = backend_frame_base_ + static_cast<std::uint64_t>(info.composite_frame);
+    if (state_.stats.counts(of)) state_.stats.composite_ms.push(info.composite_ms);
+    if (FrameRecord* r = history_.find(of)) r->composite_ms = info.composite_ms;
   }
 
   // Writes what the run asked for; returns the exit code (1 when ffmpeg failed on a recording).
@@ -275,9 +309,11 @@ class Session {
     for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
     const std::filesystem::path& screenshot = screenshot_;
     const std::filesystem::path& report = report_;
+    int status = 0;
     if (!screenshot.empty()) {
       gl::write_png(screenshot, target_->read_pixels());  // whole or not at all
       std::cout << "screenshot: " << screenshot.string() << '\n';
+      status = check_last_frame_lit();
     }
     if (!report.empty()) {
       write_frame_report(report.string(), history_.records(),
@@ -290,18 +326,40 @@ class Session {
       std::cout << "no files written: --screenshot FILE, --report FILE and --record DIR save the "
                    "last frame, the frame times and every frame\n";
     }
-    return recorder_ ? recorder_->finish(std::cout, std::cerr) : 0;
+    const int recorded = recorder_ ? recorder_->finish(std::cout, std::cerr) : 0;
+    return status != 0 ? status : recorded;
   }
 
+  // The screenshot's frame must show the particles that should light it (lit_check.hpp): one
+  // left all background is an error (exit 1, the file kept to look at); an empty frame that
+  // the particles explain (none in view, all transparent) is said, never silent.
+  int check_last_frame_lit() {
+    if (state_.frame == 0) return 0;  // no frame ran (a window closed at once)
+    const std::vector<ParticleVertex> vertices = buffers_->read_vertices();
+    const LitCheck lit = check_drawn_frame_lit(state_.scene, last_camera_, *renderer_, *target_,
+                                               *buffers_, vertices);
+    if (!lit.ok) {
+      std::cerr << "error: the screenshot's frame is broken: " << lit.problem << '\n';
+      return 1;
+    }
+    if (!lit.lit) {
+      std::cout << "note: the screenshot is all background: of " << vertices.size()
+                << " particles, " << lit.in_view
+                << " are in view and none is opaque enough, or unlike the background enough, "
+                   "to show\n";
+    }
+    return 0;
+  }
+
+  // The frame times of the current configuration only (the HUD's too): a run that switched
+  // scene, count or algorithm says which configuration the numbers are of.
   void print_summary() const {
-    // Skip the first frames: shader compilation and first-touch allocation are not the steady
-    // state a user watches.
     const std::vector<FrameRecord>& records = history_.records();
-    const std::size_t warmup =
-        history_.first_frame() > 0 ? 0 : std::min<std::size_t>(records.size() / 10, 30);
+    const SummarySpan span_of =
+        summary_span(history_.first_frame(), records.size(), state_.stats.first_frame());
     std::vector<double> frame, backend, draw, composite, present, span;
     std::array<std::vector<double>, kStageCount> stages;
-    for (std::size_t i = warmup; i < records.size(); ++i) {
+    for (std::size_t i = span_of.begin; i < records.size(); ++i) {
       frame.push_back(records[i].frame_ms);
       backend.push_back(records[i].backend_ms);
       if (records[i].draw_ms >= 0.0) draw.push_back(records[i].draw_ms);
@@ -316,11 +374,21 @@ class Session {
       std::printf("  %-10s median %8.3f ms   p99 %8.3f ms   min %8.3f ms   (%zu frames)\n", name,
                   s.median, s.p99, s.min, s.samples);
     };
-    std::printf(
-        "frame times (%u particles, %s backend, %s sort, %s renderer, after %zu warm-up "
-        "frames):\n",
-        state_.count, state_.backend_name.c_str(), to_string(state_.algorithm).data(),
-        to_string(state_.renderer).data(), warmup);
+    const RunConfig& config = state_.stats.config();
+    std::printf("frame times of %s (frames %llu-%llu, after %zu warm-up frames):\n",
+                describe(config, state_.scene.name).c_str(),
+                static_cast<unsigned long long>(state_.stats.first_frame()),
+                static_cast<unsigned long long>(state_.frame > 0 ? state_.frame - 1 : 0),
+                span_of.warmup);
+    if (config.backend == "cpu") {
+      std::printf("  (%s on the CPU: %s)\n", to_string(config.algorithm).data(),
+                  cpu_algorithm_label(config.algorithm).data());
+    }
+    if (const int earlier = state_.stats.configurations() - 1; earlier > 0) {
+      std::printf("  (the last configuration only: %d earlier %s not included%s)\n", earlier,
+                  earlier == 1 ? "one is" : "ones are",
+                  report_.empty() ? "; --report FILE writes every frame" : "; the report has them");
+    }
     row("frame", summarize(frame));
     row("backend", summarize(backend));
     row("span", summarize(span));
@@ -337,6 +405,7 @@ class Session {
   int frames_ = -1;                            // frames the run takes; -1: until the window closes
   std::filesystem::path screenshot_, report_;  // what finish() writes; empty: nothing
   std::uint64_t backend_frame_base_ = 0;       // the session frame of the backend's last reset
+  CameraMatrices last_camera_;                 // the last frame's, for check_last_frame_lit
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/main/frame_stats.hpp"
+#include "app/main/live_stats.hpp"
 #include "app/scene/options.hpp"
 #include "core/algorithm.hpp"
 #include "core/depth_keys.hpp"
@@ -33,8 +33,7 @@ struct AppState {
   int order_period = kDefaultOrderPeriod;  // stale order: frames per sort
   bool compare = false;                    // the comparison view: exact against `order`
   CompareMode compare_mode = CompareMode::split;
-  RollingSeries order_error{240};  // % of adjacent pairs out of order (FrameInfo)
-  bool fuse_stages = true;         // CUDA: simulate + extents (+ keys) as one kernel
+  bool fuse_stages = true;  // CUDA: simulate + extents (+ keys) as one kernel
   // Every frame times each stage; otherwise every 8th does and the others time only the
   // pipeline's span, since on CUDA each stage boundary timed slows the frame.
   bool time_every_stage = false;
@@ -43,6 +42,7 @@ struct AppState {
   bool frame_requested = false;  // re-frame the camera on the extents next frame
   bool frame_on_load = false;    // the scene asked to be framed once its extents are known
   bool screenshot_requested = false;
+  std::string screenshot_message;  // the last P-key screenshot's outcome, for the HUD
   bool quit_requested = false;
 
   // Live switching (HUD and keys set these; the session applies them at the start of the next
@@ -61,15 +61,9 @@ struct AppState {
   double sim_time = 0.0;
   std::uint64_t frame = 0;
 
-  // measurements
+  // measurements: the rolling series are of the current configuration only (live_stats.hpp)
   FrameInfo last_info;
-  RollingSeries frame_ms{240};
-  RollingSeries backend_ms{240};
-  RollingSeries draw_ms{240};       // GL rasterization (raster renderer)
-  RollingSeries composite_ms{240};  // the tile compositor (composite renderer)
-  RollingSeries present_ms{240};    // GL putting the image on screen (the window blit)
-  RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
-  std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
+  LiveStats stats;
 };
 
 }  // namespace particles

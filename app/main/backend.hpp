@@ -72,6 +72,10 @@ class DeviceMemoryError : public std::runtime_error {
 std::unique_ptr<Backend> make_cpu_backend();
 // Null when the build has no CUDA or no CUDA device is present; `why` says which.
 std::unique_ptr<Backend> make_cuda_backend(std::string& why);
+// Whether the CUDA backend can run here; false with `why` saying what is missing: CUDA in the
+// build, a usable NVIDIA driver (none, or one older than the build's CUDA runtime, with both
+// versions), or a device. Makes no backend (for --version, and make_cuda_backend's own check).
+bool cuda_backend_available(std::string& why);
 
 // Resolves --backend: auto takes CUDA when a device is present, else the CPU.
 std::unique_ptr<Backend> make_backend(BackendChoice choice);

@@ -29,7 +29,8 @@ std::unique_ptr<Backend> make_backend(BackendChoice choice) {
   std::string why;
   if (auto cuda = make_cuda_backend(why)) return cuda;
   if (choice == BackendChoice::cuda) {
-    throw std::runtime_error("--backend cuda: " + why);
+    throw std::runtime_error("--backend cuda: " + why +
+                             "; --backend cpu runs without CUDA (auto picks it by itself)");
   }
   std::cerr << "note: using the CPU backend (" << why << ")\n";
   return make_cpu_backend();

@@ -1,7 +1,10 @@
 // The bench chart, an SVG written as plain text so the bench needs no plotting library. One row
 // per run, labelled scene / count / keys / algorithm / renderer, holds a stacked bar of the run's
-// medians (the backend's stages, or its span where no stage was timed, then composite, draw and
-// present) and under it a thin bar for the median whole frame (CPU wall time).
+// medians (the backend's stages, or its span where no stage was timed, then composite, draw,
+// present, and "other": the rest of the median frame, so that the bar accounts for the whole
+// frame, frame_shares.hpp) and under it a thin bar for the median whole frame (CPU wall time).
+// A whisker across each bar's end spans the frame's p10 to p90: a difference between two runs
+// smaller than their spread is noise, not a difference between algorithms.
 //
 // The axis is linear and every row prints its numbers. Runs differ by 100x and more (a raster
 // draw of 16M sprites takes ~65 ms, the compositor 0.15 ms), which a log axis seems made for, but
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "app/main/bench_results.hpp"
+#include "app/main/frame_shares.hpp"
 #include "core/output_file.hpp"
 
 namespace particles {
@@ -33,6 +37,7 @@ constexpr const char* kCompositeColor = "#F0E442";
 constexpr const char* kDrawColor = "#56B4E9";
 constexpr const char* kPresentColor = "#332288";
 constexpr const char* kFrameColor = "#444444";
+constexpr const char* kOtherColor = "#E8E8E8";  // pale: time no measured part accounts for
 constexpr const char* kFrameName = "frame (CPU wall)";
 
 // Layout in SVG user units (pixels at 100%).
@@ -108,7 +113,30 @@ std::vector<Segment> segments_of(const BenchRun& run) {
   add("composite", kCompositeColor, run.composite());
   add("draw", kDrawColor, run.draw());
   add("present", kPresentColor, run.present());
+  // The rest of the median frame, so that the bar is the whole frame.
+  std::vector<FramePart> parts;
+  for (const Segment& s : out) parts.push_back({s.name, s.ms});
+  const Summary frame = run.frame();
+  if (frame.samples > 0) {
+    const FrameShares shares = account_frame(frame.median, parts);
+    if (shares.other_ms > 0.0) out.push_back({kOtherShareName, kOtherColor, shares.other_ms});
+  }
   return out;
+}
+
+// A horizontal whisker from x0 to x1 with end caps, at height y; `title` its tooltip.
+std::string whisker(double x0, double x1, double y, const std::string& title = "") {
+  std::ostringstream w;
+  w << "<g stroke=\"#000000\" stroke-width=\"1.5\">";
+  if (!title.empty()) w << "<title>" << escape(title) << "</title>";
+  w << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x1) << "\" y2=\""
+    << num(y) << "\"/>";
+  for (double x : {x0, x1}) {
+    w << "<line x1=\"" << num(x) << "\" y1=\"" << num(y - 5) << "\" x2=\"" << num(x) << "\" y2=\""
+      << num(y + 5) << "\"/>";
+  }
+  w << "</g>\n";
+  return w.str();
 }
 
 // A step of 1, 2, 2.5 or 5 times a power of ten that divides [0, highest] into at most `ticks`.
@@ -135,7 +163,13 @@ std::string values_text(const std::vector<Segment>& segments, const Summary& fra
   }
   text = segments.empty() ? std::string("no stage, span or renderer times")
                           : text + " = " + ms_text(total) + " ms";
-  if (frame.samples > 0) text += "; frame " + ms_text(frame.median) + " ms";
+  if (frame.samples > 0) {
+    text += "; frame " + ms_text(frame.median) + " ms, p10-p90 " + ms_text(frame.p10) + "-" +
+            ms_text(frame.p90) + " ms";
+    if (total > frame.median * (1.0 + 1e-9)) {
+      text += " (the parts overlap it by " + ms_text(total - frame.median) + " ms)";
+    }
+  }
   return text;
 }
 
@@ -153,7 +187,7 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
     frames.push_back(run.frame());
     double total = 0.0;
     for (const Segment& s : bars.back()) total += s.ms;
-    highest = std::max({highest, total, frames.back().median});
+    highest = std::max({highest, total, frames.back().median, frames.back().p90});
     labels.push_back(run_label(run));
     values.push_back(values_text(bars.back(), frames.back()));
     longest_line = std::max(longest_line, labels.back().size() + 4 + values.back().size());
@@ -176,12 +210,13 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
   const std::pair<const char*, const char*> after_stages[] = {{"span", kSpanColor},
                                                               {"composite", kCompositeColor},
                                                               {"draw", kDrawColor},
-                                                              {"present", kPresentColor}};
+                                                              {"present", kPresentColor},
+                                                              {kOtherShareName, kOtherColor}};
   for (const auto& [name, color] : after_stages) {
     if (used(name)) legend.emplace_back(name, color);
   }
   legend.emplace_back(kFrameName, kFrameColor);
-
+  legend.emplace_back("frame p10-p90", nullptr);  // the whisker
   const int width = std::clamp(
       static_cast<int>(2 * kMargin + kCharWidth * static_cast<double>(longest_line)), 900, 2400);
   const double plot_left = kMargin, plot_right = width - kMargin - kValueRoom;
@@ -197,10 +232,15 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
         x = kMargin;
         legend_y += 20;
       }
-      body << "<rect x=\"" << num(x) << "\" y=\"" << legend_y - 11
-           << "\" width=\"12\" height=\"12\" fill=\"" << color << "\" stroke=\"#333333\" "
-           << "stroke-width=\"0.5\"/>\n<text x=\"" << num(x + 18) << "\" y=\"" << legend_y << "\">"
-           << escape(name) << "</text>\n";
+      if (color != nullptr) {
+        body << "<rect x=\"" << num(x) << "\" y=\"" << legend_y - 11
+             << "\" width=\"12\" height=\"12\" fill=\"" << color << "\" stroke=\"#333333\" "
+             << "stroke-width=\"0.5\"/>\n";
+      } else {
+        body << whisker(x, x + 12, legend_y - 5);
+      }
+      body << "<text x=\"" << num(x + 18) << "\" y=\"" << legend_y << "\">" << escape(name)
+           << "</text>\n";
       x += item;
     }
   }
@@ -253,6 +293,9 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
            << num(x_of(frames[r].median) - plot_left) << "\" height=\"" << kFrameBarHeight
            << "\" fill=\"" << kFrameColor << "\"><title>" << kFrameName << ' '
            << escape(ms_text(frames[r].median)) << " ms</title></rect>\n";
+      body << whisker(
+          x_of(frames[r].p10), x_of(frames[r].p90), bar_y + kBarHeight / 2.0,
+          "frame p10-p90 " + ms_text(frames[r].p10) + "-" + ms_text(frames[r].p90) + " ms");
     }
     body << "</g>\n";
   }

@@ -24,7 +24,8 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   // The run's own spellings (--scene, --count) work too: one value or a list either way.
   bench
       ->add_option("--scenes,--scene", f.scenes,
-                   "Scene files or names (galaxy: scenes/galaxy.toml)")
+                   "Scene files or names (galaxy: scenes/galaxy.toml; default galaxy; the "
+                   "scenes are listed below)")
       ->delimiter(',')
       ->type_name("FILE,...")
       ->check(
@@ -34,20 +35,24 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
             return scene_file_error(resolve_scene_argument(scene));
           },
           "FILE|NAME");
-  bench->add_option("--algorithms", f.algorithms, "Sort algorithms")
+  bench
+      ->add_option("--algorithms,--algorithm", f.algorithms,
+                   "Sort algorithms (default all: radix,oddeven,quicksort,cub,auto; on the CPU "
+                   "backend each is its own CPU sort, cub being std::stable_sort, see "
+                   "`particles --help`)")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember(algorithm_names()));
+      ->check(one_of(algorithm_names(), "algorithm"));
   bench
       ->add_option("--counts,--count", f.counts,
                    "Particle counts (default: each scene's); each backend's limit is listed below")
       ->delimiter(',')
       ->type_name("N,...")
       ->check(CLI::Range(1u, kMaxCount));
-  bench->add_option("--key-modes", f.key_modes, "Depth key modes")
+  bench->add_option("--key-modes", f.key_modes, "Depth key modes (default exact)")
       ->delimiter(',')
       ->type_name("MODE,...")
-      ->check(CLI::IsMember({"exact", "quantized"}));
+      ->check(one_of({"exact", "quantized"}, "key mode"));
   std::vector<std::string> renderer_names;
   for (RendererKind r : kAllRenderers) renderer_names.emplace_back(to_string(r));
   bench
@@ -55,43 +60,67 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
                    "Renderers (default: the backend's, composite on CUDA, raster on the CPU)")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember(renderer_names));
+      ->check(one_of(renderer_names, "renderer"));
   bench
       ->add_option("--orders", f.orders,
                    "Draw orders (default exact): exact, unsorted, stale, eye, coarse; approximate "
                    "ones report their order error")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember(draw_order_names()));
-  bench->add_option("--order-period", f.order_period, "Frames per sort of the stale order")
+      ->check(one_of(draw_order_names(), "draw order"));
+  // Defaults from BenchConfig itself, so the help cannot drift from what runs.
+  const BenchConfig defaults;
+  bench
+      ->add_option("--order-period", f.order_period,
+                   "Frames per sort of the stale order (default " +
+                       std::to_string(defaults.order_period) + ")")
+      ->type_name("N")
       ->check(CLI::Range(1, kMaxOrderPeriod));
-  bench->add_option("--key-bits", f.key_bits, "Bits per quantized key")->check(CLI::Range(1, 32));
-  bench->add_option("--frames", f.frames, "Measured frames per run")->check(CLI::Range(1, 1000000));
-  bench->add_option("--warmup", f.warmup, "Unrecorded frames before measuring")
+  bench
+      ->add_option("--key-bits", f.key_bits,
+                   "Bits per quantized key (default " + std::to_string(defaults.key_bits) + ")")
+      ->type_name("B")
+      ->check(CLI::Range(1, 32));
+  bench
+      ->add_option("--frames", f.frames,
+                   "Measured frames per run (default " + std::to_string(defaults.frames) + ")")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000));
+  bench
+      ->add_option("--warmup", f.warmup,
+                   "Unrecorded frames before measuring, per run (default " +
+                       std::to_string(defaults.warmup) + ")")
+      ->type_name("N")
       ->check(CLI::Range(0, 100000));
   bench
       ->add_option("--stage-every", f.stage_every,
                    "Time each stage on every Nth frame, the others' span alone (default " +
                        std::to_string(kDefaultStageSamplePeriod) +
                        "; 1: every frame, whose stage boundaries then slow it)")
+      ->type_name("N")
       ->check(CLI::Range(1, 100000));
   bench->add_option("--size", f.size, "Framebuffer size the frames are drawn at (default 1280x720)")
       ->type_name("WxH")
       ->check(size_validator());
-  bench->add_flag("--verify", f.verify, "Check every frame's draw order is exactly sorted");
+  bench->add_flag("--verify", f.verify,
+                  "Check every frame's draw order is exactly sorted (exact order), and that no "
+                  "frame is all background where particles should show (every order)");
   bench->add_flag("--no-draw", f.no_draw,
                   "Skip the particle draw: time the backend's stages alone");
   bench->add_flag("--no-fuse", f.no_fuse,
                   "CUDA: run simulate, extents and keys as separate kernels (per-stage times)");
-  bench->add_option("--backend", f.backend, "cuda, cpu or auto")
-      ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
+  bench
+      ->add_option("--backend", f.backend,
+                   "cuda, cpu or auto (default auto: CUDA when a device is usable, else the CPU)")
+      ->type_name("NAME")
+      ->check(one_of({"cuda", "cpu", "auto"}, "backend"));
   bench
       ->add_option("--out", f.out_dir,
                    "Output directory (default bench-out): frames.csv, summary.json and chart.svg "
                    "there are replaced")
       ->type_name("DIR")
       ->check(output_path_validator());
-  bench->footer("\n" + backend_limits_help());
+  bench->footer("\n" + backend_limits_help() + "\n\n" + scene_names_help());
   return bench;
 }
 

@@ -1,5 +1,6 @@
 #include "app/main/bench_results.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -23,8 +24,8 @@ Summary summarize_frames(const std::vector<BenchFrame>& frames, Get get) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"median_ms", s.median}, {"p99_ms", s.p99},   {"min_ms", s.min},
-          {"max_ms", s.max},       {"mean_ms", s.mean}, {"samples", s.samples}};
+  return {{"median_ms", s.median}, {"p99_ms", s.p99},      {"min_ms", s.min}, {"max_ms", s.max},
+          {"mean_ms", s.mean},     {"samples", s.samples}, {"p10_ms", s.p10}, {"p90_ms", s.p90}};
 }
 
 // Whether two runs measure the same frames apart from the algorithm.
@@ -65,6 +66,27 @@ std::string radix_comparison_table(const BenchResults& results,
 }
 
 }  // namespace
+
+std::string sort_paths_cell(const BenchRun& run) {
+  // Paths in the order they first ran, each with its frame count.
+  std::vector<std::pair<SortPath, std::size_t>> counts;
+  for (const BenchFrame& f : run.frames) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == f.path; });
+    if (it == counts.end()) {
+      counts.emplace_back(f.path, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  if (counts.size() == 1) return to_string(counts.front().first);
+  std::string cell;
+  for (const auto& [path, frames] : counts) {
+    if (!cell.empty()) cell += ", ";
+    cell += std::string(to_string(path)) + ' ' + std::to_string(frames);
+  }
+  return cell.empty() ? "n/a" : cell;
+}
 
 std::vector<SpanAgainstRadix> spans_against_radix(const BenchResults& results) {
   constexpr std::string_view radix_name = to_string(Algorithm::radix);
@@ -219,10 +241,10 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
 
 std::string bench_table(const BenchResults& results) {
   std::ostringstream t;
-  t << "| scene | backend | algorithm | keys | order | renderer | count |";
+  t << "| scene | backend | algorithm | sort path | keys | order | renderer | count |";
   for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
   t << " stages total | span | composite | draw | present | frame | order error | verified |\n"
-       "|---|---|---|---|---|---|---:|";
+       "|---|---|---|---|---|---|---|---:|";
   for (int s = 0; s < kStageCount + 8; ++s) t << "---:|";
   t << '\n';
   char cell[64];
@@ -233,7 +255,8 @@ std::string bench_table(const BenchResults& results) {
   };
   for (const BenchRun& run : results.runs) {
     t << "| " << run.scene << " | " << run.backend << " | " << run.algorithm << " | "
-      << run.key_mode << " | " << run.order << " | " << run.renderer << " | " << run.count << " |";
+      << sort_paths_cell(run) << " | " << run.key_mode << " | " << run.order << " | "
+      << run.renderer << " | " << run.count << " |";
     double total = 0.0;
     for (int s = 0; s < kStageCount; ++s) {
       const Summary sum = run.stage(s);
@@ -261,7 +284,10 @@ std::string bench_table(const BenchResults& results) {
     }
     t << " |\n";
   }
-  t << "\nCells are median / p99 in milliseconds, n/a where the run has no such time. stages "
+  t << "\nsort path is what sorted the run's frames, with frame counts where it varied (auto's "
+       "paths; on the CPU backend each algorithm's own CPU implementation, std::stable_sort "
+       "standing in for CUB; on CUDA a fixed algorithm's frames read 'as selected').\n"
+       "\nCells are median / p99 in milliseconds, n/a where the run has no such time. stages "
        "total is the sum of stage medians, from the frames that timed their stages; span is the "
        "pipeline's whole time, from the frames that timed it alone (on the CUDA backend every "
        "stage boundary timed slows the frame). composite is the tile compositor, draw GL's "

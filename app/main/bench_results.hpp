@@ -80,6 +80,9 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
 // An SVG chart: per run, stacked bars of the stage medians (or the span), composite, draw and
 // present, and the median whole frame beside them.
 void write_bench_chart(const std::filesystem::path& file, const BenchResults& results);
+// The paths that sorted a run's frames for its table row: "quicksort", or with frame counts
+// where they varied, "insertion 590, radix 10".
+std::string sort_paths_cell(const BenchRun& run);
 // The summary table: median and p99 per stage, per run, as Markdown; then, where the runs
 // include radix, each other run's span against radix's (spans_against_radix).
 std::string bench_table(const BenchResults& results);

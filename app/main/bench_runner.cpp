@@ -18,6 +18,7 @@
 #include "app/main/backend.hpp"
 #include "app/main/bench_results.hpp"
 #include "app/main/frame_runner.hpp"
+#include "app/main/lit_check.hpp"
 #include "app/main/order_check.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/backend_limits.hpp"
@@ -128,6 +129,10 @@ class BenchSession {
     choices.measure_order_error = spec.order != DrawOrder::exact;
     // Only the exact order is sorted as check_draw_order expects.
     const bool verify = config_.verify && spec.order == DrawOrder::exact;
+    // Every order's image must show the particles that should light it (lit_check.hpp), and it
+    // must be this frame's image when it is read (the CUDA compositor does not wait otherwise).
+    const bool verify_lit = config_.verify && config_.draw;
+    choices.read_back = verify_lit;
     FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
@@ -169,14 +174,22 @@ class BenchSession {
         BenchFrame& f = run.frames[index];
         f.path = info.path;
         f.order_error = info.order_error;
-        if (verify) {
+        if (verify || verify_lit) {
           const auto vertices = buffers_->read_vertices();
-          const auto order = buffers_->read_order();
-          const OrderCheck check =
-              check_draw_order(vertices, order, settings.view, spec.key_mode, config_.key_bits);
-          f.verified = check.ok;
-          if (!check.ok && run.verify_failures++ == 0) {
-            run.first_failure = "frame " + std::to_string(index) + ": " + check.problem;
+          std::string problem;
+          if (verify) {
+            const OrderCheck check = check_draw_order(
+                vertices, buffers_->read_order(), settings.view, spec.key_mode, config_.key_bits);
+            if (!check.ok) problem = check.problem;
+          }
+          if (verify_lit && problem.empty()) {
+            const LitCheck lit = check_drawn_frame_lit(spec.scene, outcome.camera, *renderer_,
+                                                       *target_, *buffers_, vertices);
+            if (!lit.ok) problem = lit.problem;
+          }
+          f.verified = verify && problem.empty();  // "verified": the exact order's frames
+          if (!problem.empty() && run.verify_failures++ == 0) {
+            run.first_failure = "frame " + std::to_string(index) + ": " + problem;
           }
         }
         f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();

@@ -91,15 +91,42 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
+namespace {
+
+// 12040 -> "12.4", as cudaRuntimeGetVersion and cudaDriverGetVersion count.
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+bool cuda_backend_available(std::string& why) {
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    why = status != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(status)
-                                : std::string("no CUDA device present");
-    cudaGetLastError();  // clear the sticky "no device" status for later CUDA users
-    return nullptr;
+  cudaGetLastError();  // clear the sticky "no device" status for later CUDA users
+  if (status == cudaSuccess && devices > 0) return true;
+  if (status == cudaErrorInsufficientDriver) {
+    // The runtime's own words ("CUDA driver version is insufficient for CUDA runtime version")
+    // do not say that the usual cause is no driver at all, nor which versions are involved.
+    int runtime = 0, driver = 0;
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);  // 0 when no driver is installed
+    why = driver == 0 ? "no usable CUDA driver: no NVIDIA driver is installed (this build's "
+                        "CUDA runtime is " +
+                            cuda_version_text(runtime) + ")"
+                      : "no usable CUDA driver: the NVIDIA driver supports CUDA up to " +
+                            cuda_version_text(driver) + ", older than this build's CUDA runtime " +
+                            cuda_version_text(runtime);
+  } else if (status == cudaSuccess || status == cudaErrorNoDevice) {
+    why = "no CUDA device present";
+  } else {
+    why = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
   }
+  return false;
+}
+
+std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
+  if (!cuda_backend_available(why)) return nullptr;
   return std::make_unique<CudaBackend>();
 }
 

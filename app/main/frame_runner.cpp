@@ -85,6 +85,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   check_finite_view(pose, camera, near_plane, far_plane);
 
   FrameOutcome out;
+  out.camera = camera;
   FrameSettings& settings = out.settings;
   settings.dt = choices.paused ? 0.0f : scene.time_step;
   settings.view = depth_frame(camera);

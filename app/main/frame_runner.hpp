@@ -52,6 +52,7 @@ struct FrameChoices {
 struct FrameOutcome {
   FrameInfo info;           // the backend's (extents and path one frame late)
   FrameSettings settings;   // what the backend ran, view included
+  CameraMatrices camera;    // the frame's matrices, for checks of its image (lit_check.hpp)
   double backend_ms = 0.0;  // CPU wall time of the backend's frame call
 };
 

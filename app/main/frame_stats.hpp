@@ -8,6 +8,7 @@ namespace particles {
 
 struct Summary {
   double min = 0.0, median = 0.0, p99 = 0.0, max = 0.0, mean = 0.0;
+  double p10 = 0.0, p90 = 0.0;  // the spread the bench chart draws on each bar
   std::size_t samples = 0;
 };
 
@@ -25,6 +26,8 @@ inline Summary summarize(std::vector<double> samples) {
   s.max = samples.back();
   s.median = at(0.5);
   s.p99 = at(0.99);
+  s.p10 = at(0.10);
+  s.p90 = at(0.90);
   double total = 0.0;
   for (double v : samples) total += v;
   s.mean = total / static_cast<double>(samples.size());

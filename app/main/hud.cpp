@@ -9,8 +9,10 @@
 #include <string>
 
 #include "app/main/app_state.hpp"
+#include "app/main/frame_shares.hpp"
 #include "app/main/input.hpp"
 #include "app/main/scene_switch.hpp"
+#include "core/cpu_algorithm_sort.hpp"
 
 namespace particles {
 namespace {
@@ -27,6 +29,27 @@ void choice_combo(const char* label, Choice& value, const std::array<Choice, N>&
   if (ImGui::Combo(label, &current, names, static_cast<int>(N))) {
     value = all[static_cast<std::size_t>(current)];
   }
+}
+
+// The algorithm picker. On the CPU backend each entry also says which CPU implementation it
+// runs ("cub: std::stable_sort ..."), so that nobody reads a CPU timing as CUB's.
+void algorithm_combo(AppState& state) {
+  const bool cpu = state.backend_name == "cpu";
+  std::array<std::string, kAllAlgorithms.size()> labels;
+  const char* names[kAllAlgorithms.size()];
+  int current = 0;
+  for (std::size_t i = 0; i < kAllAlgorithms.size(); ++i) {
+    labels[i] = std::string(to_string(kAllAlgorithms[i]));
+    if (cpu) labels[i] += std::string(": ") + std::string(cpu_algorithm_label(kAllAlgorithms[i]));
+    names[i] = labels[i].c_str();
+    if (kAllAlgorithms[i] == state.algorithm) current = static_cast<int>(i);
+  }
+  if (ImGui::Combo("algorithm (1-5)", &current, names, static_cast<int>(kAllAlgorithms.size()))) {
+    state.algorithm = kAllAlgorithms[static_cast<std::size_t>(current)];
+  }
+  // What sorted the last frame: auto's path, or the fixed algorithm's implementation (the CUDA
+  // backend's fixed algorithms report "as selected": the chosen sorter ran).
+  ImGui::Text("sort path: %s", to_string(state.last_info.path));
 }
 
 void plot_series(const char* label, const RollingSeries& series) {
@@ -47,7 +70,7 @@ void stacked_stage_bar(const AppState& state) {
   double medians[kStageCount];
   double total = 0.0;
   for (int s = 0; s < kStageCount; ++s) {
-    medians[s] = state.stage_ms[s].summary().median;
+    medians[s] = state.stats.stage_ms[s].summary().median;
     total += medians[s];
   }
   ImGui::Text("stages: %.3f ms (medians)", total);
@@ -69,24 +92,27 @@ void stacked_stage_bar(const AppState& state) {
 }
 
 // Where the frame's time goes, as shares of the median frame: the backend's stages (the pipeline
-// span), the renderer's own stage (GL draw or composite) and the present. GPU and CPU times
-// overlap in a frame, so the shares need not add up to 100%.
+// span), the renderer's own stage (GL draw or composite), the present, and the rest of the frame
+// (host work, waiting on the present), so that the list adds up to 100% (frame_shares.hpp).
 void frame_shares(const AppState& state) {
-  const double frame = state.frame_ms.summary().median;
+  const LiveStats& st = state.stats;
+  const double frame = st.frame_ms.summary().median;
   if (frame <= 0.0) return;
-  auto share = [&](const char* name, const RollingSeries& series) {
-    const Summary s = series.summary();
-    if (s.samples == 0) return;
-    ImGui::Text("  %-10s %8.3f ms  %5.1f%%", name, s.median, 100.0 * s.median / frame);
-  };
+  const bool raster = state.renderer == RendererKind::raster;
+  const FrameShares shares =
+      account_frame(frame, {{"pipeline", st.span_ms.summary().median},
+                            {raster ? "draw (GL)" : "composite",
+                             (raster ? st.draw_ms : st.composite_ms).summary().median},
+                            {"present", st.present_ms.summary().median}});
   ImGui::Text("share of the %.3f ms frame (medians):", frame);
-  share("pipeline", state.span_ms);
-  if (state.renderer == RendererKind::raster) {
-    share("draw (GL)", state.draw_ms);
-  } else {
-    share("composite", state.composite_ms);
+  for (std::size_t i = 0; i < shares.parts.size(); ++i) {
+    ImGui::Text("  %-26s %8.3f ms  %5.1f%%", shares.parts[i].name.c_str(), shares.parts[i].ms,
+                shares.percent[i]);
   }
-  share("present", state.present_ms);
+  if (shares.overlap_ms > 0.0) {
+    // GPU work runs beside the host's: the parts' medians exceed the frame's.
+    ImGui::TextDisabled("  parts overlap by %.3f ms: shares of their sum", shares.overlap_ms);
+  }
 }
 
 // "64K", "1M", or the number itself when it is no whole number of K.
@@ -157,8 +183,8 @@ void draw_order_controls(AppState& state) {
       ImGui::TextDisabled("left exact | right %s", to_string(state.order).data());
     }
   }
-  const float error = state.order_error.latest();
-  const Summary s = state.order_error.summary();
+  const float error = state.stats.order_error.latest();
+  const Summary s = state.stats.order_error.summary();
   if (s.samples > 0) {
     ImGui::Text("order error %.2f%% of pairs (median %.2f%%)", error, s.median);
   } else {
@@ -192,7 +218,7 @@ void Hud::draw(AppState& state) {
   ImGui::SetNextWindowSize(ImVec2(350, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGui::Begin("particles");
-  const float frame_ms = state.frame_ms.latest();
+  const float frame_ms = state.stats.frame_ms.latest();
   ImGui::Text("%.1f fps  %.2f ms", frame_ms > 0.0f ? 1000.0f / frame_ms : 0.0f, frame_ms);
   ImGui::Text("%u particles  scene %s", state.count, state.scene.name.c_str());
   ImGui::Text("backend %s", state.backend_name.c_str());
@@ -208,8 +234,7 @@ void Hud::draw(AppState& state) {
 
   scene_picker(state);
   count_control(state);
-  choice_combo("algorithm", state.algorithm, kAllAlgorithms);
-  ImGui::Text("sort path: %s", to_string(state.last_info.path));
+  algorithm_combo(state);
   choice_combo("renderer (R)", state.renderer, kAllRenderers);
   bool quantized = state.key_mode == KeyMode::quantized;
   if (ImGui::Checkbox("quantized keys", &quantized)) {
@@ -228,22 +253,24 @@ void Hud::draw(AppState& state) {
   if (ImGui::Button("frame (F)")) state.frame_requested = true;
   ImGui::SameLine();
   if (ImGui::Button("screenshot (P)")) state.screenshot_requested = true;
+  // Where the last one went, or why it was not saved (the session goes on either way).
+  if (!state.screenshot_message.empty()) ImGui::TextWrapped("%s", state.screenshot_message.c_str());
   ImGui::Separator();
 
-  plot_series("frame", state.frame_ms);
-  plot_series("backend", state.backend_ms);
+  plot_series("frame", state.stats.frame_ms);
+  plot_series("backend", state.stats.backend_ms);
   if (state.renderer == RendererKind::raster) {
-    plot_series("draw (GL)", state.draw_ms);
+    plot_series("draw (GL)", state.stats.draw_ms);
   } else {
-    plot_series("composite", state.composite_ms);
+    plot_series("composite", state.stats.composite_ms);
   }
-  plot_series("present", state.present_ms);
-  plot_series("pipeline span", state.span_ms);
+  plot_series("present", state.stats.present_ms);
+  plot_series("pipeline span", state.stats.span_ms);
   frame_shares(state);
   stacked_stage_bar(state);
   if (ImGui::CollapsingHeader("stage graphs")) {
     for (int s = 0; s < kStageCount; ++s) {
-      plot_series(to_string(static_cast<Stage>(s)), state.stage_ms[s]);
+      plot_series(to_string(static_cast<Stage>(s)), state.stats.stage_ms[s]);
     }
   }
   const Extents& e = state.last_info.extents;

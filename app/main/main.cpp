@@ -9,7 +9,9 @@
 #include "app/main/app.hpp"
 #include "app/main/bench_cli.hpp"
 #include "app/main/bench_runner.hpp"
+#include "app/main/input.hpp"
 #include "app/main/soak.hpp"
+#include "app/main/version.hpp"
 #include "app/scene/options.hpp"
 #include "app/scene/printable.hpp"
 
@@ -18,6 +20,12 @@ int main(int argc, char** argv) {
     particles::Options options;
     particles::BenchFlags bench_flags;
     const auto cli = particles::make_cli(options);
+    // Version, commit, build type, CUDA architectures and which backends can run here.
+    cli->set_version_flag(
+        "--version", [] { return particles::version_text(); },
+        "Print the version, commit, build type, CUDA architectures and which "
+        "backends can run here, then exit");
+    cli->footer(cli->get_footer() + "\n\nKeys in the window: " + particles::key_help());
     CLI::App* bench = particles::add_bench_command(*cli, bench_flags);
     particles::SoakFlags soak_flags;
     CLI::App* soak = particles::add_soak_command(*cli, soak_flags);

@@ -3,8 +3,13 @@
 
 namespace particles {
 
-std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
+bool cuda_backend_available(std::string& why) {
   why = "this build has no CUDA support (nvcc was not found at configure time)";
+  return false;
+}
+
+std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
+  cuda_backend_available(why);
   return nullptr;
 }
 

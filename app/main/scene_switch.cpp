@@ -50,6 +50,10 @@ SwitchResult switch_scene(const SwitchRequest& request, Backend& backend,
   if (request.scene) {
     try {
       next = load_scene(*request.scene);
+      const std::vector<RunInput> inputs = scene_inputs(next);
+      for (const NamedOutput& output : request.outputs) {
+        check_not_an_input(output.path, output.flag, inputs);
+      }
     } catch (const std::exception& e) {
       result.error = e.what();
       return result;
@@ -82,6 +86,10 @@ SwitchResult apply_switch_requests(AppState& state, Backend& backend,
   SwitchRequest request;
   request.scene = std::move(state.requested_scene);
   request.count = state.requested_count;
+  if (!state.options.screenshot.empty()) {
+    request.outputs.push_back({state.options.screenshot, "--screenshot"});
+  }
+  if (!state.options.report.empty()) request.outputs.push_back({state.options.report, "--report"});
   state.requested_scene.reset();
   state.requested_count.reset();
   const SwitchResult result = switch_scene(request, backend, buffers, state.scene, state.count);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/output_file.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -36,6 +37,10 @@ std::uint32_t step_count(const std::vector<std::uint32_t>& presets, std::uint32_
 struct SwitchRequest {
   std::optional<std::filesystem::path> scene;  // a scene file to load
   std::optional<std::uint32_t> count;          // unset: a new scene's default, else unchanged
+  // The files the run will write (--screenshot, --report): a scene that reads one of them (its
+  // file, its point cloud) is refused like one that fails to load, since the write at the end
+  // of the run would replace it. The start-up scene was checked before the first frame.
+  std::vector<NamedOutput> outputs;
   bool empty() const { return !scene && !count; }
 };
 
@@ -46,17 +51,17 @@ struct SwitchResult {
 };
 
 // Applies `request` to the running `scene` and `count`: loads the scene (a scene switch takes
-// the new scene's default count unless a count is requested too), then resets `backend` with
-// `buffers`. Never throws for a bad scene file or a count the device cannot hold
-// (DeviceMemoryError); other errors from the backend itself propagate.
+// the new scene's default count unless a count is requested too), checks it against the
+// request's outputs, then resets `backend` with `buffers`. Never throws for a bad scene file or a
+// count the device cannot hold (DeviceMemoryError); other errors from the backend itself propagate.
 SwitchResult switch_scene(const SwitchRequest& request, Backend& backend,
                           gl::ParticleBuffers& buffers, SceneDesc& scene, std::uint32_t& count);
 
 // The app's side: takes AppState's requests (requested_scene, requested_count), clears them,
-// applies them with switch_scene, and on a reset puts the view back as on start-up (the scene's
-// camera, its path and auto framing, sim time 0, no extents yet), keeping the user's algorithm,
-// renderer and key mode. On a load error sets state.switch_error (shown by the HUD) and prints
-// it to stderr; the old scene keeps running.
+// applies them with switch_scene (checked against the run's --screenshot and --report), and on a
+// reset puts the view back as on start-up (the scene's camera, its path and auto framing, sim time
+// 0, no extents yet), keeping the user's algorithm, renderer and key mode. On a load error sets
+// state.switch_error (shown by the HUD) and prints it to stderr; the old scene keeps running.
 SwitchResult apply_switch_requests(AppState& state, Backend& backend, gl::ParticleBuffers& buffers);
 
 // The index of `path` in `files` (compared as canonical paths where they exist), or -1.

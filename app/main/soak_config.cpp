@@ -99,14 +99,18 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
   CLI::App* soak = cli.add_subcommand(
       "soak",
       "Headless soak: switch scene, count, algorithm, key mode and renderer every --every "
-      "frames, check the draw order of every --verify-every-th frame, sample host RSS and GPU "
-      "memory at each switch; exit 1 on a mis-sorted frame, an error or memory growth");
+      "frames, check the draw order and the image of every --verify-every-th frame, sample "
+      "host RSS and GPU memory at each switch; exit 1 on a mis-sorted frame, a frame all "
+      "background where particles should show, an error or memory growth");
   soak->add_option("--frames", f.frames, "Frames in all (default 20000)")
+      ->type_name("N")
       ->check(CLI::Range(1, 100000000));
   soak->add_option("--every", f.every, "Frames between switches (default 300)")
+      ->type_name("N")
       ->check(CLI::Range(1, 1000000));
   soak->add_option("--verify-every", f.verify_every,
-                   "Check the draw order of every Nth frame (default 10)")
+                   "Check the draw order and the image of every Nth frame (default 10)")
+      ->type_name("N")
       ->check(CLI::Range(1, 1000000));
   soak->add_option("--scenes", f.scenes, "Scene files or names (default: every scenes/*.toml)")
       ->delimiter(',')
@@ -120,31 +124,34 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
   soak->add_option("--algorithms", f.algorithms, "Sort algorithms (default: all)")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember({"radix", "oddeven", "quicksort", "cub", "auto"}));
+      ->check(one_of(algorithm_names(), "algorithm"));
   soak->add_option("--key-modes", f.key_modes, "Depth key modes (default: both)")
       ->delimiter(',')
       ->type_name("MODE,...")
-      ->check(CLI::IsMember({"exact", "quantized"}));
+      ->check(one_of({"exact", "quantized"}, "key mode"));
   std::vector<std::string> renderer_names;
   for (RendererKind r : kAllRenderers) renderer_names.emplace_back(to_string(r));
   soak->add_option("--renderers", f.renderers, "Renderers (default: both)")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(CLI::IsMember(renderer_names));
+      ->check(one_of(renderer_names, "renderer"));
   soak->add_option("--max-growth", f.max_growth,
                    "Memory growth after the warm-up cycle that fails the soak, in % (default 1)")
+      ->type_name("PERCENT")
       ->check(finite_range(0.0, kMaxGrowthPercent));
   soak->add_option("--size", f.size, "Framebuffer size (default 1280x720)")
       ->type_name("WxH")
       ->check(size_validator());
-  soak->add_option("--backend", f.backend, "cuda, cpu or auto")
-      ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
+  soak->add_option("--backend", f.backend,
+                   "cuda, cpu or auto (default auto: CUDA when a device is usable, else the CPU)")
+      ->type_name("NAME")
+      ->check(one_of({"cuda", "cpu", "auto"}, "backend"));
   soak->add_option("--out", f.out_dir,
                    "Output directory (default soak-out): samples.csv and summary.json there are "
                    "replaced")
       ->type_name("DIR")
       ->check(output_path_validator());
-  soak->footer("\n" + backend_limits_help());
+  soak->footer("\n" + backend_limits_help() + "\n\n" + scene_names_help());
   return soak;
 }
 

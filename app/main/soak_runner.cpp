@@ -20,6 +20,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/frame_runner.hpp"
+#include "app/main/lit_check.hpp"
 #include "app/main/memory_usage.hpp"
 #include "app/main/order_check.hpp"
 #include "app/main/scene_switch.hpp"
@@ -89,8 +90,9 @@ class FrameThrottle {
 
 struct SoakTotals {
   std::int64_t frames = 0, verified = 0, mis_sorted = 0, errors = 0;
+  std::int64_t blank = 0;  // checked frames left all background where particles should show
   int switches = 0, resets = 0;
-  std::string first_mis_sort, first_error;
+  std::string first_mis_sort, first_error, first_blank;
   double seconds = 0.0;
 };
 
@@ -171,6 +173,8 @@ class SoakSession {
       if (!scene_.camera_path.empty()) {
         pose = camera_on_path(pose, scene_.camera_path, static_cast<float>(sim_time_));
       }
+      const bool check = totals_.frames % config_.verify_every == 0;
+      choices.read_back = check;  // the image the check reads must be this frame's
       const FrameOutcome outcome =
           frame_runner_->run(scene_, pose, {config_.width, config_.height}, choices);
       sim_time_ += scene_.time_step;
@@ -178,7 +182,7 @@ class SoakSession {
         base_pose_ = frame_extents(base_pose_, outcome.info.extents);
         frame_pending_ = false;
       }
-      if (totals_.frames % config_.verify_every == 0) verify(outcome.settings, choices);
+      if (check) verify(outcome, choices);
       throttle_.frame_issued();
       while (draw_timer_->poll()) {
       }
@@ -186,20 +190,27 @@ class SoakSession {
     }
   }
 
-  void verify(const FrameSettings& settings, const FrameChoices& choices) {
+  // The frame's draw order (sorted far to near) and its image (not all background where
+  // particles should show: lit_check.hpp).
+  void verify(const FrameOutcome& outcome, const FrameChoices& choices) {
     const auto vertices = buffers_->read_vertices();
     const auto order = buffers_->read_order();
-    const OrderCheck check =
-        check_draw_order(vertices, order, settings.view, choices.key_mode, choices.key_bits);
+    const OrderCheck check = check_draw_order(vertices, order, outcome.settings.view,
+                                              choices.key_mode, choices.key_bits);
+    const LitCheck lit =
+        check_drawn_frame_lit(scene_, outcome.camera, *renderer_, *target_, *buffers_, vertices);
     ++totals_.verified;
-    if (check.ok) return;
-    if (totals_.mis_sorted++ == 0) {
-      totals_.first_mis_sort = "frame " + std::to_string(totals_.frames) + " (" + scene_.name +
-                               ", " + std::to_string(count_) + ", " +
-                               std::string(to_string(choices.algorithm)) + ", " +
-                               key_mode_name(choices.key_mode) + ", " +
-                               std::string(to_string(choices.renderer)) + "): " + check.problem;
+    const std::string where =
+        "frame " + std::to_string(totals_.frames) + " (" + scene_.name + ", " +
+        std::to_string(count_) + ", " + std::string(to_string(choices.algorithm)) + ", " +
+        key_mode_name(choices.key_mode) + ", " + std::string(to_string(choices.renderer)) + "): ";
+    if (!check.ok && totals_.mis_sorted++ == 0) {
+      totals_.first_mis_sort = where + check.problem;
       std::cerr << "soak: mis-sorted " << totals_.first_mis_sort << '\n';
+    }
+    if (!lit.ok && totals_.blank++ == 0) {
+      totals_.first_blank = where + lit.problem;
+      std::cerr << "soak: blank " << totals_.first_blank << '\n';
     }
   }
 
@@ -228,7 +239,8 @@ class SoakSession {
     const SoakSample& s = samples_.back();
     std::cerr << "soak: segment " << segment + 1 << '/' << segments << ", frame " << s.frame
               << ", RSS " << mib(s.rss_bytes) << " MiB, device " << mib(s.device_bytes)
-              << " MiB, mis-sorted " << totals_.mis_sorted << ", errors " << totals_.errors << '\n';
+              << " MiB, mis-sorted " << totals_.mis_sorted << ", blank " << totals_.blank
+              << ", errors " << totals_.errors << '\n';
   }
 
   SoakConfig& config_;
@@ -298,6 +310,10 @@ int run_soak(SoakConfig config, const std::string& command) {
 
   std::vector<std::string> failures;
   if (t.mis_sorted) failures.push_back(std::to_string(t.mis_sorted) + " mis-sorted frames");
+  if (t.blank) {
+    failures.push_back(std::to_string(t.blank) +
+                       " frames all background where particles should show: " + t.first_blank);
+  }
   if (t.errors) failures.push_back(std::to_string(t.errors) + " errors: " + t.first_error);
   if (t.frames != config.frames) {
     failures.push_back("ran " + std::to_string(t.frames) + " of " + std::to_string(config.frames) +
@@ -323,6 +339,7 @@ int run_soak(SoakConfig config, const std::string& command) {
         << " segments x " << config.every << " frames |\n"
         << "| order checks | " << t.verified << " |\n"
         << "| mis-sorted frames | " << t.mis_sorted << " |\n"
+        << "| blank frames | " << t.blank << " |\n"
         << "| errors | " << t.errors << " |\n"
         << "| wall time | " << static_cast<long>(t.seconds) << " s |\n\n"
         << "| memory (MiB) | after warm-up | at end | peak | growth |\n"
@@ -351,6 +368,8 @@ int run_soak(SoakConfig config, const std::string& command) {
   summary["order_checks"] = t.verified;
   summary["mis_sorted"] = t.mis_sorted;
   summary["first_mis_sort"] = t.first_mis_sort;
+  summary["blank_frames"] = t.blank;
+  summary["first_blank_frame"] = t.first_blank;
   summary["errors"] = t.errors;
   summary["first_error"] = t.first_error;
   summary["seconds"] = t.seconds;

@@ -2,8 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <ostream>
 #include <sstream>
@@ -11,7 +13,10 @@
 #include <string>
 
 #include "app/scene/paths.hpp"
+#include "app/scene/printable.hpp"
+#include "app/scene/suggest.hpp"
 #include "core/backend_limits.hpp"
+#include "core/cpu_algorithm_sort.hpp"
 
 namespace particles {
 
@@ -28,6 +33,19 @@ CLI::Validator output_path_validator() {
   return CLI::Validator(
       [](std::string& s) { return s.empty() ? std::string("an empty path names no file") : ""; },
       "", "path");
+}
+
+CLI::Validator one_of(const std::vector<std::string>& names, const std::string& what) {
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ",") + n;
+  return CLI::Validator(
+      [names, what](std::string& s) -> std::string {
+        if (std::find(names.begin(), names.end(), s) != names.end()) return {};
+        std::string all;
+        for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+        return "'" + printable(s) + "' is no " + what + did_you_mean(s, names) + ": " + all;
+      },
+      "{" + list + "}", what);
 }
 
 CLI::Validator finite_range(double lo, double hi) {
@@ -72,6 +90,30 @@ CLI::Validator scene_argument_validator() {
       "", "scene");
 }
 
+// --algorithm's help: the names, the default, and what each runs on the CPU backend, where CUB
+// does not exist and every algorithm is a CPU implementation of its own.
+std::string algorithm_help() {
+  std::string help = "Sort algorithm (default " + std::string(to_string(Options{}.algorithm)) +
+                     "). On the CUDA backend the GPU sorts; on the CPU backend:";
+  for (const Algorithm a : kAllAlgorithms) {
+    help += "\n  " + std::string(to_string(a)) + ": " + std::string(cpu_algorithm_label(a));
+  }
+  return help;
+}
+
+}  // namespace
+
+std::string scene_names_help() {
+  std::string names;
+  for (const auto& file : list_scene_files()) {
+    names += (names.empty() ? "" : ", ") + file.stem().string();
+  }
+  return names.empty() ? "Scenes: none found (scenes/*.toml)"
+                       : "Scenes (--scene NAME, or a TOML file): " + names;
+}
+
+namespace {
+
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
@@ -86,25 +128,27 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       "particles");
   app->add_option_function<std::string>(
          "--scene", [&o](const std::string& s) { o.scene = resolve_scene_argument(s); },
-         "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml)")
+         "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml; the scenes are "
+         "listed below; default galaxy)")
       ->type_name("FILE")
       ->check(scene_argument_validator());
   app->add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
-         "Particle count, overriding the scene's; each backend's limit is listed below")
+         "Particle count (default the scene's: count on CUDA, cpu_count on the CPU); each "
+         "backend's limit is listed below")
       ->type_name("N")
       ->check(CLI::Range(1u, kMaxCount));
   app->add_option_function<std::string>(
          "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
-         "Sort algorithm")
+         algorithm_help())
       ->type_name("NAME")
-      ->check(CLI::IsMember(algorithm_names()));
+      ->check(one_of(algorithm_names(), "algorithm"));
   app->add_option_function<std::string>(
          "--renderer", [&o](const std::string& s) { o.renderer = *renderer_from_string(s); },
          "raster (GL point sprites) or composite (the tile compositor); default composite on "
          "the CUDA backend, raster on the CPU")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"raster", "composite"}));
+      ->check(one_of({"raster", "composite"}, "renderer"));
   app->add_option_function<std::string>(
          "--backend",
          [&o](const std::string& s) {
@@ -112,9 +156,9 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
                        : s == "cpu" ? BackendChoice::cpu
                                     : BackendChoice::automatic;
          },
-         "Simulation/sort backend")
+         "Simulation/sort backend (default auto: CUDA when a device is usable, else the CPU)")
       ->type_name("NAME")
-      ->check(CLI::IsMember({"cuda", "cpu", "auto"}));
+      ->check(one_of({"cuda", "cpu", "auto"}, "backend"));
   app->add_flag("--headless", o.headless,
                 "Render offscreen (EGL), no window; the default when there is no display. Like "
                 "a window run it writes no file unless --screenshot, --report or --record asks");
@@ -155,9 +199,9 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          [&o](const std::string& s) {
            o.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;
          },
-         "Depth keys: exact 32-bit floats or quantized to --key-bits")
+         "Depth keys: exact 32-bit floats or quantized to --key-bits (default exact)")
       ->type_name("MODE")
-      ->check(CLI::IsMember({"exact", "quantized"}));
+      ->check(one_of({"exact", "quantized"}, "key mode"));
   app->add_option("--key-bits", o.key_bits, "Bits per quantized depth key (default 16)")
       ->type_name("B")
       ->check(CLI::Range(1, 32));
@@ -173,10 +217,11 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->check(size_validator());
   app->add_option_function<std::string>(
          "--order", [&o](const std::string& s) { o.order = *draw_order_from_string(s); },
-         "Draw order: exact (sorted by view depth every frame), unsorted, stale (sorted every "
-         "--order-period frames), eye (by distance to the eye), coarse (8-bit depth keys)")
+         "Draw order: exact (sorted by view depth every frame; the default), unsorted, stale "
+         "(sorted every --order-period frames), eye (by distance to the eye), coarse (8-bit depth "
+         "keys)")
       ->type_name("NAME")
-      ->check(CLI::IsMember(draw_order_names()));
+      ->check(one_of(draw_order_names(), "draw order"));
   app->add_option(
          "--order-period", o.order_period,
          "Frames per sort of the stale order (default " + std::to_string(kDefaultOrderPeriod) + ")")
@@ -197,11 +242,53 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "How --compare shows the difference (implies --compare): split (default) or heat (each "
          "pixel coloured by how far the two orders' images differ there)")
       ->type_name("MODE")
-      ->check(CLI::IsMember(compare_mode_names()));
+      ->check(one_of(compare_mode_names(), "comparison mode"));
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
-  app->footer("\n" + backend_limits_help());
+  app->footer("\n" + backend_limits_help() + "\n\n" + scene_names_help());
   return app;
+}
+
+namespace {
+
+std::vector<std::string> long_flags_of(const CLI::App& app) {
+  std::vector<std::string> flags;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& name : o->get_lnames()) flags.push_back("--" + name);
+  }
+  return flags;
+}
+
+}  // namespace
+
+std::string unexpected_flags_hint(const CLI::App& app) {
+  // The command that was parsing: the last subcommand given, else the program itself.
+  const CLI::App* at = &app;
+  for (const CLI::App* sub : app.get_subcommands()) at = sub;
+  const std::vector<std::string> here = long_flags_of(*at);
+  const auto every_command = app.get_subcommands(
+      std::function<bool(const CLI::App*)>([](const CLI::App*) { return true; }));
+  std::string hint;
+  for (const std::string& arg : app.remaining(true)) {
+    if (arg.rfind("--", 0) != 0) continue;  // a value, or a short flag
+    const std::string flag = arg.substr(0, arg.find('='));
+    std::string line;
+    std::vector<const CLI::App*> commands = every_command;
+    commands.insert(commands.begin(), &app);
+    for (const CLI::App* other : commands) {
+      const std::vector<std::string> theirs = long_flags_of(*other);
+      if (other == at || std::find(theirs.begin(), theirs.end(), flag) == theirs.end()) continue;
+      const std::string command =
+          other == &app ? app.get_name() : app.get_name() + " " + other->get_name();
+      line += std::string(line.empty() ? "a flag of '" : ", '") + command + "'";
+    }
+    const std::string nearest = nearest_name(flag, here);
+    if (!nearest.empty()) {
+      line += std::string(line.empty() ? "" : "; ") + "did you mean '" + nearest + "'?";
+    }
+    if (!line.empty()) hint += "\n  " + printable(flag) + ": " + line;
+  }
+  return hint;
 }
 
 int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
@@ -212,7 +299,10 @@ int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
     // CLI11's own codes (105, 109, ...) mean nothing to a shell user; 2 is the usage-error norm.
-    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    err << "error: " << e.what();
+    // (CLI11 names an ExtrasError after the command, so it is told apart by its type.)
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) err << unexpected_flags_hint(app);
+    err << "\nRun with --help for usage.\n";
     return kUsageExitCode;
   }
   return -1;

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/algorithm.hpp"
 #include "core/compare_mode.hpp"
@@ -73,6 +74,13 @@ CLI::Validator size_validator();
 // The check of an output path flag (--screenshot, --out, ...): an empty one names nothing, and
 // is an error rather than a default path.
 CLI::Validator output_path_validator();
+// The check of a flag whose value is one of `names` (an algorithm, a renderer, ...): a value that
+// is none says so, suggests the nearest and lists them all: "'radx' is no algorithm (did you mean
+// 'radix'?): radix, oddeven, quicksort, cub, auto". `what` names the kind ("algorithm").
+CLI::Validator one_of(const std::vector<std::string>& names, const std::string& what);
+// "Scenes (--scene NAME, or a TOML file): attractor, fireworks, ...": every shipped scene's name,
+// for --help.
+std::string scene_names_help();
 // The check of a floating-point flag: a finite number in [lo, hi]. CLI::Range alone lets "nan"
 // through (every comparison with NaN is false).
 CLI::Validator finite_range(double lo, double hi);
@@ -86,6 +94,10 @@ ParseOutcome parse_options(int argc, const char* const* argv, std::ostream& out,
 //   if (int code = finish_options(o, err); code != 0) return code;
 // make_cli binds the run flags to `options`, which must outlive the returned app.
 std::unique_ptr<CLI::App> make_cli(Options& options);
+// For the arguments a parse did not expect, one line each for a --flag that is another
+// command's ("a flag of 'particles bench'") or near one of this command's ("did you mean
+// '--frames'?"); "" when there is nothing to say. run_cli prints it after CLI11's error.
+std::string unexpected_flags_hint(const CLI::App& app);
 // Returns -1 when parsing succeeded, else the exit code (0 after --help), having printed why.
 int run_cli(CLI::App& app, int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 // Fills defaults that depend on the environment, checks the scene file exists and, with

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/scene/printable.hpp"
+#include "app/scene/suggest.hpp"
 
 #ifndef PARTICLES_SOURCE_DIR
 #error "PARTICLES_SOURCE_DIR must be defined by the build (app/scene/CMakeLists.txt)"
@@ -84,39 +85,15 @@ std::string input_file_problem(const std::filesystem::path& file) {
   }
 }
 
-namespace {
-
-// Levenshtein distance, for suggesting the scene a mistyped name meant.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 std::string scene_names_hint(const std::string& name) {
-  std::string names, nearest;
-  std::size_t nearest_distance = 3;  // suggest only names at most two edits away
+  std::vector<std::string> scenes;
+  std::string names;
   for (const auto& file : list_scene_files()) {
-    const std::string scene = file.stem().string();
-    names += (names.empty() ? "" : ", ") + scene;
-    if (const std::size_t d = edit_distance(name, scene); d < nearest_distance) {
-      nearest_distance = d;
-      nearest = scene;
-    }
+    scenes.push_back(file.stem().string());
+    names += (names.empty() ? "" : ", ") + scenes.back();
   }
   if (names.empty()) return "";
-  return (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") + "; scenes: " + names;
+  return did_you_mean(name, scenes) + "; scenes: " + names;  // at most two edits away
 }
 
 std::string scene_file_error(const std::filesystem::path& file) {

@@ -259,7 +259,8 @@ TEST(BenchRendererResults, TableHasRendererAndItsTimes) {
   EXPECT_EQ(bars(separator), bars(header)) << table;
   EXPECT_EQ(bars(row), bars(header)) << table;
   EXPECT_NE(
-      table.find("| scene | backend | algorithm | keys | order | renderer | count | simulate |"),
+      table.find("| scene | backend | algorithm | sort path | keys | order | renderer | count | "
+                 "simulate |"),
       std::string::npos)
       << table;
   EXPECT_NE(table.find("| stages total | span | composite | draw | present | frame | order error "
@@ -338,6 +339,21 @@ std::string xml_problem(const std::string& xml) {
   return open.empty() ? "" : "<" + open.back() + "> never closed";
 }
 
+// The table's row names what sorted the run's frames: one path alone, or each with its frames.
+TEST(BenchRendererResults, TableRowNamesTheSortPathThatRan) {
+  BenchRun run = run_with_span("cub", "exact", 65536, 0.9f, 3);
+  for (BenchFrame& f : run.frames) f.path = SortPath::library;
+  EXPECT_EQ(sort_paths_cell(run), "std::stable_sort");
+  run.frames[0].path = SortPath::insertion;
+  run.frames[2].path = SortPath::radix;
+  EXPECT_EQ(sort_paths_cell(run), "insertion 1, std::stable_sort 1, radix 1");
+  BenchResults r;
+  for (BenchFrame& f : run.frames) f.path = SortPath::quicksort;
+  r.runs = {run};
+  EXPECT_NE(bench_table(r).find("| cub | quicksort | exact |"), std::string::npos)
+      << bench_table(r);
+}
+
 TEST(BenchChart, XmlCheckerCatchesTheUsualMistakes) {
   EXPECT_EQ(xml_problem("<svg><g><rect x=\"1\"/></g></svg>"), "");
   EXPECT_NE(xml_problem("<svg><g></svg>"), "");
@@ -369,9 +385,15 @@ TEST(BenchChart, IsWellFormedSvgWithEscapedLabelsAndValues) {
   }
   EXPECT_EQ(svg.find(">span<"), std::string::npos);
   // 400x apart on a linear axis: the composite run's values are printed beside its bar.
-  EXPECT_NE(svg.find("composite 0.150 + present 0.020 = 1.07 ms; frame 1.25 ms"), std::string::npos)
+  // The rest of each frame is stacked as "other", so the bar is the whole frame.
+  EXPECT_NE(
+      svg.find("composite 0.150 + present 0.020 + other (host, present wait) 0.180 = 1.25 ms; "
+               "frame 1.25 ms, p10-p90 1.25-1.25 ms"),
+      std::string::npos)
       << svg;
-  EXPECT_NE(svg.find("draw 65.0 = 65.9 ms; frame 66.5 ms"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("draw 65.0 + other (host, present wait) 0.600 = 66.5 ms; frame 66.5 ms"),
+            std::string::npos)
+      << svg;
 }
 
 TEST(BenchChart, RunsWithoutStagesStackTheirSpan) {
@@ -382,7 +404,35 @@ TEST(BenchChart, RunsWithoutStagesStackTheirSpan) {
   const std::string svg = read_all(file);
   EXPECT_EQ(xml_problem(svg), "") << svg;
   EXPECT_NE(svg.find(">span<"), std::string::npos) << svg;
-  EXPECT_NE(svg.find("span 0.049 = 0.049 ms; frame 1.00 ms"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("span 0.049 + other (host, present wait) 0.951 = 1.00 ms; frame 1.00 ms"),
+            std::string::npos)
+      << svg;
+}
+
+// Every bar carries its frame's spread, p10 to p90, as a whisker with its numbers; parts that
+// exceed the frame (GPU work beside the host's) get no "other" and say by how much.
+TEST(BenchChart, BarsShowTheFramesSpreadAndAccountForTheWholeFrame) {
+  BenchResults r;
+  BenchRun noisy = run_with_span("radix", "exact", 65536, 0.5f, 10);
+  for (int i = 0; i < 10; ++i)
+    noisy.frames[static_cast<std::size_t>(i)].frame_ms = 1.0f + static_cast<float>(i);
+  BenchRun overlapping = run_with_span("cub", "exact", 65536, 3.0f, 4);  // span > frame (1 ms)
+  r.runs = {noisy, overlapping};
+  const auto file = std::filesystem::temp_directory_path() / "particles-bench-chart/spread.svg";
+  write_bench_chart(file, r);
+  const std::string svg = read_all(file);
+  EXPECT_EQ(xml_problem(svg), "") << svg;
+  // Frames of 1..10 ms: p10 2, median 6 (nearest rank), p90 9.
+  EXPECT_NE(svg.find("span 0.500 + other (host, present wait) 5.50 = 6.00 ms; frame 6.00 ms, "
+                     "p10-p90 2.00-9.00 ms"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<title>frame p10-p90 2.00-9.00 ms</title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">frame p10-p90<"), std::string::npos) << svg;  // in the legend
+  EXPECT_NE(svg.find("span 3.00 = 3.00 ms; frame 1.00 ms, p10-p90 1.00-1.00 ms (the parts "
+                     "overlap it by 2.00 ms)"),
+            std::string::npos)
+      << svg;
 }
 
 TEST(BenchChart, NoRunsIsStillAChart) {

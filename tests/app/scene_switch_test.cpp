@@ -2,6 +2,7 @@
 // scene names on the command line, and switch_scene / apply_switch_requests on the CPU backend
 // through a headless GL context (the backend resizes real GL buffers).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -194,6 +195,44 @@ TEST_F(SceneSwitch, ABadSceneKeepsTheOldOneRunning) {
   EXPECT_TRUE(apply_switch_requests(state_, *backend_, *buffers_).reset);
   EXPECT_TRUE(state_.switch_error.empty());
   EXPECT_EQ(buffers_->count(), 1200u);
+}
+
+// Issue 64: the run's outputs were checked against the start-up scene only, so picking a scene
+// in the HUD whose file (or point cloud) is the --screenshot or --report path would have the
+// write at the end replace it. The picked scene is refused like a bad one; the old one runs on.
+TEST_F(SceneSwitch, AScenePickedLaterIsCheckedAgainstTheRunsOutputs) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("particles-switch-outputs-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "data");
+  std::filesystem::copy_file(kScenes / "points.toml", dir / "points.toml");
+  std::filesystem::copy_file(kScenes / "data" / "sample.ply", dir / "data" / "sample.ply");
+  const std::string galaxy = state_.scene.name;
+
+  const std::pair<std::string, std::filesystem::path> outputs[] = {
+      {"--screenshot", dir / "points.toml"},
+      {"--report", dir / "data" / ".." / "data" / "sample.ply"},  // another spelling
+  };
+  for (const auto& [flag, path] : outputs) {
+    state_.options.screenshot = flag == "--screenshot" ? path : "";
+    state_.options.report = flag == "--report" ? path : "";
+    state_.requested_scene = dir / "points.toml";
+    const SwitchResult r = apply_switch_requests(state_, *backend_, *buffers_);
+    EXPECT_FALSE(r.reset);
+    EXPECT_NE(r.error.find(flag + ": " + path.string() + " is the "), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("this run reads; name another file"), std::string::npos) << r.error;
+    EXPECT_EQ(state_.switch_error, r.error);
+    EXPECT_EQ(state_.scene.name, galaxy);
+    EXPECT_EQ(buffers_->count(), 1500u);
+  }
+  // Outputs elsewhere: the same scene loads.
+  state_.options.screenshot = dir / "shot.png";
+  state_.options.report = "";
+  state_.requested_scene = dir / "points.toml";
+  const SwitchResult r = apply_switch_requests(state_, *backend_, *buffers_);
+  EXPECT_TRUE(r.reset) << r.error;
+  EXPECT_NE(state_.scene.name, galaxy);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(SceneSwitch, EveryShippedSceneLoadsAndSorts) {

@@ -196,4 +196,97 @@ TEST(Cli, SyntaxErrorNamesFileLineColumn) {
   EXPECT_NE(r.output.find(file + ":3:15:"), std::string::npos) << r.output;
 }
 
+// --help lists every default, the scenes by name, the window's keys, and on the CPU what each
+// algorithm runs; the same placeholders name the same things in every command (no CLI11 INT or
+// TEXT).
+TEST(Cli, HelpListsDefaultsScenesKeysAndConsistentPlaceholders) {
+  const Result r = run("--help");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* text :
+       {"default galaxy", "default radix", "default auto", "default exact", "headless default: 600",
+        "Scenes (--scene NAME, or a TOML file): ", "fountain", "smoke", "Keys in the window:",
+        "1-5 algorithm", "cub: std::stable_sort (library baseline", "quicksort: stable 3-way"}) {
+    EXPECT_NE(r.output.find(text), std::string::npos) << text << " missing from:\n" << r.output;
+  }
+  const Result bench = run("bench --help");
+  ASSERT_EQ(bench.status, 0) << bench.output;
+  for (const char* text : {"Measured frames per run (default 300)", "(default 30)", "default all",
+                           "default auto", "default galaxy", "Scenes (--scene"}) {
+    EXPECT_NE(bench.output.find(text), std::string::npos) << text << " missing from:\n"
+                                                          << bench.output;
+  }
+  const Result soak = run("soak --help");
+  ASSERT_EQ(soak.status, 0) << soak.output;
+  for (const Result* help : {&r, &bench, &soak}) {
+    for (const char* generic : {" INT", " TEXT", " FLOAT", " UINT"}) {
+      EXPECT_EQ(help->output.find(generic), std::string::npos) << generic << " in:\n"
+                                                               << help->output;
+    }
+  }
+}
+
+TEST(Cli, VersionSaysWhatWasBuiltAndWhatCanRun) {
+  const Result r = run("--version");
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const char* text : {"particles ", "commit ", "build type ",
+                           "CUDA architectures: ", "backends: cpu available; cuda "}) {
+    EXPECT_NE(r.output.find(text), std::string::npos) << text << " missing from:\n" << r.output;
+  }
+}
+
+// A misspelt algorithm (or other named value) gets the nearest name and the list, on the run and
+// the bench alike.
+TEST(Cli, MisspeltValuesAreSuggested) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--algorithm radx",
+       "'radx' is no algorithm (did you mean 'radix'?): radix, oddeven, "
+       "quicksort, cub, auto"},
+      {"--renderer compsite", "did you mean 'composite'?"},
+      {"--order stael", "did you mean 'stale'?"},
+      {"--backend cpuu", "did you mean 'cpu'?"},
+      {"bench --algorithms radix,qucksort", "did you mean 'quicksort'?"},
+      {"soak --algorithms odeven", "did you mean 'oddeven'?"},
+  };
+  for (const auto& [args, text] : cases) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(text), std::string::npos) << args << ": " << r.output;
+  }
+  // Nothing near: the list alone.
+  const Result far = run("--algorithm bubble");
+  EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
+  EXPECT_NE(far.output.find("radix, oddeven, quicksort, cub, auto"), std::string::npos)
+      << far.output;
+}
+
+// A misspelt flag gets the nearest flag of its command; another command's flag says whose it is.
+TEST(Cli, MisspeltFlagsAreSuggested) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--frmes 10", "--frmes: did you mean '--frames'?"},
+      {"--algoritm radix", "did you mean '--algorithm'?"},
+      {"--scenes galaxy",
+       "--scenes: a flag of 'particles bench', 'particles soak'; did you mean "
+       "'--scene'?"},
+      {"bench --warmpu 3", "did you mean '--warmup'?"},
+  };
+  for (const auto& [args, text] : cases) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(text), std::string::npos) << args << ": " << r.output;
+  }
+}
+
+// Without a usable CUDA backend, --backend cuda says what is missing and what runs instead, not
+// the CUDA runtime's "driver version is insufficient".
+TEST(Cli, BackendCudaWithoutCudaSaysWhatIsMissing) {
+  if (run("--version").output.find("cuda available") != std::string::npos) {
+    GTEST_SKIP() << "a CUDA device is usable here";
+  }
+  const Result r = run("--headless --backend cuda --frames 1 --size 64x64");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("--backend cuda: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--backend cpu runs without CUDA"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("driver version is insufficient"), std::string::npos) << r.output;
+}
+
 }  // namespace

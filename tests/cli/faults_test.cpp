@@ -166,4 +166,71 @@ TEST_F(Faults, TheFirstFramesDrawTimeIsReal) {
   EXPECT_EQ(rows, 4);
 }
 
+// Issue 64: a frame left all background (there, a NaN view) passed `bench --verify` and the
+// soak, which checked only the draw order. Here the shaders are a copy whose fragment shader
+// draws nothing, so the raster renderer's every frame is the background while 2,000 galaxy
+// particles lie in view: the bench's verification, the soak and a screenshot run all fail on it,
+// naming the frame; with the real shaders the same runs pass.
+TEST_F(Faults, AFrameLeftAllBackgroundFailsTheVerifyBenchTheSoakAndTheScreenshot) {
+  fs::copy(fs::path(kBinary).parent_path() / "shaders", dir_ / "blank-shaders");
+  fs::remove(dir_ / "blank-shaders" / "particle.frag");
+  std::ofstream(dir_ / "blank-shaders" / "particle.frag")
+      << "#include \"layout.h\"\nin vec4 v_color;\n"
+         "layout(location = PARTICLE_FRAG_COLOR) out vec4 o_color;\n"
+         "void main() { discard; }\n";
+  const std::string blank = "PARTICLES_SHADER_DIR=" + at("blank-shaders");
+  const std::string bench =
+      "bench --verify --backend cpu --scenes galaxy --counts 2000 --size 64x48 --frames 3 "
+      "--warmup 0 --algorithms radix --renderers raster --out ";
+  const std::string soak =
+      "soak --backend cpu --scenes galaxy --counts 2000 --algorithms radix --key-modes exact "
+      "--renderers raster --size 64x48 --frames 30 --every 10 --verify-every 5 --max-growth 100 "
+      "--out ";
+  const std::string shot =
+      std::string(kSmallRun) + " --headless --renderer raster --frames 3 --screenshot ";
+
+  Result r = run(blank, bench + at("bench-blank"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("verification failed: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(": frame 0: no lit pixel: the image is all background although "),
+            std::string::npos)
+      << r.output;
+  r = run(blank, soak + at("soak-blank"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("| blank frames | 6 |"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("soak failed: 6 frames all background where particles should show: "
+                          "frame 0 ("),
+            std::string::npos)
+      << r.output;
+  r = run(blank, shot + at("blank.png"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("error: the screenshot's frame is broken: no lit pixel"),
+            std::string::npos)
+      << r.output;
+
+  r = run("", bench + at("bench"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = run("", soak + at("soak"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("| blank frames | 0 |"), std::string::npos) << r.output;
+  r = run("", shot + at("shot.png"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("all background"), std::string::npos) << r.output;
+}
+
+// A frame that is empty because of the scene itself (every particle transparent) is right, and
+// the run says so instead of leaving a black screenshot unexplained.
+TEST_F(Faults, AnEmptyFrameTheSceneExplainsIsSaidNotFailed) {
+  std::ofstream(dir_ / "clear.toml") << "name = \"clear\"\n[particles]\ncount = 2000\n"
+                                        "cpu_count = 2000\n[model]\ntype = \"galaxy\"\n"
+                                        "[colors]\ninner = [1.0, 1.0, 1.0, 0.0]\n"
+                                        "outer = [1.0, 1.0, 1.0, 0.0]\n";
+  const Result r = run("", std::string(kSmallRun) + " --headless --frames 3 --scene " +
+                               at("clear.toml") + " --screenshot " + at("clear.png"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: the screenshot is all background: of 2000 particles, "),
+            std::string::npos)
+      << r.output;
+}
+
 }  // namespace

@@ -169,4 +169,27 @@ TEST_F(Outputs, AnEmptyOutputPathIsAnErrorBeforeAnyFrame) {
   EXPECT_EQ(listing(), "");
 }
 
+// Two outputs that are one file: the report used to be written over the screenshot at the end.
+// Refused before any frame (each run asks for 10^6 frames), whatever the spelling, and nothing
+// is created, not even the --record folder.
+TEST_F(Outputs, TwoOutputsThatAreOneFileAreRefusedBeforeAnyFrame) {
+  fs::create_directories(dir_ / "sub");
+  const std::pair<std::string, std::string> cases[] = {
+      {"--screenshot x.png --report x.png", "error: --report: x.png is also the --screenshot"},
+      {"--screenshot x.png --report ./sub/../x.png", "is also the --screenshot output (x.png)"},
+      {"--screenshot " + at("x.png") + " --report x.png", "is also the --screenshot output"},
+      {"--screenshot rec/x.png --record rec",
+       "error: --screenshot: rec/x.png is inside the "
+       "--record folder rec"},
+      {"--report rec --record rec/", "is also the --report output"},
+  };
+  for (const auto& [args, phrase] : cases) {
+    const Result r = run(std::string(kLongRun) + " " + args);
+    EXPECT_EQ(r.status, 1) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(phrase), std::string::npos) << args << ": " << r.output;
+    EXPECT_LT(r.seconds, 30.0) << args;
+  }
+  EXPECT_EQ(listing(), "sub;");
+}
+
 }  // namespace

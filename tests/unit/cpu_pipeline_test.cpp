@@ -273,8 +273,7 @@ TEST_P(CpuPipelineTest, EveryFrameIsOrderedFarToNear) {
 
 INSTANTIATE_TEST_SUITE_P(AllModels, CpuPipelineTest,
                          ::testing::Combine(::testing::ValuesIn(kAllModels),
-                                            ::testing::Values(Algorithm::radix,
-                                                              Algorithm::automatic),
+                                            ::testing::ValuesIn(kAllAlgorithms),
                                             ::testing::Values(KeyMode::exact, KeyMode::quantized)));
 
 // The points model over the whole CPU frame, every motion and algorithm: each frame's order is

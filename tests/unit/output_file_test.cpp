@@ -277,5 +277,76 @@ TEST_F(OutputFile, AnUnusedNameSkipsEveryTakenOne) {
   EXPECT_EQ(unused_file_name("", "a", "png"), fs::path("a.png"));
 }
 
+// Issue 64: `--screenshot X --report X` wrote the report over the screenshot, and a screenshot
+// inside the --record folder was a file the recording did not expect. Any spelling counts.
+TEST_F(OutputFile, TwoOutputsThatAreOneFileAreRefusedInAnySpelling) {
+  const fs::path shot = dir_ / "shot.png";
+  fs::create_directories(dir_ / "sub");
+  fs::create_directory_symlink(dir_, dir_ / "here");  // a link in a parent folder
+  const std::string also = " is also the --screenshot output (" + shot.string() + ")";
+  for (const fs::path& report : {shot, dir_ / "." / "shot.png", dir_ / "sub" / ".." / "shot.png",
+                                 dir_ / "here" / "shot.png"}) {
+    EXPECT_EQ(message_of([&] {
+                check_distinct_outputs({{shot, "--screenshot"}, {report, "--report"}});
+              }),
+              "--report: " + report.string() + also +
+                  ": one would replace the other; name a different file for each")
+        << report;
+  }
+  // A relative spelling is resolved against the working folder.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir_);
+  EXPECT_NE(message_of([&] {
+              check_distinct_outputs({{"shot.png", "--screenshot"}, {shot, "--report"}});
+            }).find("is also the --screenshot output"),
+            std::string::npos);
+  fs::current_path(cwd);
+  // A hard link to an existing file is that file.
+  std::ofstream(shot) << "earlier";
+  fs::create_hard_link(shot, dir_ / "hard.png");
+  EXPECT_NE(message_of([&] {
+              check_distinct_outputs({{shot, "--screenshot"}, {dir_ / "hard.png", "--report"}});
+            }).find("--report: " + (dir_ / "hard.png").string() + also),
+            std::string::npos);
+  // Different files pass, and an empty path is no output.
+  check_distinct_outputs({{shot, "--screenshot"}, {dir_ / "times.csv", "--report"}, {"", "--x"}});
+  check_distinct_outputs({{"", "--screenshot"}, {"", "--report"}});
+  EXPECT_EQ(read(shot), "earlier");
+}
+
+TEST_F(OutputFile, AFileOutputInsideTheRecordingFolderIsRefused) {
+  const fs::path rec = dir_ / "rec";
+  for (const fs::path& shot : {rec / "shot.png", rec / "deeper" / "shot.png", rec, dir_ / "rec/"}) {
+    const std::string message = message_of([&] {
+      check_distinct_outputs({{shot, "--screenshot"}, {rec, "--record", true}});
+    });
+    EXPECT_TRUE(message.starts_with("--screenshot: " + shot.string() + " is ") ||
+                message.starts_with("--record: " + rec.string() + " is also the --screenshot"))
+        << shot << ": " << message;
+    EXPECT_NE(message, "") << shot;
+  }
+  EXPECT_EQ(message_of([&] {
+              check_distinct_outputs({{rec / "a.png", "--screenshot"}, {rec, "--record", true}});
+            }),
+            "--screenshot: " + (rec / "a.png").string() + " is inside the --record folder " +
+                rec.string() +
+                ", which holds only the files that flag writes; name a file "
+                "outside it");
+  // Beside the folder, or a name that merely starts like it, is fine; nothing was created.
+  check_distinct_outputs({{dir_ / "rec.png", "--screenshot"},
+                          {dir_ / "rec-2" / "a.png", "--report"},
+                          {rec, "--record", true}});
+  EXPECT_EQ(listing(), "");
+}
+
+TEST_F(OutputFile, AnInputIsNamedWhenAnOutputIsIt) {
+  std::ofstream(dir_ / "scene.toml") << "x";
+  const std::vector<RunInput> inputs = {{dir_ / "scene.toml", "the scene file of 'X'"}};
+  EXPECT_EQ(message_of([&] { check_not_an_input(dir_ / "." / "scene.toml", "--report", inputs); }),
+            "--report: " + (dir_ / "." / "scene.toml").string() +
+                " is the scene file of 'X' this run reads; name another file for the output");
+  check_not_an_input(dir_ / "other.toml", "--report", inputs);
+}
+
 }  // namespace
 }  // namespace particles

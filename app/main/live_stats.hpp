@@ -1,0 +1,90 @@
+#pragma once
+// The HUD's rolling frame-time statistics, of one configuration at a time: a change of scene,
+// count, algorithm, renderer, keys, draw order or image size empties them, so no median mixes
+// frames of two settings (a count change used to leave "3.8 fps 264 ms" beside "frame med 43.6").
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "app/main/frame_stats.hpp"
+#include "core/algorithm.hpp"
+#include "core/compare_mode.hpp"
+#include "core/depth_keys.hpp"
+#include "core/draw_order.hpp"
+#include "core/frame_types.hpp"
+#include "core/renderer_kind.hpp"
+
+namespace particles {
+
+// What a frame's times depend on, as the user set it. Settings that do not apply are left at 0
+// (key bits of exact keys, the period of an order that is not stale, the mode of no comparison),
+// so that changing them changes nothing here.
+struct RunConfig {
+  std::string scene;  // the scene's file, or its name where it has none
+  std::uint32_t count = 0;
+  std::string backend;
+  Algorithm algorithm = Algorithm::radix;
+  RendererKind renderer = RendererKind::raster;
+  KeyMode key_mode = KeyMode::exact;
+  int key_bits = 0;
+  DrawOrder order = DrawOrder::exact;
+  int order_period = 0;
+  bool compare = false;  // the comparison view draws (and on the CPU composites) twice
+  CompareMode compare_mode = CompareMode::split;
+  bool fuse_stages = true;        // CUDA: what "simulate" times
+  bool time_every_stage = false;  // which frames time their stages
+  int width = 0, height = 0;      // the image's size
+  bool operator==(const RunConfig&) const = default;
+};
+
+// Clears the settings that do not apply (see RunConfig).
+RunConfig normalized(RunConfig config);
+
+// "Spiral galaxy, 65536 particles, cpu backend, radix algorithm, raster renderer, exact keys, exact
+// order, 1280x720": the configuration as the exit summary names it.
+std::string describe(const RunConfig& config, const std::string& scene_name);
+
+// Which of a FrameHistory's records the exit summary covers: those from `begin`, the current
+// configuration's frames (it started at session frame config_first) less its first `warmup`,
+// which compile shaders and touch new memory. Where the history has dropped the configuration's
+// first frames (history_first > config_first) none is skipped.
+struct SummarySpan {
+  std::size_t begin = 0;
+  std::size_t warmup = 0;
+};
+SummarySpan summary_span(std::uint64_t history_first, std::size_t records,
+                         std::uint64_t config_first);
+
+class LiveStats {
+ public:
+  // At the start of each session frame: a configuration unlike the last one empties every series
+  // and makes `frame` the first one counted. Returns whether it did (false on the first frame).
+  bool begin_frame(const RunConfig& config, std::uint64_t frame);
+  // Whether a timing of session frame `frame`, perhaps arriving frames late, is of the current
+  // configuration (one of an earlier configuration is not counted).
+  bool counts(std::uint64_t frame) const { return started_ && frame >= first_frame_; }
+  std::uint64_t first_frame() const { return first_frame_; }
+  const RunConfig& config() const { return config_; }
+  // Configurations the session has run, the current one included.
+  int configurations() const { return configurations_; }
+
+  RollingSeries frame_ms{240};
+  RollingSeries backend_ms{240};
+  RollingSeries draw_ms{240};       // GL rasterization (raster renderer)
+  RollingSeries composite_ms{240};  // the tile compositor (composite renderer)
+  RollingSeries present_ms{240};    // GL putting the image on screen (the window blit)
+  RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
+  std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
+  RollingSeries order_error{240};                   // % of adjacent pairs out of order
+
+ private:
+  void clear();
+
+  RunConfig config_;
+  std::uint64_t first_frame_ = 0;
+  bool started_ = false;
+  int configurations_ = 0;
+};
+
+}  // namespace particles
