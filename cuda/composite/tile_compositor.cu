@@ -18,12 +18,16 @@ namespace {
 constexpr int kProjectThreads = 256;
 constexpr int kEmitThreads = 256;  // also the sprites each emit block takes
 constexpr int kRangeThreads = 256;
+constexpr unsigned kPadBlocks = 1024;  // the padding kernel's grid, striding over any length
 constexpr int kTilePixels = kTileSize * kTileSize;
-// One blend thread per pixel of a tile.
-constexpr int kBlendThreads = kTilePixels;
-// A tile's list is blended in chunks of at most this many entries, each by a block of its own,
-// so that no tile's list bounds the whole blend; a tile of several chunks is put together by the
-// block that finishes last (blend_kernel).
+constexpr int kWarp = 32;
+// The blend: a warp per work item (a chunk of one tile's list), kBlendWarps to a block, each warp
+// taking its chunk in batches of kWarp sprites.
+constexpr int kBlendWarps = 4;
+constexpr int kBlendThreads = kBlendWarps * kWarp;
+// A tile's list is blended in chunks of at most this many entries, each by a warp of its own, so
+// that no tile's list bounds the whole blend; a tile of several chunks is put together by the
+// warp that finishes last (blend_kernel).
 constexpr std::uint32_t kChunk = kBlendChunk;
 constexpr int kWorkThreads = 256;
 
@@ -70,80 +74,57 @@ __global__ void project_kernel(const ParticleVertex* __restrict__ vertices,
   tile_counts[i] = tiles.count();
 }
 
-// One sprite's entries k in [k0, k1) of its range, k striding by `step`, entry k at at + k.
-__device__ void emit_entries(const TileRange& r, std::int64_t at, std::uint32_t sprite, int k0,
-                             int k1, int step, int columns, std::uint32_t* __restrict__ tiles,
-                             std::uint32_t* __restrict__ sprites) {
-  const int across = r.tx1 - r.tx0;
-  for (int k = k0; k < k1; k += step) {
-    const int tx = r.tx0 + k % across;
-    const int ty = r.ty0 + k / across;
-    tiles[at + k] = static_cast<std::uint32_t>(ty * columns + tx);
-    sprites[at + k] = sprite;
-  }
-}
-
 // The entries of one pass: those whose place in the frame's numbering of all of them (the scanned
 // offsets) lies in [window, window + length), written from entry 0 of the arrays; a sprite whose
-// entries straddle two windows has some in each. Each thread writes its own sprite's few entries;
-// a sprite over more than kSmallSprite tiles is left to the whole block, so one sprite over
-// thousands of tiles does not hold up one thread.
-__global__ void emit_kernel(const float4* __restrict__ geometry,
-                            const std::uint64_t* __restrict__ offsets, std::uint32_t count,
-                            std::uint64_t window, std::uint64_t length, TileGrid grid,
-                            std::uint32_t* __restrict__ tiles,
-                            std::uint32_t* __restrict__ sprites) {
-  constexpr int kSmallSprite = 8;
-  __shared__ std::uint32_t large[kEmitThreads];
-  __shared__ int large_count;
-  if (threadIdx.x == 0) large_count = 0;
-  __syncthreads();
-  const std::uint32_t sprite = blockIdx.x * kEmitThreads + threadIdx.x;
-  TileRange range;
-  std::int64_t at = 0;
-  int k0 = 0, k1 = 0;
-  if (sprite < count) {
-    const std::uint64_t first = offsets[sprite], end = offsets[sprite + 1];
-    const std::uint64_t from = max(first, window), to = min(end, window + length);
-    if (from < to) {
-      at = static_cast<std::int64_t>(first) - static_cast<std::int64_t>(window);
-      k0 = static_cast<int>(from - first);
-      k1 = static_cast<int>(to - first);
-      range = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
-    }
+// entries straddle two windows has some in each. A block takes kEmitThreads sprites and writes
+// their entries together, a thread an entry at a time, so that a sprite over thousands of tiles
+// is spread over the block and every write is coalesced: entry e is found in the block's
+// sprites by a binary search over their first entries.
+__global__ void __launch_bounds__(kEmitThreads)
+    emit_kernel(const float4* __restrict__ geometry, const std::uint64_t* __restrict__ offsets,
+                std::uint32_t count, std::uint64_t window, std::uint64_t length, TileGrid grid,
+                std::uint32_t* __restrict__ tiles, std::uint32_t* __restrict__ sprites) {
+  __shared__ std::uint64_t first_entry[kEmitThreads + 1];  // the frame's numbering
+  __shared__ int4 ranges[kEmitThreads];                    // tiles (tx0, ty0, across, unused)
+  const std::uint32_t block_first = blockIdx.x * kEmitThreads;
+  const std::uint32_t in_block = min(count - block_first, std::uint32_t{kEmitThreads});
+  const std::uint32_t sprite = block_first + threadIdx.x;
+  if (threadIdx.x < in_block) {
+    first_entry[threadIdx.x] = offsets[sprite];
+    const TileRange r = tiles_of(geometry_pixel_bounds(geometry[sprite], grid));
+    ranges[threadIdx.x] = make_int4(r.tx0, r.ty0, max(r.tx1 - r.tx0, 1), 0);
   }
-  if (k1 - k0 > kSmallSprite) {
-    large[atomicAdd(&large_count, 1)] = threadIdx.x;
-  } else {
-    emit_entries(range, at, sprite, k0, k1, 1, grid.columns, tiles, sprites);
-  }
-  __shared__ TileRange shared_range;
-  __shared__ std::int64_t shared_at;
-  __shared__ int shared_k0, shared_k1;
+  if (threadIdx.x == 0) first_entry[in_block] = offsets[block_first + in_block];
   __syncthreads();
-  for (int i = 0; i < large_count; ++i) {
-    if (threadIdx.x == large[i]) {
-      shared_range = range;
-      shared_at = at;
-      shared_k0 = k0;
-      shared_k1 = k1;
+  const std::uint64_t from = max(first_entry[0], window);
+  const std::uint64_t to = min(first_entry[in_block], window + length);
+  for (std::uint64_t e = from + threadIdx.x; e < to; e += kEmitThreads) {
+    int lo = 0, hi = static_cast<int>(in_block) - 1;  // the last sprite whose first entry <= e
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (first_entry[mid] <= e) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
     }
-    __syncthreads();
-    emit_entries(shared_range, shared_at, blockIdx.x * kEmitThreads + large[i],
-                 shared_k0 + static_cast<int>(threadIdx.x), shared_k1, kEmitThreads, grid.columns,
-                 tiles, sprites);
-    __syncthreads();
+    const int4 r = ranges[lo];
+    const auto k = static_cast<int>(e - first_entry[lo]);
+    tiles[e - window] = static_cast<std::uint32_t>((r.y + k / r.z) * grid.columns + r.x + k % r.z);
+    sprites[e - window] = block_first + static_cast<std::uint32_t>(lo);
   }
 }
 
 // The pass's entries past the frame's last (its window reaches beyond the total) get the key
 // `sentinel`, one past every tile, so that the sort puts them last and no tile's range holds them,
-// and a value (never read) that the sort may move.
+// and a value (never read) that the sort may move. A fixed grid strides over them from the total.
 __global__ void pad_kernel(const std::uint64_t* __restrict__ total, std::uint64_t window,
                            std::uint32_t length, std::uint32_t sentinel,
                            std::uint32_t* __restrict__ tiles, std::uint32_t* __restrict__ sprites) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < length && window + i >= *total) {
+  const std::uint64_t last = *total;
+  const std::uint64_t first = last > window ? last - window : 0;
+  for (std::uint64_t i = first + blockIdx.x * blockDim.x + threadIdx.x; i < length;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
     tiles[i] = sentinel;
     sprites[i] = 0u;
   }
@@ -161,40 +142,37 @@ __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
 }
 
-// How many chunks each tile's list is blended in: one at least, so that every pixel is written.
-__global__ void chunk_count_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
-                                   std::uint32_t* __restrict__ chunk_counts) {
+// How many chunks each tile's list is blended in beyond its first (every tile has one, so that
+// every pixel is written).
+__global__ void extra_chunk_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
+                                   std::uint32_t* __restrict__ extra_chunks) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile > tiles) return;
   if (tile == tiles) {  // the scan's last element: its exclusive sum is the total
-    chunk_counts[tile] = 0;
+    extra_chunks[tile] = 0;
     return;
   }
   const uint2 r = ranges[tile];
-  chunk_counts[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk);
+  extra_chunks[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk) - 1u;
 }
 
-// Work items, one per (tile, chunk), from the scanned counts: item first_chunk[tile] + k is
-// chunk k of the tile, k = 0 the nearest.
-__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_chunk, std::uint32_t tiles,
+// The work item of chunk k of a tile: every tile's first chunk (its nearest) comes first, in tile
+// order, and the further chunks after them all, so that a tile's first chunk has mostly finished
+// (and may have hidden the rest: blend_kernel) before its further ones start.
+__device__ std::uint32_t chunk_item(std::uint32_t tile, std::uint32_t k, std::uint32_t tiles,
+                                    const std::uint32_t* __restrict__ first_extra) {
+  return k == 0 ? tile : tiles + first_extra[tile] + k - 1;
+}
+
+// Work items (tile, chunk), from the scanned extra chunks (chunk_item).
+__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_extra, std::uint32_t tiles,
                                  uint2* __restrict__ items) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile >= tiles) return;
-  for (std::uint32_t item = first_chunk[tile], k = 0; item < first_chunk[tile + 1]; ++item, ++k) {
-    items[item] = make_uint2(tile, k);
+  const std::uint32_t chunks = 1 + first_extra[tile + 1] - first_extra[tile];
+  for (std::uint32_t k = 0; k < chunks; ++k) {
+    items[chunk_item(tile, k, tiles, first_extra)] = make_uint2(tile, k);
   }
-}
-
-// A sprite's pixel bounds within the tile whose first pixel is (x0, y0), as a mask of its
-// columns (bits 0-7) and of its rows (bits 8-15): pixel (x, y) of the tile lies inside exactly
-// when column bit x and row bit 8 + y are both set.
-__device__ std::uint32_t tile_masks(const PixelBounds& b, int x0, int y0) {
-  const auto span = [](int from, int to) {  // bits [from, to) of 0..kTileSize, clamped
-    from = max(from, 0);
-    to = min(to, kTileSize);
-    return from < to ? ((1u << to) - 1u) & ~((1u << from) - 1u) : 0u;
-  };
-  return span(b.x0 - x0, b.x1 - x0) | span(b.y0 - y0, b.y1 - y0) << kTileSize;
 }
 
 struct SurfaceWriter {
@@ -221,34 +199,53 @@ __device__ FrontToBack from_float4(float4 v) {
   return {v.x, v.y, v.z, v.w};
 }
 
-// One work item: a chunk of a tile's list (the entries nearest first), one thread per pixel. A
-// batch of kBlendThreads sprites goes through shared memory, a sprite a thread; then each thread
-// takes the batch's sprites that cover its pixel, nearest first, until its transmittance falls
-// below kTransmittanceFloor (front_to_back.hpp), and the block stops once every pixel has. A
-// tile of one chunk writes its pixels; a chunk of a longer list leaves its sums in `partial`, and
-// the tile's last chunk to finish takes them all, nearest chunk first, and writes.
+// A sprite is "small" in a tile when its pixel bounds cover at most this many of the tile's
+// pixels: its own lane weighs it at each of them, and keeps the alphas for the pixels' lanes.
+// A larger sprite is weighed by each pixel's lane as it takes it.
+constexpr int kSmallSprite = 25;
+
+// A warp's shared memory in the blend: one batch of sprites, a sprite per lane.
+struct BlendBatch {
+  float4 geometry[kWarp];
+  SpriteColor color[kWarp];
+  // The sprite's pixel bounds within the tile, four bits each: x0, y0, x1, y1 (tile pixels).
+  std::uint32_t bounds[kWarp];
+  // A small sprite's alpha at each pixel of its bounds, row by row.
+  float small_alpha[kWarp][kSmallSprite];
+};
+
+// One work item: a chunk of a tile's list, by one warp, in batches of kWarp sprites nearest first.
+// First each lane loads a sprite; a small one (kSmallSprite) its lane weighs at the open pixels
+// it covers, so that a small sprite costs its few pixels, not the tile's 64. Then each lane takes
+// two pixels (rows 0-3 and 4-7 of the tile) and blends the batch's sprites that may cover them,
+// nearest first (a larger sprite weighed there and then), until the pixel's transmittance falls
+// below kTransmittanceFloor (front_to_back.hpp): per pixel, the CPU twin's very sequence of
+// operations. The warp stops once no pixel of the tile is open. A tile of one chunk writes its
+// pixels; a chunk of a longer list leaves its sums in `partial`, and the tile's last chunk to
+// finish joins them all, nearest chunk first, and writes.
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ items,
-                 const std::uint32_t* __restrict__ item_count,
-                 const std::uint32_t* __restrict__ first_chunk, const uint2* __restrict__ ranges,
+                 const std::uint32_t* __restrict__ first_extra, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, float4* __restrict__ partial,
-                 std::uint32_t* __restrict__ chunks_done, const std::uint64_t* __restrict__ total,
-                 std::uint64_t binned, std::uint32_t* __restrict__ incomplete, PixelF background,
-                 bool start_from_image, Writer out) {
-  __shared__ float4 batch_geometry[kBlendThreads];
-  __shared__ SpriteColor batch_colors[kBlendThreads];
-  __shared__ std::uint32_t batch_masks[kBlendThreads];
-  __shared__ bool last_chunk;
+                 std::uint32_t* __restrict__ chunks_done, std::uint32_t* __restrict__ hidden_from,
+                 const std::uint64_t* __restrict__ total, std::uint64_t binned,
+                 std::uint32_t* __restrict__ incomplete, PixelF background, bool start_from_image,
+                 Writer out) {
+  __shared__ BlendBatch batches[kBlendWarps];
   // A frame with more entries than were binned (it outgrew the estimate its buffers were sized
   // by) writes nothing: the image keeps the frame before, never a frame with sprites missing.
   if (*total > binned) {
     if (blockIdx.x == 0 && threadIdx.x == 0) *incomplete = 1u;
     return;
   }
-  if (blockIdx.x >= *item_count) return;
-  const uint2 item = items[blockIdx.x];
+  const std::uint32_t item_index = blockIdx.x * kBlendWarps + threadIdx.x / kWarp;
+  const auto tiles = static_cast<std::uint32_t>(grid.count());
+  if (item_index >= tiles + first_extra[tiles]) return;
+  BlendBatch& batch = batches[threadIdx.x / kWarp];
+  const int lane = static_cast<int>(threadIdx.x % kWarp);
+  const uint2 item = items[item_index];
   const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
   const std::uint32_t chunks = max(1u, (range.y - range.x + kChunk - 1) / kChunk);
@@ -256,59 +253,121 @@ __global__ void __launch_bounds__(kBlendThreads)
   const std::uint32_t hi = range.y - min(range.y - range.x, item.y * kChunk);
   const std::uint32_t lo = hi - min(hi - range.x, kChunk);
 
-  const int pixel = static_cast<int>(threadIdx.x);
-  const int px = static_cast<int>(tile % static_cast<std::uint32_t>(grid.columns)) * kTileSize +
-                 pixel % kTileSize;
-  const int py = static_cast<int>(tile / static_cast<std::uint32_t>(grid.columns)) * kTileSize +
-                 pixel / kTileSize;
-  const bool in_image = px < grid.width && py < grid.height;
-  const int tile_x0 = px - pixel % kTileSize, tile_y0 = py - pixel / kTileSize;
-  FrontToBack sum;
-  for (std::uint32_t end = hi; end > lo; end -= min(end - lo, std::uint32_t{kBlendThreads})) {
-    const int taken = static_cast<int>(min(end - lo, std::uint32_t{kBlendThreads}));
-    if (pixel < taken) {  // a sprite a thread: its geometry, colour and pixels in this tile
-      const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
+  const int tile_x0 = static_cast<int>(tile % static_cast<std::uint32_t>(grid.columns)) * kTileSize;
+  const int tile_y0 = static_cast<int>(tile / static_cast<std::uint32_t>(grid.columns)) * kTileSize;
+  // This lane's pixels: p and p + kWarp of the tile.
+  const int px = tile_x0 + lane % kTileSize;
+  const int py[2] = {tile_y0 + lane / kTileSize, tile_y0 + (lane + kWarp) / kTileSize};
+  const bool in_image[2] = {px < grid.width && py[0] < grid.height,
+                            px < grid.width && py[1] < grid.height};
+  FrontToBack sum[2];
+  // Bit p: pixel p of the tile is in the image and still open.
+  std::uint64_t open =
+      __ballot_sync(~0u, in_image[0]) | std::uint64_t{__ballot_sync(~0u, in_image[1])} << kWarp;
+  bool hidden = false;
+  for (std::uint32_t end = hi; end > lo && open != 0u; end -= min(end - lo, std::uint32_t{kWarp})) {
+    // A nearer chunk that closed every pixel of the tile on its own hides this one: the join
+    // stops before it, so it need not be finished (whenever it stops, the image is the same).
+    if (chunks > 1 && item.y > 0) {
+      const std::uint32_t nearest_closed = lane == 0 ? __ldcg(&hidden_from[tile]) : 0u;
+      if (__shfl_sync(~0u, nearest_closed, 0) < item.y) {
+        hidden = true;
+        break;
+      }
+    }
+    const int taken = static_cast<int>(min(end - lo, std::uint32_t{kWarp}));
+    // A sprite a lane: the open pixels of the tile it may cover (a small one: covers).
+    std::uint64_t covers = 0;
+    if (lane < taken) {
+      const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(lane)];
       const float4 g = geometry[sprite];
-      batch_geometry[pixel] = g;
-      batch_colors[pixel] = sprite_color(colors[sprite]);
-      batch_masks[pixel] = tile_masks(geometry_pixel_bounds(g, grid), tile_x0, tile_y0);
+      batch.geometry[lane] = g;
+      batch.color[lane] = sprite_color(colors[sprite]);
+      const PixelBounds b = geometry_pixel_bounds(g, grid);
+      const int x0 = max(b.x0 - tile_x0, 0), x1 = min(b.x1 - tile_x0, kTileSize);
+      const int y0 = max(b.y0 - tile_y0, 0), y1 = min(b.y1 - tile_y0, kTileSize);
+      batch.bounds[lane] = static_cast<std::uint32_t>(x0 | y0 << 4 | x1 << 8 | y1 << 12);
+      const bool small = (x1 - x0) * (y1 - y0) <= kSmallSprite;
+      if (!small) {  // its rectangle of the tile's pixels, each weighed by the pixel's lane
+        const std::uint64_t row = ((1u << x1) - 1u) & ~((1u << x0) - 1u);
+        for (int y = y0; y < y1; ++y) covers |= row << (y * kTileSize);
+        covers &= open;
+      }
+      for (int y = y0, k = 0; small && y < y1; ++y) {
+        for (int x = x0; x < x1; ++x, ++k) {
+          const int p = y * kTileSize + x;
+          if (((open >> p) & 1u) == 0u) continue;
+          const float w = sprite_weight_at(g.x, g.y, g.z, tile_x0 + x, tile_y0 + y);
+          if (w < 0.0f) continue;
+          batch.small_alpha[lane][k] = g.w * w;
+          covers |= std::uint64_t{1} << p;
+        }
+      }
     }
-    __syncthreads();
-    // Only pixels inside a sprite's bounds test its disc: a warp none of whose pixels a small
-    // sprite reaches passes it by in a few instructions.
-    const int column_bit = pixel % kTileSize, row_bit = kTileSize + pixel / kTileSize;
-    for (int k = 0; k < taken && sum.open(); ++k) {
-      const std::uint32_t mask = batch_masks[k];
-      if (((mask >> column_bit) & (mask >> row_bit) & 1u) == 0u) continue;
-      const float4 g = batch_geometry[k];
-      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
-      if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
+    // Turned round: for each of this lane's two pixels, the batch's sprites that may cover it.
+    std::uint32_t covered_by[2] = {0u, 0u};
+#pragma unroll
+    for (int p = 0; p < kTilePixels; ++p) {
+      const std::uint32_t sprites_at_p = __ballot_sync(~0u, (covers >> p) & 1u);
+      if (lane == p % kWarp) covered_by[p / kWarp] = sprites_at_p;
     }
-    // Stop once no pixel of the tile takes more (pixels outside the image take nothing useful).
-    if (__syncthreads_count(in_image && sum.open()) == 0) break;
+    __syncwarp();
+    // A pixel a lane, twice: the sprites over it, nearest first, until it closes.
+    for (int h = 0; h < 2; ++h) {
+      const int x = lane % kTileSize, y = lane / kTileSize + h * (kTileSize / 2);
+      for (std::uint32_t list = covered_by[h]; list != 0u && sum[h].open(); list &= list - 1u) {
+        const int s = __ffs(static_cast<int>(list)) - 1;
+        const std::uint32_t b = batch.bounds[s];
+        const int x0 = b & 15u, y0 = (b >> 4) & 15u, x1 = (b >> 8) & 15u, y1 = (b >> 12) & 15u;
+        float alpha;
+        if ((x1 - x0) * (y1 - y0) <= kSmallSprite) {
+          alpha = batch.small_alpha[s][(y - y0) * (x1 - x0) + (x - x0)];
+        } else {
+          const float4 g = batch.geometry[s];
+          const float w = sprite_weight_at(g.x, g.y, g.z, px, py[h]);
+          if (w < 0.0f) continue;
+          alpha = g.w * w;
+        }
+        sum[h].take(batch.color[s], alpha);
+      }
+    }
+    open = __ballot_sync(~0u, in_image[0] && sum[0].open()) |
+           std::uint64_t{__ballot_sync(~0u, in_image[1] && sum[1].open())} << kWarp;
+    __syncwarp();  // the batch is read before the next is written
   }
 
   if (chunks > 1) {
-    const std::uint32_t first = first_chunk[tile];
-    partial[static_cast<std::size_t>(blockIdx.x) * kBlendThreads + pixel] = as_float4(sum);
-    __threadfence();  // the sums are visible before the count says so
-    __syncthreads();
-    if (pixel == 0) {
-      last_chunk = atomicAdd(&chunks_done[tile], 1u) == chunks - 1;
-      if (last_chunk) chunks_done[tile] = 0;  // ready for the next pass and frame
+    if (open == 0u && !hidden && lane == 0) atomicMin(&hidden_from[tile], item.y);
+    for (int h = 0; h < 2; ++h) {
+      partial[static_cast<std::size_t>(item_index) * kTilePixels + lane + h * kWarp] =
+          as_float4(sum[h]);
     }
-    __syncthreads();
-    if (!last_chunk) return;
+    __threadfence();  // the sums are visible before the count says so
+    __syncwarp();
+    bool last_chunk = false;
+    if (lane == 0) {
+      last_chunk = atomicAdd(&chunks_done[tile], 1u) == chunks - 1;
+      if (last_chunk) {  // ready for the next pass and frame
+        chunks_done[tile] = 0;
+        hidden_from[tile] = ~0u;
+      }
+    }
+    if (!__shfl_sync(~0u, last_chunk, 0)) return;
     __threadfence();
-    sum = FrontToBack{};
-    for (std::uint32_t k = 0; k < chunks && sum.open(); ++k) {
-      sum.take_behind(from_float4(
-          __ldcg(&partial[static_cast<std::size_t>(first + k) * kBlendThreads + pixel])));
+    for (int h = 0; h < 2; ++h) {
+      sum[h] = FrontToBack{};
+      for (std::uint32_t c = 0; c < chunks && sum[h].open(); ++c) {
+        const std::uint32_t chunk = chunk_item(tile, c, tiles, first_extra);
+        sum[h].take_behind(from_float4(
+            __ldcg(&partial[static_cast<std::size_t>(chunk) * kTilePixels + lane + h * kWarp])));
+      }
     }
   }
-  if (!in_image) return;
-  const PixelF under = start_from_image ? out.read(px, py) : background;
-  out.write(px, py, sum.over(under));
+  for (int h = 0; h < 2; ++h) {
+    if (!in_image[h]) continue;
+    const PixelF under = start_from_image ? out.read(px, py[h]) : background;
+    out.write(px, py[h], sum[h].over(under));
+  }
 }
 
 }  // namespace
@@ -345,12 +404,15 @@ void TileCompositor::reserve_tiles(std::size_t tiles) {
   }
   if (tile_ranges_.size() >= tiles) return;
   tile_ranges_.resize(tiles);
-  first_chunk_.resize(tiles + 1);
+  first_extra_chunk_.resize(tiles + 1);
   chunks_done_.resize(tiles);
+  hidden_from_.resize(tiles);
   // The blend's counters start at zero once; its last chunk of a tile puts its counter back.
   CUDA_CHECK(cudaMemset(chunks_done_.data(), 0, chunks_done_.size_bytes()));
+  CUDA_CHECK(cudaMemset(hidden_from_.data(), 0xff, hidden_from_.size_bytes()));
   std::size_t bytes = 0;
-  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_chunk_.data(), first_chunk_.data(),
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_extra_chunk_.data(),
+                                           first_extra_chunk_.data(),
                                            static_cast<std::int64_t>(tiles) + 1));
   chunk_scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
 }
@@ -359,7 +421,7 @@ void TileCompositor::reserve_work_items(std::size_t items) {
   if (work_items_.size() >= items) return;
   const std::size_t capacity = items + items / 4;  // headroom, as for the entries
   work_items_.resize(capacity);
-  partial_sums_.resize(capacity * static_cast<std::size_t>(kBlendThreads));
+  partial_sums_.resize(capacity * static_cast<std::size_t>(kTilePixels));
 }
 
 void TileCompositor::take_reports() {
@@ -455,8 +517,9 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
           entry_tiles_.data(), entry_sprites_.data());
       CUDA_CHECK_LAUNCH("emit_kernel", stream);
     }
-    pad_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
-        total, window, length, sentinel, entry_tiles_.data(), entry_sprites_.data());
+    pad_kernel<<<std::min(blocks_for(length, kRangeThreads), kPadBlocks), kRangeThreads, 0,
+                 stream>>>(total, window, length, sentinel, entry_tiles_.data(),
+                           entry_sprites_.data());
     CUDA_CHECK_LAUNCH("pad_kernel", stream);
     sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, tile_bits, stream);
     tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
@@ -464,32 +527,29 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
     // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
-    // its blocks past the count found return at once.
-    chunk_count_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
-                         stream>>>(tile_ranges_.data(), tiles, first_chunk_.data());
-    CUDA_CHECK_LAUNCH("chunk_count_kernel", stream);
+    // its warps past the count found return at once.
+    extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
+                         stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
+    CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);
     std::size_t bytes = chunk_scan_workspace_.size();
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
-                                             first_chunk_.data(), first_chunk_.data(),
+                                             first_extra_chunk_.data(), first_extra_chunk_.data(),
                                              static_cast<std::int64_t>(tiles) + 1, stream));
     work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
-        first_chunk_.data(), tiles, work_items_.data());
+        first_extra_chunk_.data(), tiles, work_items_.data());
     CUDA_CHECK_LAUNCH("work_item_kernel", stream);
-    const bool over_image = p > 0;
-    const auto blocks = static_cast<unsigned>(item_bound);
-    const std::uint32_t* item_count = first_chunk_.data() + tiles;
+    const auto blend = [&](auto writer) {
+      blend_kernel<<<static_cast<unsigned>((item_bound + kBlendWarps - 1) / kBlendWarps),
+                     kBlendThreads, 0, stream>>>(
+          grid, work_items_.data(), first_extra_chunk_.data(), tile_ranges_.data(),
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
+          partial_sums_.data(), chunks_done_.data(), hidden_from_.data(), total, binned,
+          incomplete_.data(), background, /*start_from_image=*/p > 0, writer);
+    };
     if (output.surface != 0) {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, SurfaceWriter{output.surface});
+      blend(SurfaceWriter{output.surface});
     } else {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, LinearWriter{output.pixels, grid.width});
+      blend(LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

@@ -17,14 +17,16 @@
 //     each tile's range in the sorted list;
 //  5. the work items: each tile's list in chunks of at most kChunk entries (one for an empty
 //     tile), counted, scanned and listed on the device;
-//  6. blend: a block per work item, a thread per pixel, taking the chunk's sprites nearest first
-//     until the pixel's transmittance is negligible; a tile of several chunks is summed by the
-//     block that finishes its last.
+//  6. blend: a warp per work item, in batches of 32 sprites: a lane per sprite computes its alpha
+//     at the tile's pixels it covers, then a lane per pixel (two each) takes the batch's
+//     sprites over it nearest first, until the pixel's transmittance is negligible; a tile of
+//     several chunks is summed by the warp that finishes its last.
 // Nothing waits for the GPU, except a compositor's first composite (for its first total). A frame
 // whose entries outgrow what was binned (more than the headroom in one frame) writes nothing: the
 // image keeps the frame before, and complete() says so, for whoever must have this frame's.
 // Its CPU twin is core/composite/cpu_compositor.hpp; the two agree bit for bit where a tile's
-// list is one chunk, and within float rounding (far below 1/255) where it is several.
+// list is one chunk, and within kTransmittanceFloor where it is several (the chunks' float sums
+// joined in another order, and what a closed chunk leaves out).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -52,9 +54,9 @@ struct CompositeOutput {
 // needs more (huge sprites over millions of particles) is composited in several passes over
 // consecutive windows of its entries, each blending over the image the one before left.
 inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 26;
-// A tile's list is blended in chunks of at most this many entries, a block each; a list of one
+// A tile's list is blended in chunks of at most this many entries, a warp each; a list of one
 // chunk is taken in exactly the CPU twin's order of operations.
-inline constexpr std::uint32_t kBlendChunk = 2048;
+inline constexpr std::uint32_t kBlendChunk = 1024;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
 
@@ -116,12 +118,15 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> entry_sprites_;
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
-  // Per tile (and one more: the total), its first work item; the items (tile, chunk); each
-  // item's sums of a tile of several chunks; per tile, its chunks finished in this pass.
-  DeviceBuffer<std::uint32_t> first_chunk_;
+  // Per tile (and one more: the total), its first further chunk's place among the further chunks
+  // (the work items' order: tile_compositor.cu, chunk_item); the items (tile, chunk); each item's
+  // sums, where its tile has several chunks; per tile, its chunks finished in this pass, and the
+  // nearest chunk that closed all its pixels on its own (~0u: none yet).
+  DeviceBuffer<std::uint32_t> first_extra_chunk_;
   DeviceBuffer<uint2> work_items_;
   DeviceBuffer<float4> partial_sums_;
   DeviceBuffer<std::uint32_t> chunks_done_;
+  DeviceBuffer<std::uint32_t> hidden_from_;
   DeviceBuffer<unsigned char> chunk_scan_workspace_;
   DeviceBuffer<std::uint32_t> incomplete_;  // set by a blend that found its frame outgrew it
   DeviceBuffer<unsigned char> scan_workspace_;
