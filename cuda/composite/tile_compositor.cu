@@ -149,27 +149,36 @@ __global__ void tile_range_kernel(const std::uint32_t* __restrict__ tiles, std::
   if (i + 1 == entries || tiles[i + 1] != tile) ranges[tile].y = i + 1;
 }
 
-// How many chunks each tile's list is blended in: one at least, so that every pixel is written.
-__global__ void chunk_count_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
-                                   std::uint32_t* __restrict__ chunk_counts) {
+// How many chunks each tile's list is blended in beyond its first (every tile has one, so that
+// every pixel is written).
+__global__ void extra_chunk_kernel(const uint2* __restrict__ ranges, std::uint32_t tiles,
+                                   std::uint32_t* __restrict__ extra_chunks) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile > tiles) return;
   if (tile == tiles) {  // the scan's last element: its exclusive sum is the total
-    chunk_counts[tile] = 0;
+    extra_chunks[tile] = 0;
     return;
   }
   const uint2 r = ranges[tile];
-  chunk_counts[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk);
+  extra_chunks[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk) - 1u;
 }
 
-// Work items, one per (tile, chunk), from the scanned counts: item first_chunk[tile] + k is
-// chunk k of the tile, k = 0 the nearest.
-__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_chunk, std::uint32_t tiles,
+// The work item of chunk k of a tile: every tile's first chunk (its nearest) comes first, in tile
+// order, and the further chunks after them all, so that a tile's first chunk has mostly finished
+// (and may have hidden the rest: blend_kernel) before its further ones start.
+__device__ std::uint32_t chunk_item(std::uint32_t tile, std::uint32_t k, std::uint32_t tiles,
+                                    const std::uint32_t* __restrict__ first_extra) {
+  return k == 0 ? tile : tiles + first_extra[tile] + k - 1;
+}
+
+// Work items (tile, chunk), from the scanned extra chunks (chunk_item).
+__global__ void work_item_kernel(const std::uint32_t* __restrict__ first_extra, std::uint32_t tiles,
                                  uint2* __restrict__ items) {
   const std::uint32_t tile = blockIdx.x * blockDim.x + threadIdx.x;
   if (tile >= tiles) return;
-  for (std::uint32_t item = first_chunk[tile], k = 0; item < first_chunk[tile + 1]; ++item, ++k) {
-    items[item] = make_uint2(tile, k);
+  const std::uint32_t chunks = 1 + first_extra[tile + 1] - first_extra[tile];
+  for (std::uint32_t k = 0; k < chunks; ++k) {
+    items[chunk_item(tile, k, tiles, first_extra)] = make_uint2(tile, k);
   }
 }
 
@@ -218,24 +227,25 @@ __device__ FrontToBack from_float4(float4 v) {
 template <class Writer>
 __global__ void __launch_bounds__(kBlendThreads)
     blend_kernel(TileGrid grid, const uint2* __restrict__ items,
-                 const std::uint32_t* __restrict__ item_count,
-                 const std::uint32_t* __restrict__ first_chunk, const uint2* __restrict__ ranges,
+                 const std::uint32_t* __restrict__ first_extra, const uint2* __restrict__ ranges,
                  const std::uint32_t* __restrict__ sprites, const float4* __restrict__ geometry,
                  const std::uint32_t* __restrict__ colors, float4* __restrict__ partial,
-                 std::uint32_t* __restrict__ chunks_done, const std::uint64_t* __restrict__ total,
-                 std::uint64_t binned, std::uint32_t* __restrict__ incomplete, PixelF background,
-                 bool start_from_image, Writer out) {
+                 std::uint32_t* __restrict__ chunks_done, std::uint32_t* __restrict__ hidden_from,
+                 const std::uint64_t* __restrict__ total, std::uint64_t binned,
+                 std::uint32_t* __restrict__ incomplete, PixelF background, bool start_from_image,
+                 Writer out) {
   __shared__ float4 batch_geometry[kBlendThreads];
   __shared__ SpriteColor batch_colors[kBlendThreads];
   __shared__ std::uint32_t batch_masks[kBlendThreads];
-  __shared__ bool last_chunk;
+  __shared__ bool last_chunk, hidden;
   // A frame with more entries than were binned (it outgrew the estimate its buffers were sized
   // by) writes nothing: the image keeps the frame before, never a frame with sprites missing.
   if (*total > binned) {
     if (blockIdx.x == 0 && threadIdx.x == 0) *incomplete = 1u;
     return;
   }
-  if (blockIdx.x >= *item_count) return;
+  const auto tiles = static_cast<std::uint32_t>(grid.count());
+  if (blockIdx.x >= tiles + first_extra[tiles]) return;
   const uint2 item = items[blockIdx.x];
   const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
@@ -252,8 +262,12 @@ __global__ void __launch_bounds__(kBlendThreads)
   const bool in_image = px < grid.width && py < grid.height;
   const int tile_x0 = px - pixel % kTileSize, tile_y0 = py - pixel / kTileSize;
   FrontToBack sum;
+  bool closed = false;  // every pixel of the tile closed by this chunk's sprites alone
   for (std::uint32_t end = hi; end > lo; end -= min(end - lo, std::uint32_t{kBlendThreads})) {
     const int taken = static_cast<int>(min(end - lo, std::uint32_t{kBlendThreads}));
+    // A nearer chunk that closed every pixel of the tile on its own hides this one: the join
+    // stops before it, so it need not be finished (whenever it stops, the image is the same).
+    if (pixel == 0) hidden = item.y > 0 && __ldcg(&hidden_from[tile]) < item.y;
     if (pixel < taken) {  // a sprite a thread: its geometry, colour and pixels in this tile
       const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
       const float4 g = geometry[sprite];
@@ -262,6 +276,7 @@ __global__ void __launch_bounds__(kBlendThreads)
       batch_masks[pixel] = tile_masks(geometry_pixel_bounds(g, grid), tile_x0, tile_y0);
     }
     __syncthreads();
+    if (hidden) break;
     // Only pixels inside a sprite's bounds test its disc: a warp none of whose pixels a small
     // sprite reaches passes it by in a few instructions.
     const int column_bit = pixel % kTileSize, row_bit = kTileSize + pixel / kTileSize;
@@ -273,25 +288,32 @@ __global__ void __launch_bounds__(kBlendThreads)
       if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
     }
     // Stop once no pixel of the tile takes more (pixels outside the image take nothing useful).
-    if (__syncthreads_count(in_image && sum.open()) == 0) break;
+    if (__syncthreads_count(in_image && sum.open()) == 0) {
+      closed = true;
+      break;
+    }
   }
 
   if (chunks > 1) {
-    const std::uint32_t first = first_chunk[tile];
+    if (closed && pixel == 0) atomicMin(&hidden_from[tile], item.y);
     partial[static_cast<std::size_t>(blockIdx.x) * kBlendThreads + pixel] = as_float4(sum);
     __threadfence();  // the sums are visible before the count says so
     __syncthreads();
     if (pixel == 0) {
       last_chunk = atomicAdd(&chunks_done[tile], 1u) == chunks - 1;
-      if (last_chunk) chunks_done[tile] = 0;  // ready for the next pass and frame
+      if (last_chunk) {  // ready for the next pass and frame
+        chunks_done[tile] = 0;
+        hidden_from[tile] = ~0u;
+      }
     }
     __syncthreads();
     if (!last_chunk) return;
     __threadfence();
     sum = FrontToBack{};
     for (std::uint32_t k = 0; k < chunks && sum.open(); ++k) {
-      sum.take_behind(from_float4(
-          __ldcg(&partial[static_cast<std::size_t>(first + k) * kBlendThreads + pixel])));
+      const std::uint32_t chunk = chunk_item(tile, k, tiles, first_extra);
+      sum.take_behind(
+          from_float4(__ldcg(&partial[static_cast<std::size_t>(chunk) * kBlendThreads + pixel])));
     }
   }
   if (!in_image) return;
@@ -333,12 +355,15 @@ void TileCompositor::reserve_tiles(std::size_t tiles) {
   }
   if (tile_ranges_.size() >= tiles) return;
   tile_ranges_.resize(tiles);
-  first_chunk_.resize(tiles + 1);
+  first_extra_chunk_.resize(tiles + 1);
   chunks_done_.resize(tiles);
+  hidden_from_.resize(tiles);
   // The blend's counters start at zero once; its last chunk of a tile puts its counter back.
   CUDA_CHECK(cudaMemset(chunks_done_.data(), 0, chunks_done_.size_bytes()));
+  CUDA_CHECK(cudaMemset(hidden_from_.data(), 0xff, hidden_from_.size_bytes()));
   std::size_t bytes = 0;
-  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_chunk_.data(), first_chunk_.data(),
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, first_extra_chunk_.data(),
+                                           first_extra_chunk_.data(),
                                            static_cast<std::int64_t>(tiles) + 1));
   chunk_scan_workspace_.resize(std::max<std::size_t>(bytes, 1));
 }
@@ -454,31 +479,27 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
     // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
     // its blocks past the count found return at once.
-    chunk_count_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
-                         stream>>>(tile_ranges_.data(), tiles, first_chunk_.data());
-    CUDA_CHECK_LAUNCH("chunk_count_kernel", stream);
+    extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
+                         stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
+    CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);
     std::size_t bytes = chunk_scan_workspace_.size();
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
-                                             first_chunk_.data(), first_chunk_.data(),
+                                             first_extra_chunk_.data(), first_extra_chunk_.data(),
                                              static_cast<std::int64_t>(tiles) + 1, stream));
     work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
-        first_chunk_.data(), tiles, work_items_.data());
+        first_extra_chunk_.data(), tiles, work_items_.data());
     CUDA_CHECK_LAUNCH("work_item_kernel", stream);
-    const bool over_image = p > 0;
-    const auto blocks = static_cast<unsigned>(item_bound);
-    const std::uint32_t* item_count = first_chunk_.data() + tiles;
+    const auto blend = [&](auto writer) {
+      blend_kernel<<<static_cast<unsigned>(item_bound), kBlendThreads, 0, stream>>>(
+          grid, work_items_.data(), first_extra_chunk_.data(), tile_ranges_.data(),
+          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
+          partial_sums_.data(), chunks_done_.data(), hidden_from_.data(), total, binned,
+          incomplete_.data(), background, /*start_from_image=*/p > 0, writer);
+    };
     if (output.surface != 0) {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, SurfaceWriter{output.surface});
+      blend(SurfaceWriter{output.surface});
     } else {
-      blend_kernel<<<blocks, kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), item_count, first_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), total, binned, incomplete_.data(), background,
-          over_image, LinearWriter{output.pixels, grid.width});
+      blend(LinearWriter{output.pixels, grid.width});
     }
     CUDA_CHECK_LAUNCH("blend_kernel", stream);
   }

@@ -15,10 +15,11 @@
 //     padded past the total with a key after every tile;
 //  4. a stable radix sort of the entries by tile, so each tile's list keeps the draw order, and
 //     each tile's range in the sorted list;
-//  5. the work items: each tile's list in chunks of at most kChunk entries (one for an empty
-//     tile), counted, scanned and listed on the device;
+//  5. the work items: each tile's list in chunks of at most kBlendChunk entries (one for an empty
+//     tile), counted, scanned and listed on the device, every tile's nearest chunk first;
 //  6. blend: a block per work item, a thread per pixel, taking the chunk's sprites nearest first
-//     until the pixel's transmittance is negligible; a tile of several chunks is summed by the
+//     until the pixel's transmittance is negligible; a chunk that closes every pixel of its tile
+//     on its own stops the tile's farther chunks; a tile of several chunks is summed by the
 //     block that finishes its last.
 // Nothing waits for the GPU, except a compositor's first composite (for its first total). A frame
 // whose entries outgrow what was binned (more than the headroom in one frame) writes nothing: the
@@ -116,12 +117,15 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> entry_sprites_;
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
-  // Per tile (and one more: the total), its first work item; the items (tile, chunk); each
-  // item's sums of a tile of several chunks; per tile, its chunks finished in this pass.
-  DeviceBuffer<std::uint32_t> first_chunk_;
+  // Per tile (and one more: the total), its first further chunk's place among the further chunks
+  // (the work items' order: tile_compositor.cu, chunk_item); the items (tile, chunk); each item's
+  // sums, where its tile has several chunks; per tile, its chunks finished in this pass, and the
+  // nearest chunk that closed all its pixels on its own (~0u: none yet).
+  DeviceBuffer<std::uint32_t> first_extra_chunk_;
   DeviceBuffer<uint2> work_items_;
   DeviceBuffer<float4> partial_sums_;
   DeviceBuffer<std::uint32_t> chunks_done_;
+  DeviceBuffer<std::uint32_t> hidden_from_;
   DeviceBuffer<unsigned char> chunk_scan_workspace_;
   DeviceBuffer<std::uint32_t> incomplete_;  // set by a blend that found its frame outgrew it
   DeviceBuffer<unsigned char> scan_workspace_;
