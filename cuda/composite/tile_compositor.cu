@@ -27,6 +27,15 @@ constexpr int kBlendThreads = kTilePixels;
 // so that no tile's list bounds the whole blend; a tile of several chunks is put together by the
 // block that finishes last (blend_kernel).
 constexpr std::uint32_t kChunk = kBlendChunk;
+// A tile's farther chunks, after its nearest (kChunk): shorter, so that a list that does not close
+// early (many faint sprites) spreads over many blocks, while one that does closes in its first.
+constexpr std::uint32_t kFartherChunk = kBlendFartherChunk;
+
+// How many chunks a list of `length` entries is blended in: one at least, so that every pixel of
+// its tile is written.
+__host__ __device__ std::uint32_t chunks_of(std::uint32_t length) {
+  return length <= kChunk ? 1u : 1u + (length - kChunk + kFartherChunk - 1) / kFartherChunk;
+}
 constexpr int kWorkThreads = 256;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
@@ -160,7 +169,7 @@ __global__ void extra_chunk_kernel(const uint2* __restrict__ ranges, std::uint32
     return;
   }
   const uint2 r = ranges[tile];
-  extra_chunks[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk) - 1u;
+  extra_chunks[tile] = chunks_of(r.y - r.x) - 1u;
 }
 
 // The work item of chunk k of a tile: every tile's first chunk (its nearest) comes first, in tile
@@ -249,10 +258,13 @@ __global__ void __launch_bounds__(kBlendThreads)
   const uint2 item = items[blockIdx.x];
   const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
-  const std::uint32_t chunks = max(1u, (range.y - range.x + kChunk - 1) / kChunk);
-  // Chunk k holds the list's entries [end - (k + 1) * kChunk, end - k * kChunk), nearest last.
-  const std::uint32_t hi = range.y - min(range.y - range.x, item.y * kChunk);
-  const std::uint32_t lo = hi - min(hi - range.x, kChunk);
+  const std::uint32_t chunks = chunks_of(range.y - range.x);
+  // Chunk 0 holds the list's last (nearest) kChunk entries, chunk k > 0 the kFartherChunk before
+  // chunk k - 1's, each nearest last.
+  const std::uint32_t hi =
+      item.y == 0 ? range.y
+                  : range.y - min(range.y - range.x, kChunk + (item.y - 1) * kFartherChunk);
+  const std::uint32_t lo = hi - min(hi - range.x, item.y == 0 ? kChunk : kFartherChunk);
 
   const int pixel = static_cast<int>(threadIdx.x);
   const int px = static_cast<int>(tile % static_cast<std::uint32_t>(grid.columns)) * kTileSize +
@@ -441,7 +453,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   const std::uint64_t per_pass = (wanted + passes - 1) / passes;
   const std::uint64_t binned = per_pass * passes;
   reserve_entries(static_cast<std::size_t>(per_pass), stream);
-  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kChunk;
+  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kFartherChunk;
   reserve_work_items(static_cast<std::size_t>(item_bound));
   last_passes_ = static_cast<std::size_t>(passes);
   last_binned_ = binned;
@@ -477,8 +489,8 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
         entry_tiles_.data(), length, sentinel, tile_ranges_.data());
     CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
-    // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
-    // its blocks past the count found return at once.
+    // is launched for the most there can be (a tile has at most 1 + its entries / kFartherChunk)
+    // and its blocks past the count found return at once.
     extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
                          stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
     CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);
