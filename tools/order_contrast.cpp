@@ -3,8 +3,9 @@
 // in the exact order and once in another (--order, default unsorted: index order), and compares
 // the two screenshots: a pixel is lit when either image is more than 8/255 from the background
 // in some channel, and differs when the two images are more than 8/255 apart in some channel. It
-// prints, per scene, the share of lit pixels that differ, and the other order's order error (the
-// % of adjacent pairs out of exact order) at the last frame.
+// prints, per scene, the share of lit pixels that differ (core/pixels_off.hpp, the measure the
+// comparison view and the bench report live), and the other order's descents (the % of adjacent
+// pairs out of exact order) at the last frame.
 // Usage: order_contrast [--frames N] [--out DIR] [--binary PATH] [--order NAME]
 //        [--order-period N] [SCENE.toml ...]   (no scenes: every scenes/*.toml)
 #include <algorithm>
@@ -19,6 +20,7 @@
 
 #include "app/scene/scene_loader.hpp"
 #include "core/draw_order.hpp"
+#include "core/pixels_off.hpp"
 
 // Static, so this file's copy of stb_image cannot clash with another library's.
 #define STB_IMAGE_IMPLEMENTATION
@@ -39,8 +41,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr int kThreshold = 8;  // of 255, as in issue #39
 
 struct Rgba {
   int width = 0, height = 0;
@@ -75,46 +75,38 @@ void render(const std::string& binary, const fs::path& scene, int frames, const 
   if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
 }
 
-// The order error (%) of the report's last frame: its last column; -1 where none was measured.
-double last_order_error(const fs::path& csv) {
+// The descents (% of adjacent pairs out of exact order) of the report's last frame, from its
+// descents_pct column; -1 where none was measured.
+double last_descents(const fs::path& csv) {
   std::ifstream in(csv);
-  std::string line, last;
+  std::string header, line, last;
+  std::getline(in, header);
   while (std::getline(in, line)) {
     if (!line.empty()) last = line;
   }
-  const auto comma = last.rfind(',');
-  if (comma == std::string::npos) return -1.0;
-  try {
-    return std::stod(last.substr(comma + 1));
-  } catch (const std::exception&) {
-    return -1.0;  // the header alone
-  }
-}
-
-struct Figure {
-  std::uint64_t lit = 0, differing = 0;
-};
-
-Figure compare(const Rgba& a, const Rgba& b, const particles::Color& background) {
-  if (a.width != b.width || a.height != b.height) {
-    throw std::runtime_error("the two screenshots differ in size");
-  }
-  const int bg[3] = {int(background.r * 255.0f + 0.5f), int(background.g * 255.0f + 0.5f),
-                     int(background.b * 255.0f + 0.5f)};
-  Figure f;
-  for (std::size_t i = 0; i < a.pixels.size(); i += 4) {
-    int lit = 0, apart = 0;
-    for (int c = 0; c < 3; ++c) {
-      const int pa = a.pixels[i + c], pb = b.pixels[i + c];
-      lit = std::max({lit, std::abs(pa - bg[c]), std::abs(pb - bg[c])});
-      apart = std::max(apart, std::abs(pa - pb));
+  auto column = [](const std::string& row, std::size_t index) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < index; ++i) {
+      start = row.find(',', start);
+      if (start == std::string::npos) return std::string();
+      ++start;
     }
-    if (lit > kThreshold) {
-      ++f.lit;
-      if (apart > kThreshold) ++f.differing;
+    return row.substr(start, row.find(',', start) - start);
+  };
+  std::size_t index = 0;
+  for (std::size_t at = 0; at < header.size(); ++index) {
+    const std::size_t comma = header.find(',', at);
+    if (header.substr(at, comma - at) == "descents_pct") {
+      try {
+        return std::stod(column(last, index));
+      } catch (const std::exception&) {
+        return -1.0;  // the header alone
+      }
     }
+    if (comma == std::string::npos) break;
+    at = comma + 1;
   }
-  return f;
+  return -1.0;
 }
 
 }  // namespace
@@ -160,8 +152,8 @@ int main(int argc, char** argv) {
     }
     fs::create_directories(out);
     std::printf("# order_contrast: CPU backend, headless 1280x720, frame %d, pixels > %d/255\n\n",
-                frames, kThreshold);
-    std::printf("| scene | file | lit pixels | differ exact vs %s | share | order error |\n",
+                frames, particles::kPixelsOffThreshold);
+    std::printf("| scene | file | lit pixels | differ exact vs %s | share | descents |\n",
                 order.c_str());
     std::printf("|---|---|---:|---:|---:|---:|\n");
     for (const fs::path& scene : scenes) {
@@ -171,12 +163,16 @@ int main(int argc, char** argv) {
       const fs::path other_png = out / (stem + "-" + order + ".png");
       render(binary, scene, frames, "exact", period, sorted_png);
       render(binary, scene, frames, order, period, other_png);
-      const Figure f = compare(read_png(sorted_png), read_png(other_png), desc.background);
-      const double share = f.lit == 0 ? 0.0 : 100.0 * double(f.differing) / double(f.lit);
-      const double error = last_order_error(fs::path(other_png).replace_extension(".csv"));
+      const Rgba sorted = read_png(sorted_png), other = read_png(other_png);
+      if (sorted.width != other.width || sorted.height != other.height) {
+        throw std::runtime_error("the two screenshots differ in size");
+      }
+      const particles::PixelsOff f = particles::count_pixels_off(
+          sorted.pixels, other.pixels, 4, particles::rgb8_of(desc.background));
+      const double descents = last_descents(fs::path(other_png).replace_extension(".csv"));
       std::printf("| %s | %s | %llu | %llu | %.1f%% | %.2f%% |\n", desc.name.c_str(),
                   scene.filename().string().c_str(), static_cast<unsigned long long>(f.lit),
-                  static_cast<unsigned long long>(f.differing), share, error);
+                  static_cast<unsigned long long>(f.off), f.percent(), descents);
       std::fflush(stdout);
     }
     return 0;

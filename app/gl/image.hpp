@@ -21,10 +21,14 @@ struct Image {
   }
 };
 
+// What a PNG keeps of the image: all four channels, or the colour alone (a recording's frames:
+// a video has no alpha, and the file is about a quarter smaller).
+enum class PngChannels { rgba, rgb };
+
 // Writes `image` as a PNG through write_file_atomically (core/output_file.hpp), replacing an
 // earlier file of that name only when `overwrite` allows; throws std::runtime_error naming the
 // path on failure.
 void write_png(const std::filesystem::path& path, const Image& image,
-               Overwrite overwrite = Overwrite::replace);
+               Overwrite overwrite = Overwrite::replace, PngChannels channels = PngChannels::rgba);
 
 }  // namespace particles::gl

@@ -18,6 +18,7 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/app_state.hpp"
 #include "app/main/backend.hpp"
+#include "app/main/compare_labels.hpp"
 #include "app/main/frame_record.hpp"
 #include "app/main/frame_runner.hpp"
 #include "app/main/hud.hpp"
@@ -47,6 +48,7 @@ class Session {
   explicit Session(const Options& options) {
     state_.options = options;
     state_.scene = load_scene(options.scene);
+    if (options.camera) override_camera(state_.scene, *options.camera);
     state_.algorithm = options.algorithm;
     state_.key_mode = options.key_mode;
     state_.key_bits = options.key_bits;
@@ -71,7 +73,8 @@ class Session {
     if (!report_.empty()) check_output_file(report_, "--report", inputs);
     if (report_.empty()) history_.set_keep(std::size_t{1} << 17);
     if (!options.record.empty()) {
-      recorder_ = std::make_unique<Recorder>(options.record, options.record_fps);
+      recorder_ =
+          std::make_unique<Recorder>(options.record, options.record_fps, options.keep_frames);
       state_.record_dir = recorder_->dir();
       std::cerr << "particles: recording every frame into " << recorder_->dir().string() << '\n';
     }
@@ -113,7 +116,7 @@ class Session {
 
     if (!headless_) {
       install_input_callbacks(context_->glfw_window(), state_);
-      hud_ = std::make_unique<Hud>(context_->glfw_window());
+      hud_ = std::make_unique<Hud>(context_->glfw_window(), options.ui_scale);
     }
     std::cerr << "particles: " << state_.count << " particles, scene '" << state_.scene.name
               << "', backend " << state_.backend_name << ", algorithm "
@@ -184,6 +187,15 @@ class Session {
         frame_runner_->run(state_.scene, state_.camera, image_size, choices);
     state_.last_info = outcome.info;
     last_camera_ = outcome.camera;
+    // The comparison view's order error as a viewer sees it (both images exist there, or the
+    // CPU compositor draws them); the CUDA backend does not measure it yet.
+    float pixels_off = -1.0f;
+    if (state_.compare) {
+      if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {
+        pixels_off = static_cast<float>(off->percent());
+        state_.stats.pixels_off.push(pixels_off);
+      }
+    }
     const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
@@ -193,11 +205,15 @@ class Session {
     }
     if (state_.screenshot_requested) {
       // Reported on stderr and in the HUD; a failed write does not end the session.
-      state_.screenshot_message = save_key_screenshot(target_->read_pixels(), "", state_.frame,
-                                                      std::cerr, {screenshot_, report_});
+      state_.screenshot_message =
+          save_key_screenshot(target_->read_pixels(), kKeyScreenshotDir, state_.frame, std::cerr,
+                              {screenshot_, report_});
       state_.screenshot_requested = false;
     }
+    state_.image_width = image_size.x;
+    state_.image_height = image_size.y;
     if (!headless_) {
+      update_heat_share();
       present_timer_->begin();
       target_->blit_to_default_framebuffer(size);
       present_timer_->end();
@@ -210,6 +226,7 @@ class Session {
     record.backend_ms = backend_ms;
     record.path = state_.last_info.path;
     record.order_error = state_.last_info.order_error;
+    record.pixels_off = pixels_off;
     if (state_.last_info.order_error >= 0.0f) {
       state_.stats.order_error.push(100.0f * state_.last_info.order_error);
     }
@@ -236,6 +253,19 @@ class Session {
     state_.stats.frame_ms.push(static_cast<float>(record.frame_ms));
     state_.stats.backend_ms.push(static_cast<float>(backend_ms));
     ++state_.frame;
+  }
+
+  // The heat view's caption: the share of pixels where the two orders' images differ, counted
+  // from the heat image itself (compare_labels.hpp). A read-back waits for the GPU, so after the
+  // first count it runs on every 15th frame only (four times a second at 60 fps), and never
+  // outside the heat view.
+  void update_heat_share() {
+    if (!state_.compare || state_.compare_mode != CompareMode::heat) {
+      state_.heat_count = {};
+    } else if (state_.last_info.compare_order &&
+               (state_.heat_count.pixels == 0 || state_.frame % 15 == 0)) {
+      state_.heat_count = count_heat_differences(target_->read_pixels().rgba);
+    }
   }
 
   // What this frame's times depend on (live_stats.hpp).

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/main/compare_labels.hpp"
 #include "app/main/live_stats.hpp"
 #include "app/scene/options.hpp"
 #include "core/algorithm.hpp"
@@ -44,6 +45,13 @@ struct AppState {
   bool screenshot_requested = false;
   std::string screenshot_message;  // the last P-key screenshot's outcome, for the HUD
   bool quit_requested = false;
+  bool hud_visible = true;  // Tab or F1 hides the panel; the comparison view's labels stay
+
+  // The last frame's image size, which the window shows scaled to fit (the comparison view's
+  // labels are placed on it), and the heat view's count of pixels where the two orders' images
+  // differ (compare_labels.hpp), read back a few times a second; of 0 pixels until counted.
+  int image_width = 0, image_height = 0;
+  HeatCount heat_count;
 
   // Live switching (HUD and keys set these; the session applies them at the start of the next
   // frame, see scene_switch.hpp): a scene file to load and/or a particle count.

@@ -14,6 +14,7 @@
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
+#include "core/pixels_off.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -49,6 +50,16 @@ class Backend {
   // Waits for outstanding GPU work and returns the stage timings not yet reported by
   // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
   virtual std::vector<StageTimes> drain_stage_times() { return {}; }
+  // How far the last frame's drawn order is from the exact order as a viewer sees it: its image
+  // and the exact order's image of the same frame (same particles, same view), both composited
+  // from `camera` (the frame's own) over `background` (premultiplied), compared by
+  // count_pixels_off. Nullopt where the backend does not measure it: the CPU backend does (its
+  // compositor draws both orders whichever renderer shows the frame, reusing the comparison
+  // view's images when it composited them); the CUDA backend does not yet.
+  virtual std::optional<PixelsOff> pixels_off(const SpriteCamera& /*camera*/,
+                                              const PixelF& /*background*/) {
+    return std::nullopt;
+  }
   // Bytes in use on the backend's device (cudaMemGetInfo: total - free, so every process on
   // the device counts), for the soak's leak check; nothing on the CPU backend.
   virtual std::optional<std::uint64_t> device_memory_used() const { return std::nullopt; }

@@ -64,7 +64,7 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench
       ->add_option("--orders", f.orders,
                    "Draw orders (default exact): exact, unsorted, stale, eye, coarse; approximate "
-                   "ones report their order error")
+                   "ones report their descents and pixels off")
       ->delimiter(',')
       ->type_name("NAME,...")
       ->check(one_of(draw_order_names(), "draw order"));

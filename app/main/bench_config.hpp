@@ -21,8 +21,8 @@ struct BenchConfig {
   std::vector<KeyMode> key_modes;
   // Empty: the backend's default renderer (composite on CUDA, raster on the CPU).
   std::vector<RendererKind> renderers;
-  // Empty: exact alone. Approximate orders' frames report their order error; --verify checks
-  // only the exact order's.
+  // Empty: exact alone. Approximate orders' frames report their descents and pixels off; --verify
+  // checks only the exact order's.
   std::vector<DrawOrder> orders;
   int order_period = kDefaultOrderPeriod;  // the stale order's frames per sort
   int key_bits = 16;

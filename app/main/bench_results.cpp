@@ -145,18 +145,23 @@ Summary BenchRun::present() const {
 Summary BenchRun::frame() const {
   return summarize_frames(frames, [](const BenchFrame& f) { return f.frame_ms; });
 }
-Summary BenchRun::order_error() const {
+Summary BenchRun::descents() const {
   return summarize_frames(frames, [](const BenchFrame& f) {
     return f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f;
   });
+}
+Summary BenchRun::pixels_off() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.pixels_off; });
 }
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results) {
   std::ostringstream out;
   out << "run,scene,backend,algorithm,key_mode,order,renderer,count,frame";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
-  // order_error: % of adjacent pairs out of exact order; -1 where not measured.
-  out << ",span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,verified,order_error\n";
+  // descents_pct: % of adjacent pairs out of exact order; pixels_off_pct: % of lit pixels whose
+  // image differs visibly from the exact order's (core/pixels_off.hpp); -1 where not measured.
+  out << ",span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,verified,descents_pct,"
+         "pixels_off_pct\n";
   for (std::size_t r = 0; r < results.runs.size(); ++r) {
     const BenchRun& run = results.runs[r];
     for (std::size_t i = 0; i < run.frames.size(); ++i) {
@@ -167,7 +172,8 @@ void write_bench_csv(const std::filesystem::path& file, const BenchResults& resu
       for (float v : f.stage_ms) out << ',' << v;
       out << ',' << f.span_ms << ',' << f.composite_ms << ',' << f.draw_ms << ',' << f.present_ms
           << ',' << f.frame_ms << ',' << to_string(f.path) << ',' << (f.verified ? 1 : 0) << ','
-          << (f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f) << '\n';
+          << (f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f) << ',' << f.pixels_off
+          << '\n';
     }
   }
   write_file_atomically(file, out.str());
@@ -208,9 +214,13 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     j["draw"] = summary_json(run.draw());
     j["present"] = summary_json(run.present());
     j["frame"] = summary_json(run.frame());
-    if (const Summary e = run.order_error(); e.samples > 0) {
-      j["order_error_pct"] = {{"median", e.median}, {"p99", e.p99},   {"min", e.min},
-                              {"max", e.max},       {"mean", e.mean}, {"samples", e.samples}};
+    auto percent_json = [](const Summary& e) {
+      return nlohmann::json{{"median", e.median}, {"p99", e.p99},   {"min", e.min},
+                            {"max", e.max},       {"mean", e.mean}, {"samples", e.samples}};
+    };
+    if (const Summary e = run.descents(); e.samples > 0) j["order_descents_pct"] = percent_json(e);
+    if (const Summary e = run.pixels_off(); e.samples > 0) {
+      j["order_pixels_off_pct"] = percent_json(e);
     }
     std::uint64_t verified = 0;
     nlohmann::json paths = nlohmann::json::object();
@@ -243,9 +253,10 @@ std::string bench_table(const BenchResults& results) {
   std::ostringstream t;
   t << "| scene | backend | algorithm | sort path | keys | order | renderer | count |";
   for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
-  t << " stages total | span | composite | draw | present | frame | order error | verified |\n"
+  t << " stages total | span | composite | draw | present | frame | descents % | pixels off | "
+       "verified |\n"
        "|---|---|---|---|---|---|---|---:|";
-  for (int s = 0; s < kStageCount + 8; ++s) t << "---:|";
+  for (int s = 0; s < kStageCount + 9; ++s) t << "---:|";
   t << '\n';
   char cell[64];
   auto both = [&](const Summary& s) {
@@ -266,13 +277,16 @@ std::string bench_table(const BenchResults& results) {
     std::snprintf(cell, sizeof cell, "%.3f", total);
     t << ' ' << cell << " | " << both(run.span()) << " | " << both(run.composite()) << " | "
       << both(run.draw()) << " | " << both(run.present()) << " | " << both(run.frame()) << " | ";
-    if (const Summary e = run.order_error(); e.samples > 0) {
-      std::snprintf(cell, sizeof cell, "%.2f%% / %.2f%%", e.median, e.p99);
-      t << cell;
-    } else {
-      t << (run.order == to_string(DrawOrder::exact) && run.key_mode == "exact" ? "0" : "n/a");
+    const bool exactly_sorted = run.order == to_string(DrawOrder::exact) && run.key_mode == "exact";
+    for (const Summary& e : {run.descents(), run.pixels_off()}) {
+      if (e.samples > 0) {
+        std::snprintf(cell, sizeof cell, "%.2f%% / %.2f%%", e.median, e.p99);
+        t << cell;
+      } else {
+        t << (exactly_sorted ? "0" : "n/a");
+      }
+      t << " | ";
     }
-    t << " | ";
     if (!results.verify) {
       t << "off";
     } else if (run.order != to_string(DrawOrder::exact)) {
@@ -292,10 +306,12 @@ std::string bench_table(const BenchResults& results) {
        "pipeline's whole time, from the frames that timed it alone (on the CUDA backend every "
        "stage boundary timed slows the frame). composite is the tile compositor, draw GL's "
        "rasterization of the particles, present GL putting the frame's image on screen; frame is "
-       "the CPU wall time of the whole frame. order error is the % of the drawn order's adjacent "
-       "pairs that exact view-depth keys put the other way round (median / p99), measured for "
-       "the approximate orders (exact keys sorted exactly: 0); only the exact order is verified."
-       "\n";
+       "the CPU wall time of the whole frame. descents % is the % of the drawn order's adjacent "
+       "pairs that exact view-depth keys put the other way round; pixels off is the % of lit "
+       "pixels whose image differs by more than 8/255 from the exact order's image of the same "
+       "frame, what a viewer sees (the CPU backend measures it, outside the frame's time). Both "
+       "are median / p99, measured for the approximate orders (exact keys sorted exactly: 0); "
+       "only the exact order is verified.\n";
   const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
   if (!ratios.empty()) t << radix_comparison_table(results, ratios);
   if (const std::string worst = worst_auto_line(results); !worst.empty())

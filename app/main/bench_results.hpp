@@ -21,7 +21,10 @@ struct BenchFrame {
   float frame_ms = 0.0f;       // CPU wall time of the whole frame (backend + draw submission)
   SortPath path = SortPath::full;
   float order_error = -1.0f;  // FrameInfo::order_error (a fraction); -1 where not measured
-  bool verified = false;      // true only when --verify checked this frame and it passed
+  // The share (%) of lit pixels the frame's image gets visibly wrong against the exact order's
+  // (core/pixels_off.hpp); -1 where not measured.
+  float pixels_off = -1.0f;
+  bool verified = false;  // true only when --verify checked this frame and it passed
 };
 
 struct BenchRun {
@@ -46,7 +49,10 @@ struct BenchRun {
   Summary composite() const;
   Summary present() const;
   Summary frame() const;
-  Summary order_error() const;  // in percent, over the frames that measured it
+  // In percent, over the frames that measured them: the drawn order's adjacent pairs out of
+  // exact order (FrameInfo::order_error), and the lit pixels off (BenchFrame::pixels_off).
+  Summary descents() const;
+  Summary pixels_off() const;
 };
 
 struct BenchResults {

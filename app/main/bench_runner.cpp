@@ -193,6 +193,16 @@ class BenchSession {
           }
         }
         f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
+        // After the frame's time is taken: the measure composites both orders' images where
+        // the frame did not (the CPU backend; the CUDA backend measures nothing yet). Exact keys
+        // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
+        if (choices.measure_order_error) {
+          if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
+            f.pixels_off = static_cast<float>(off->percent());
+          }
+        } else if (order_error_is_zero(settings)) {
+          f.pixels_off = 0.0f;
+        }
       }
       while (auto late = draw_timer.poll()) {
         const std::int64_t issued =

@@ -1,6 +1,7 @@
 // The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order, and for
 // the composite renderer the CPU compositor's image uploaded into the render target.
 #include <chrono>
+#include <optional>
 #include <span>
 
 #include "app/gl/particle_buffers.hpp"
@@ -11,6 +12,7 @@
 #include "core/composite/difference_heat.hpp"
 #include "core/composite/split_view.hpp"
 #include "core/cpu_pipeline.hpp"
+#include "core/pixels_off.hpp"
 #include "core/scene_models.hpp"
 
 namespace particles {
@@ -31,26 +33,35 @@ class CpuBackend final : public Backend {
     buffers_ = &buffers;
     pipeline_.reset(params, count);
     frame_ = 0;
+    exact_order_ = {};  // its storage is the pipeline's, resized by the reset
+    drawn_image_ = false;
+    pixels_off_.reset();
   }
 
   FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
     FrameInfo info = pipeline_.run_frame(settings);
+    view_ = settings.view;
+    exact_order_ = {};
+    drawn_image_ = false;
+    pixels_off_.reset();
     // The GL buffers stay current under either renderer: --verify reads them, and a switch back
     // to raster draws them at once.
     buffers_->upload(pipeline_.vertices(), pipeline_.order(), pipeline_.sprite_scales());
-    std::span<const std::uint32_t> exact_order;
     if (settings.compare_order) {
-      exact_order = pipeline_.exact_order(settings.view);
-      buffers_->upload_compare_order(exact_order);
+      exact_order_ = pipeline_.exact_order(settings.view);
+      buffers_->upload_compare_order(exact_order_);
       info.compare_order = true;
     }
     if (composite != nullptr) {
       const auto start = std::chrono::steady_clock::now();
       compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,
                             composite->background, image_, pipeline_.sprite_scales());
-      if (settings.compare_order) {  // the comparison view costs a second composite
-        compositor_.composite(pipeline_.vertices(), exact_order, composite->camera,
+      drawn_image_ = !settings.compare_order;  // the composed view replaces it
+      if (settings.compare_order) {            // the comparison view costs a second composite
+        compositor_.composite(pipeline_.vertices(), exact_order_, composite->camera,
                               composite->background, exact_image_, pipeline_.sprite_scales());
+        // Both images exist now, before the view is composed from them: one pass to compare.
+        pixels_off_ = count_pixels_off(exact_image_, image_, composite->background);
         if (settings.compare_mode == CompareMode::heat) {
           compose_heat_view(exact_image_, image_);
         } else {
@@ -67,11 +78,34 @@ class CpuBackend final : public Backend {
     return info;
   }
 
+  // What the frame composited is reused (the comparison view's pair, or the drawn image); the
+  // rest is composited here, outside the frame's timed work.
+  std::optional<PixelsOff> pixels_off(const SpriteCamera& camera,
+                                      const PixelF& background) override {
+    if (pixels_off_) return pixels_off_;
+    if (exact_order_.empty()) exact_order_ = pipeline_.exact_order(view_);
+    if (!drawn_image_) {
+      compositor_.composite(pipeline_.vertices(), pipeline_.order(), camera, background, image_,
+                            pipeline_.sprite_scales());
+      drawn_image_ = true;
+    }
+    compositor_.composite(pipeline_.vertices(), exact_order_, camera, background, exact_image_,
+                          pipeline_.sprite_scales());
+    pixels_off_ = count_pixels_off(exact_image_, image_, background);
+    return pixels_off_;
+  }
+
  private:
   CpuPipeline pipeline_;
   CpuCompositor compositor_;
   CompositeImage image_;
   CompositeImage exact_image_;  // the exact order's image, for the comparison view
+  // The last frame's, for pixels_off(): its view, its exact order once computed, whether image_
+  // holds its drawn order's image (not a composed view), and its measure once made.
+  DepthFrame view_;
+  std::span<const std::uint32_t> exact_order_;
+  bool drawn_image_ = false;
+  std::optional<PixelsOff> pixels_off_;
   std::int64_t frame_ = 0;
   gl::ParticleBuffers* buffers_ = nullptr;
 };

@@ -26,6 +26,7 @@ struct FrameRecord {
   bool timed() const { return stage_ms[0] >= 0.0f || span_ms >= 0.0f; }
   SortPath path = SortPath::full;
   float order_error = -1.0f;  // FrameInfo::order_error (a fraction); -1: not measured
+  float pixels_off = -1.0f;   // % of lit pixels off the exact order's image; -1: not measured
 };
 
 // Records by frame number, in frame order. With a bound `keep` > 0 only the newest keep to

@@ -108,6 +108,12 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
     composite = composite_request(draw, renderer_, target_);
     composite->read_back = choices.read_back;
   }
+  {
+    const CompositeRequest view =
+        composite ? *composite : composite_request(draw, renderer_, target_);
+    last_camera_ = view.camera;
+    last_background_ = view.background;
+  }
   const auto start = std::chrono::steady_clock::now();
   out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);
   out.backend_ms =
@@ -132,6 +138,11 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
     draw_timer_.end();
   }
   return out;
+}
+
+std::optional<PixelsOff> FrameRunner::pixels_off() {
+  if (!last_camera_) return std::nullopt;
+  return backend_.pixels_off(*last_camera_, last_background_);
 }
 
 struct FrameRunner::HeatView {

@@ -8,14 +8,18 @@
 #include <glm/vec2.hpp>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "app/main/backend.hpp"
 #include "core/algorithm.hpp"
 #include "core/camera.hpp"
 #include "core/compare_mode.hpp"
+#include "core/composite/pixel.hpp"
+#include "core/composite/sprite.hpp"
 #include "core/depth_keys.hpp"
 #include "core/frame_types.hpp"
+#include "core/pixels_off.hpp"
 #include "core/renderer_kind.hpp"
 #include "core/scene_desc.hpp"
 
@@ -81,6 +85,13 @@ class FrameRunner {
   FrameOutcome run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
                    const FrameChoices& choices);
 
+  // The last frame's order as a viewer sees it: the share of lit pixels where its image and the
+  // exact order's image of the same frame differ (Backend::pixels_off, from that frame's camera
+  // and background). A call of its own, after the frame, so that a caller timing frames can
+  // leave the measure's extra composites out. Nullopt before the first frame and where the
+  // backend does not measure it.
+  std::optional<PixelsOff> pixels_off();
+
  private:
   void draw_heat_view(const gl::DrawParams& draw);
 
@@ -93,6 +104,9 @@ class FrameRunner {
   struct HeatView;
   std::unique_ptr<HeatView> heat_;
   Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
+  // The last frame's camera and background as the compositor takes them, for pixels_off().
+  std::optional<SpriteCamera> last_camera_;
+  PixelF last_background_;
 };
 
 }  // namespace particles

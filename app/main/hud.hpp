@@ -1,19 +1,29 @@
 #pragma once
+#include <optional>
+
 struct GLFWwindow;
 
 namespace particles {
 
 struct AppState;
 
-// Dear ImGui lifetime (GLFW + OpenGL3 backends) and the panel drawn over the scene each frame.
+// Dear ImGui lifetime (GLFW + OpenGL3 backends), the panel drawn over the scene each frame (Tab or
+// F1 hides it) and the comparison view's labels on the image.
 class Hud {
  public:
-  explicit Hud(GLFWwindow* window);
+  // `ui_scale` (--ui-scale) scales the font and every spacing; unset, the monitor's content scale
+  // decides (hud_layout.hpp).
+  Hud(GLFWwindow* window, std::optional<float> ui_scale);
   ~Hud();
   Hud(const Hud&) = delete;
   Hud& operator=(const Hud&) = delete;
 
-  void draw(AppState& state);  // builds and renders the panel into the current framebuffer
+  void draw(AppState& state);  // builds and renders the HUD into the current framebuffer
+  float scale() const { return scale_; }
+
+ private:
+  void panel(AppState& state);
+  float scale_ = 1.0f;
 };
 
 }  // namespace particles

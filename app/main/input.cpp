@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
+#include <string>
 
 #include "app/main/app_state.hpp"
 #include "app/main/scene_switch.hpp"
+#include "app/scene/camera_option.hpp"
 
 namespace particles {
 namespace {
@@ -68,9 +71,16 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
     case GLFW_KEY_C:
       s.follow_path = !s.follow_path;
       break;
+    case GLFW_KEY_E:  // the current view, ready to pass to --camera (camera_option.hpp)
+      std::cout << camera_option_text(s.camera) << std::endl;
+      break;
     case GLFW_KEY_P:
     case GLFW_KEY_F12:
       s.screenshot_requested = true;
+      break;
+    case GLFW_KEY_TAB:
+    case GLFW_KEY_F1:
+      s.hud_visible = !s.hud_visible;
       break;
     case GLFW_KEY_ESCAPE:
     case GLFW_KEY_Q:
@@ -122,11 +132,35 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
   }
 }
 
-const char* key_help() {
-  return "1-5 algorithm (radix, oddeven, quicksort, cub, auto)  R renderer  Space pause  "
-         "U unsorted  O draw order  V compare  H split/heat  "
-         "K key mode  F frame  C camera path  [ ] scene  - = particle count  P screenshot  "
-         "Q quit";
+std::span<const KeyBinding> key_bindings() {
+  static constexpr KeyBinding kBindings[] = {
+      {"1-5", "algorithm: radix, oddeven, quicksort, cub, auto"},
+      {"R", "renderer (raster, composite)"},
+      {"Space", "pause"},
+      {"U", "unsorted on/off"},
+      {"O", "next draw order"},
+      {"V", "compare with the exact order"},
+      {"H", "split / heat view"},
+      {"K", "exact / quantized keys"},
+      {"F", "frame the scene"},
+      {"C", "camera path on/off"},
+      {"[ ]", "previous / next scene"},
+      {"- =", "fewer / more particles"},
+      {"P, F12", "screenshot (into screenshots/)"},
+      {"E", "print the view as a --camera option"},
+      {"Tab, F1", "hide / show the HUD"},
+      {"Q, Esc", "quit"},
+      {"mouse", "left drag orbit, right or middle pan, wheel zoom"},
+  };
+  return kBindings;
+}
+
+std::string key_help() {
+  std::string help;
+  for (const KeyBinding& k : key_bindings()) {
+    help += (help.empty() ? "" : "; ") + std::string(k.keys) + " " + k.action;
+  }
+  return help;
 }
 
 }  // namespace particles

@@ -1,5 +1,8 @@
 #pragma once
 // Window input: an orbit/zoom/pan camera on the mouse and keys for every toggle.
+#include <span>
+#include <string>
+
 struct GLFWwindow;
 
 namespace particles {
@@ -13,7 +16,13 @@ void install_input_callbacks(GLFWwindow* window, AppState& state);
 // Applies mouse dragging to the camera once per frame, unless ImGui wants the mouse.
 void apply_mouse(GLFWwindow* window, AppState& state);
 
-// The key bindings, for --help and the HUD.
-const char* key_help();
+// The key bindings, for --help and the HUD's key list: the keys ("Tab, F1") and what they do.
+struct KeyBinding {
+  const char* keys;
+  const char* action;
+};
+std::span<const KeyBinding> key_bindings();
+// Every binding on one line, for --help: "1-5 algorithm: ...; R renderer ...; ...".
+std::string key_help();
 
 }  // namespace particles

@@ -11,6 +11,8 @@ std::string save_key_screenshot(const gl::Image& image, const std::filesystem::p
                                 std::uint64_t frame, std::ostream& log,
                                 const std::vector<std::filesystem::path>& reserved) {
   try {
+    // Made on first use; a name that exists is left for the write to fail on with its reason.
+    if (!dir.empty() && !std::filesystem::exists(dir)) std::filesystem::create_directories(dir);
     const std::filesystem::path path =
         unused_file_name(dir, "screenshot-" + std::to_string(frame), "png", reserved);
     gl::write_png(path, image, Overwrite::refuse);

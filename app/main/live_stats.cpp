@@ -44,8 +44,8 @@ bool LiveStats::begin_frame(const RunConfig& config, std::uint64_t frame) {
 }
 
 void LiveStats::clear() {
-  for (RollingSeries* s :
-       {&frame_ms, &backend_ms, &draw_ms, &composite_ms, &present_ms, &span_ms, &order_error}) {
+  for (RollingSeries* s : {&frame_ms, &backend_ms, &draw_ms, &composite_ms, &present_ms, &span_ms,
+                           &order_error, &pixels_off}) {
     *s = RollingSeries(240);
   }
   for (RollingSeries& s : stage_ms) s = RollingSeries();

@@ -77,6 +77,7 @@ class LiveStats {
   RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
   std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
   RollingSeries order_error{240};                   // % of adjacent pairs out of order
+  RollingSeries pixels_off{240};  // % of lit pixels off the exact order's image (compare view)
 
  private:
   void clear();

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
+#include <system_error>
 
+#include "app/main/frame_writer.hpp"
 #include "app/main/process.hpp"
 #include "core/output_file.hpp"
 
@@ -65,10 +67,15 @@ std::vector<std::string> ffmpeg_arguments(const fs::path& dir, int fps, std::uin
   return args;
 }
 
-Recorder::Recorder(const fs::path& dir, int fps)
-    : dir_(prepare_empty_output_dir(dir, "--record")), fps_(fps) {}
+Recorder::Recorder(const fs::path& dir, int fps, bool keep_frames)
+    : dir_(prepare_empty_output_dir(dir, "--record")),
+      fps_(fps),
+      keep_frames_(keep_frames),
+      writer_(std::make_unique<FrameWriter>()) {}
 
-void Recorder::add(const gl::Image& image) {
+Recorder::~Recorder() = default;
+
+void Recorder::add(gl::Image image) {
   if (frames_ == 0) {
     width_ = image.width;
     height_ = image.height;
@@ -79,11 +86,12 @@ void Recorder::add(const gl::Image& image) {
                              std::to_string(height_));
   }
   // The folder was empty: a name already taken is someone else's file, left alone.
-  gl::write_png(recorded_frame_path(dir_, frames_), image, Overwrite::refuse);
+  writer_->push(recorded_frame_path(dir_, frames_), std::move(image));
   ++frames_;
 }
 
 int Recorder::finish(std::ostream& out, std::ostream& err) {
+  writer_->finish();
   if (frames_ == 0) {
     out << "recording: no frames were recorded into " << dir_.string() << '\n';
     return 0;
@@ -110,7 +118,22 @@ int Recorder::finish(std::ostream& out, std::ostream& err) {
         << ") encoding " << video.string() << "; the frames are in " << dir_.string() << '\n';
     return 1;
   }
-  out << "recording: " << video.string() << " (" << frames_ << " frames at " << fps_ << " fps)\n";
+  out << "recording: " << video.string() << " (" << frames_ << " frames at " << fps_ << " fps)";
+  std::error_code ec;
+  if (keep_frames_ || !fs::is_regular_file(video, ec)) {
+    out << "; the frames are in " << dir_.string() << '\n';
+    return 0;
+  }
+  // Only the names this run wrote (the folder was empty when it began).
+  std::uint64_t left = 0;
+  for (std::uint64_t i = 0; i < frames_; ++i) {
+    if (!fs::remove(recorded_frame_path(dir_, i), ec) && ec) ++left;
+  }
+  if (left == 0) {
+    out << "; its frames were removed (--keep-frames keeps them)\n";
+  } else {
+    out << "; " << left << " of its frames could not be removed from " << dir_.string() << '\n';
+  }
   return 0;
 }
 

@@ -181,14 +181,32 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->check(output_path_validator());
   app->add_option_function<std::string>(
          "--record", [&o](const std::string& s) { o.record = s; },
-         "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (DIR is created, "
-         "or must be an empty folder: nothing in it is replaced or removed) and, when ffmpeg "
-         "is on the PATH, encode them to "
-         "DIR/recording.mp4 after the run. Each frame steps the simulation and the scene's "
-         "camera path by the scene's time_step, whatever the wall clock, so a headless run "
-         "with the same flags records the same frames")
+         "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (RGB, written off "
+         "the frame's path; DIR is created, or must be an empty folder: nothing else in it is "
+         "replaced or removed, and nothing is written outside it) and, when ffmpeg is on the "
+         "PATH, encode them to DIR/recording.mp4 after the run, then remove the PNGs (see "
+         "--keep-frames). Each frame steps the simulation and the scene's camera path by the "
+         "scene's time_step, whatever the wall clock, so a headless run with the same flags "
+         "records the same frames")
       ->type_name("DIR")
       ->check(output_path_validator());
+  app->add_option_function<std::vector<std::string>>(
+         "--camera",
+         [&o](const std::vector<std::string>& words) {
+           try {
+             o.camera = parse_camera_view(words);
+           } catch (const std::invalid_argument& e) {
+             throw CLI::ValidationError("--camera", e.what());
+           }
+         },
+         "View the scene from here instead of its own camera (pose, path and framing): "
+         "eye=x,y,z target=x,y,z [fov=deg] (default fov: the scene's); the window's E key "
+         "prints the current camera in this form")
+      ->type_name("eye=X,Y,Z target=X,Y,Z [fov=DEG]")
+      ->expected(1, 3);
+  app->add_flag("--keep-frames", o.keep_frames,
+                "Keep --record's PNGs after DIR/recording.mp4 is made (default: they are "
+                "removed once it exists)");
   app->add_option("--record-fps", o.record_fps,
                   "Frame rate of DIR/recording.mp4 (default 60); the simulation still steps "
                   "by time_step per frame")
@@ -245,6 +263,14 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->check(one_of(compare_mode_names(), "comparison mode"));
   app->add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
+  // The range of app/main/hud_layout.hpp's kMinUiScale and kMaxUiScale (this library does not
+  // link the app's).
+  app->add_option_function<float>(
+         "--ui-scale", [&o](const float& s) { o.ui_scale = s; },
+         "Scale of the HUD's font and spacing, 0.75 to 3 (default the monitor's content scale, "
+         "e.g. 2 on a 200% screen, where the window system reports one; else 1)")
+      ->type_name("S")
+      ->check(finite_range(0.75, 3.0));
   app->footer("\n" + backend_limits_help() + "\n\n" + scene_names_help());
   return app;
 }

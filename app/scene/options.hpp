@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/scene/camera_option.hpp"
 #include "core/algorithm.hpp"
 #include "core/compare_mode.hpp"
 #include "core/depth_keys.hpp"
@@ -42,6 +43,8 @@ struct Options {
   std::filesystem::path report;        // empty: none
   std::filesystem::path record;        // empty: no recording; else every frame's PNG goes here
   int record_fps = kDefaultRecordFps;  // frame rate of the recording's MP4
+  bool keep_frames = false;  // --keep-frames: the recording's PNGs stay after its MP4 is made
+  std::optional<CameraView> camera;  // --camera: overrides the (first) scene's camera
   KeyMode key_mode = KeyMode::exact;
   int key_bits = 16;
   int width = 1280, height = 720;
@@ -51,6 +54,9 @@ struct Options {
   bool compare = false;
   CompareMode compare_mode = CompareMode::split;  // --compare-mode (which implies --compare)
   bool vsync = true;
+  // --ui-scale: the HUD's font and spacing scale; unset, the monitor's content scale (the window
+  // only, app/main/hud_layout.hpp).
+  std::optional<float> ui_scale;
 };
 
 struct ParseOutcome {

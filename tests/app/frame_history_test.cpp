@@ -52,8 +52,9 @@ RunConfig base_config() {
 }
 
 void push_every_series(LiveStats& stats, float v) {
-  for (RollingSeries* s : {&stats.frame_ms, &stats.backend_ms, &stats.draw_ms, &stats.composite_ms,
-                           &stats.present_ms, &stats.span_ms, &stats.order_error}) {
+  for (RollingSeries* s :
+       {&stats.frame_ms, &stats.backend_ms, &stats.draw_ms, &stats.composite_ms, &stats.present_ms,
+        &stats.span_ms, &stats.order_error, &stats.pixels_off}) {
     s->push(v);
   }
   for (RollingSeries& s : stats.stage_ms) s.push(v);
@@ -62,7 +63,7 @@ void push_every_series(LiveStats& stats, float v) {
 bool every_series_empty(const LiveStats& stats) {
   for (const RollingSeries* s :
        {&stats.frame_ms, &stats.backend_ms, &stats.draw_ms, &stats.composite_ms, &stats.present_ms,
-        &stats.span_ms, &stats.order_error}) {
+        &stats.span_ms, &stats.order_error, &stats.pixels_off}) {
     if (s->summary().samples != 0) return false;
   }
   for (const RollingSeries& s : stats.stage_ms) {

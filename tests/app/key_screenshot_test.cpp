@@ -44,6 +44,17 @@ TEST_F(KeyScreenshot, WritesANewNameEachTimeAndSaysWhere) {
   EXPECT_GT(fs::file_size(dir_ / "screenshot-7-3.png"), 0u);
 }
 
+// The window's folder (kKeyScreenshotDir) is made on the first screenshot, parents and all.
+TEST_F(KeyScreenshot, MakesItsFolderOnFirstUse) {
+  const fs::path folder = dir_ / "run" / kKeyScreenshotDir;
+  std::ostringstream log;
+  EXPECT_EQ(save_key_screenshot(tiny_image(), folder, 4, log),
+            "wrote " + (folder / "screenshot-4.png").string());
+  EXPECT_TRUE(fs::is_regular_file(folder / "screenshot-4.png"));
+  EXPECT_EQ(save_key_screenshot(tiny_image(), folder, 5, log),
+            "wrote " + (folder / "screenshot-5.png").string());
+}
+
 // `--screenshot screenshot-7.png` is written at the end of the run: a P at frame 7 must not take
 // that name first and lose its image to it. Any spelling of the name counts.
 TEST_F(KeyScreenshot, NeverTakesTheNameOfAFileTheRunWritesAtItsEnd) {

@@ -1,5 +1,5 @@
 // --record DIR: the real binary, headless on the CPU backend (Mesa's EGL surfaceless platform
-// where there is no GPU), records numbered PNGs that decode, at the run's size, the same bytes
+// where there is no GPU), records numbered RGB PNGs that decode, at the run's size, the same bytes
 // run to run; an unwritable DIR stops it; the ffmpeg step runs a fake ffmpeg first on the PATH
 // (which writes down its argv) or finds none and says how to encode. In-process: the names,
 // ffmpeg's arguments and the PATH search.
@@ -51,13 +51,16 @@ fs::path empty_bin(const fs::path& dir) {
 }
 
 // A fake ffmpeg in dir/fakebin: writes its arguments one per line to dir/argv.txt and exits
-// with `status`.
+// with `status`; on success it also makes the video (its last argument), as ffmpeg would.
 fs::path fake_ffmpeg(const fs::path& dir, int status) {
   const fs::path bin = dir / "fakebin";
   fs::create_directories(bin);
   std::ofstream(bin / "ffmpeg") << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > "
-                                << shell_quoted((dir / "argv.txt").string()) << "\nexit " << status
-                                << "\n";
+                                << shell_quoted((dir / "argv.txt").string()) << "\n"
+                                << (status == 0
+                                        ? "for a in \"$@\"; do last=$a; done; : > \"$last\"\n"
+                                        : "")
+                                << "exit " << status << "\n";
   fs::permissions(bin / "ffmpeg", fs::perms::owner_all);
   return bin;
 }
@@ -141,11 +144,17 @@ TEST_P(RecordRenderer, HeadlessRunWritesNumberedFramesThatDecode) {
     frames.push_back(read_png(recorded_frame_path(rec, static_cast<std::uint64_t>(i))));
     EXPECT_EQ(frames.back().width, 160) << i;
     EXPECT_EQ(frames.back().height, 90) << i;
+    EXPECT_EQ(frames.back().channels, 3) << i;  // RGB: a video has no alpha
     EXPECT_EQ(frames.back().pixels.size(), 160u * 90u * 4u) << i;
   }
-  // The snow falls: the frames differ, and the last is the screenshot's frame.
+  // The snow falls: the frames differ, and the last is the screenshot's frame, colour for colour.
   EXPECT_NE(frames.front().pixels, frames.back().pixels);
-  EXPECT_EQ(bytes_of(recorded_frame_path(rec, 3)), bytes_of(dir / "shot.png"));
+  const Decoded shot = read_png(dir / "shot.png");
+  ASSERT_EQ(shot.pixels.size(), frames.back().pixels.size());
+  for (std::size_t i = 0; i < shot.pixels.size(); ++i) {
+    if (i % 4 == 3) continue;  // alpha
+    ASSERT_EQ(shot.pixels[i], frames.back().pixels[i]) << "byte " << i;
+  }
 }
 
 TEST_P(RecordRenderer, TheFlyThroughRecordsTheSameBytesEveryRun) {
@@ -241,6 +250,31 @@ TEST(Record, FfmpegOnThePathEncodesTheFramesFromAnArgumentVector) {
       r.output.find("recording: " + (rec / kRecordingVideo).string() + " (3 frames at 24 fps)"),
       std::string::npos)
       << r.output;
+}
+
+// Recording's file set: once the MP4 exists the frames this run wrote are removed, unless
+// --keep-frames keeps them; either way the run writes nothing outside DIR (it used to leave
+// out/particles.png and out/frame_times.csv beside it through the demo script).
+TEST(Record, TheFramesGoOnceTheVideoExistsUnlessKept) {
+  for (const bool keep : {false, true}) {
+    const fs::path dir = fresh_dir(keep ? "file-set-kept" : "file-set");
+    const fs::path work = dir / "work";  // the run's working directory
+    fs::create_directories(work);
+    const fs::path bin = fake_ffmpeg(dir, 0);
+    const Result r = particles::test::run_command(
+        "cd " + shell_quoted(work.string()) + " && PATH=" + shell_quoted(bin.string()) + " " +
+        shell_quoted(PARTICLES_BINARY) + " " + kSmallRun + " --frames 3 --record rec" +
+        (keep ? " --keep-frames" : ""));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(names_in(work), std::vector<std::string>{"rec"}) << r.output;
+    const std::vector<std::string> kept = {"frame_00000.png", "frame_00001.png", "frame_00002.png",
+                                           kRecordingVideo};
+    EXPECT_EQ(names_in(work / "rec"), keep ? kept : std::vector<std::string>{kRecordingVideo})
+        << r.output;
+    EXPECT_NE(r.output.find(keep ? "; the frames are in " : "; its frames were removed"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 TEST(Record, AFailingFfmpegIsReportedWithItsExitStatus) {

@@ -1,0 +1,103 @@
+#include "app/main/compare_overlay.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/main/app_state.hpp"
+#include "app/main/compare_labels.hpp"
+#include "app/main/hud_layout.hpp"
+
+namespace particles {
+namespace {
+
+constexpr ImU32 kBoxColor = IM_COL32(0, 0, 0, 170);
+constexpr ImU32 kTextColor = IM_COL32(255, 255, 255, 255);
+
+// `text` on a dark box whose top-left corner is `at`, wrapped at `wrap` wide; returns the box's
+// size.
+ImVec2 label_box(ImDrawList* draw, ImVec2 at, const std::string& text, float wrap, float pad) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  draw->AddRectFilled(at, ImVec2(at.x + size.x + 2.0f * pad, at.y + size.y + 2.0f * pad), kBoxColor,
+                      pad);
+  draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + pad, at.y + pad), kTextColor,
+                text.c_str(), nullptr, wrap);
+  return ImVec2(size.x + 2.0f * pad, size.y + 2.0f * pad);
+}
+
+ImVec2 box_size(const std::string& text, float wrap, float pad) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  return ImVec2(size.x + 2.0f * pad, size.y + 2.0f * pad);
+}
+
+// Each half's order at the top of the image, on either side of the divider.
+void split_overlay(ImDrawList* draw, const ImageRect& image, const SplitLabels& labels, float s) {
+  const float pad = 4.0f * s, gap = 6.0f * s;
+  const float middle = image.x + 0.5f * image.width;
+  const float wrap = std::max(0.5f * image.width - 2.0f * gap - 2.0f * pad, 8.0f * s);
+  const float top = image.y + gap;
+  const ImVec2 left = box_size(labels.left, wrap, pad);
+  label_box(draw, ImVec2(middle - gap - left.x, top), labels.left, wrap, pad);
+  label_box(draw, ImVec2(middle + gap, top), labels.right, wrap, pad);
+}
+
+// The share of differing pixels, what is compared, and the heat map's ramp from the smallest
+// difference (1/255, dark red) to kHeatBarFull/255 and more (white), at the bottom of the image.
+void heat_overlay(ImDrawList* draw, const ImageRect& image, const AppState& state, float s) {
+  const float pad = 5.0f * s, gap = 8.0f * s;
+  const std::string caption = heat_caption(state.heat_count);
+  const std::string compared = "exact vs " + order_description(state.order, state.order_period,
+                                                               state.key_mode, state.key_bits);
+  const std::string low = "1/255", high = std::to_string(kHeatBarFull) + "/255 or more";
+  const float bar_w = std::min(256.0f * s, 0.6f * image.width);
+  const float bar_h = 0.8f * ImGui::GetFontSize();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float text_w =
+      std::max(ImGui::CalcTextSize(caption.c_str()).x, ImGui::CalcTextSize(compared.c_str()).x);
+  const float inner_w = std::min(std::max(bar_w, text_w), image.width - 2.0f * gap - 2.0f * pad);
+  const float box_w = inner_w + 2.0f * pad;
+  const float box_h = 3.0f * line + bar_h + 2.0f * pad;
+  const ImVec2 at(image.x + 0.5f * (image.width - box_w), image.y + image.height - gap - box_h);
+  draw->AddRectFilled(at, ImVec2(at.x + box_w, at.y + box_h), kBoxColor, pad);
+  ImVec2 cursor(at.x + pad, at.y + pad);
+  draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(), cursor, kTextColor, caption.c_str(),
+                nullptr, inner_w);
+  cursor.y += line;
+  draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(), cursor, IM_COL32(200, 200, 200, 255),
+                compared.c_str(), nullptr, inner_w);
+  cursor.y += line;
+  // The bar, centred in the box: one step per difference, coloured as the heat map colours it.
+  const float bar_x = at.x + 0.5f * (box_w - bar_w);
+  const float step = bar_w / static_cast<float>(kHeatBarFull);
+  for (int d = 1; d <= kHeatBarFull; ++d) {
+    const float x0 = bar_x + step * static_cast<float>(d - 1);
+    draw->AddRectFilled(ImVec2(x0, cursor.y), ImVec2(x0 + step + 0.5f, cursor.y + bar_h),
+                        heat_bar_rgba8(d));  // RGBA8 with red lowest, as ImU32 is
+  }
+  cursor.y += bar_h + 0.25f * line;
+  const ImU32 tick = IM_COL32(200, 200, 200, 255);
+  draw->AddText(ImVec2(bar_x, cursor.y), tick, low.c_str());
+  draw->AddText(ImVec2(bar_x + bar_w - ImGui::CalcTextSize(high.c_str()).x, cursor.y), tick,
+                high.c_str());
+}
+
+}  // namespace
+
+void draw_compare_overlay(const AppState& state, float ui_scale) {
+  if (!state.compare || !state.last_info.compare_order) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImageRect image =
+      fit_image(state.image_width, state.image_height, io.DisplaySize.x, io.DisplaySize.y);
+  if (image.width <= 0.0f || image.height <= 0.0f) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const float s = clamp_ui_scale(ui_scale);
+  if (state.compare_mode == CompareMode::heat) {
+    heat_overlay(draw, image, state, s);
+  } else {
+    split_overlay(draw, image,
+                  split_labels(state.order, state.order_period, state.key_mode, state.key_bits), s);
+  }
+}
+
+}  // namespace particles

@@ -1,0 +1,44 @@
+#pragma once
+// How far a frame drawn in an approximate order is from the exact order's image of the same
+// frame, as a viewer sees it: the share of lit pixels whose two images differ visibly. A pixel is
+// lit when either image is more than 8/255 from the background in some channel, and off when the
+// two images are more than 8/255 apart in some channel (alpha is not compared: the window and the
+// files show colour). Counting lit pixels only keeps an empty sky from diluting the share. The
+// comparison view (live), the bench and tools/order_contrast all measure with this one function.
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "core/color.hpp"
+#include "core/composite/cpu_compositor.hpp"
+#include "core/composite/pixel.hpp"
+
+namespace particles {
+
+inline constexpr int kPixelsOffThreshold = 8;  // of 255, as in issue #39
+
+struct PixelsOff {
+  std::uint64_t lit = 0;  // pixels lit in either image
+  std::uint64_t off = 0;  // of those, the ones whose two images differ visibly
+  // off / lit in percent; 0 when nothing is lit (nothing to get wrong).
+  double percent() const { return lit == 0 ? 0.0 : 100.0 * double(off) / double(lit); }
+};
+
+using Rgb8 = std::array<std::uint8_t, 3>;
+
+// A straight background colour as the 8-bit pixels of an image cleared to it (alpha ignored).
+Rgb8 rgb8_of(const Color& background);
+
+// `a` and `b`: the same number of 8-bit pixels, `channels` bytes each (3 for RGB, 4 for RGBA;
+// channels past the third are not compared). Throws std::invalid_argument on sizes that differ,
+// are not whole pixels, or a channel count outside 3..4.
+PixelsOff count_pixels_off(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b,
+                           int channels, const Rgb8& background);
+
+// The same for two float images (premultiplied, as the compositor leaves them) turned into bytes
+// as the window and the screenshots turn them (rgba8_of); `background` premultiplied as well.
+// Throws std::invalid_argument when the images differ in size.
+PixelsOff count_pixels_off(const CompositeImage& a, const CompositeImage& b,
+                           const PixelF& background);
+
+}  // namespace particles
