@@ -293,6 +293,7 @@ class Session {
   // (its frame numbers from 0) and a new FrameRunner forgets the old scene's extents.
   void apply_switches() {
     if (!state_.requested_scene && !state_.requested_count) return;
+    const bool scene_asked = state_.requested_scene.has_value();
     // The old particles' outstanding timings, before the reset forgets them.
     for (const StageTimes& t : backend_->drain_stage_times()) record_stages(t);
     const SwitchResult result = apply_switch_requests(state_, *backend_, *buffers_);
@@ -303,8 +304,8 @@ class Session {
     if (!headless_) {
       glfwSetWindowTitle(context_->glfw_window(), ("particles: " + state_.scene.name).c_str());
     }
-    std::cerr << "particles: switched to scene '" << state_.scene.name << "', " << state_.count
-              << " particles\n";
+    std::cerr << "particles: " << (scene_asked ? "switched to scene '" : "scene '")
+              << state_.scene.name << "', now " << state_.count << " particles\n";
   }
 
   // Stage timings name the backend frame they measured, counted from the backend's last reset,

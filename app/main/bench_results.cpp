@@ -251,7 +251,7 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
 
 std::string bench_table(const BenchResults& results) {
   std::ostringstream t;
-  t << "| scene | backend | algorithm | sort path | keys | order | renderer | count |";
+  t << "| scene | backend | algorithm | sort path | key mode | draw order | renderer | count |";
   for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
   t << " stages total | span | composite | draw | present | frame | descents % | pixels off | "
        "verified |\n"

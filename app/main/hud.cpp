@@ -154,14 +154,21 @@ void count_control(AppState& state) {
   }
 }
 
-// How wrong the drawn order is, as the backend measured it.
+// How wrong the drawn order is: its descents (adjacent pairs out of order, as the backend
+// measured them) and, in the comparison view, the share of lit pixels more than 8/255 off the
+// exact order's image (core/pixels_off.hpp), which is what a viewer sees.
 void order_error_line(const AppState& state) {
-  const float error = state.stats.order_error.latest();
   const Summary s = state.stats.order_error.summary();
   if (s.samples > 0) {
-    ImGui::TextWrapped("order error %.2f%% of pairs (median %.2f%%)", error, s.median);
+    ImGui::TextWrapped("descents %.2f%% of pairs (median %.2f%%)", state.stats.order_error.latest(),
+                       s.median);
   } else {
-    ImGui::TextDisabled("order error: not measured yet");
+    ImGui::TextDisabled("descents: not measured yet");
+  }
+  const Summary off = state.stats.pixels_off.summary();
+  if (off.samples > 0) {
+    ImGui::TextWrapped("pixels off: %.2f%% of lit pixels (median %.2f%%)",
+                       state.stats.pixels_off.latest(), off.median);
   }
 }
 

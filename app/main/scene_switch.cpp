@@ -18,10 +18,12 @@ std::uint32_t default_count(const SceneDesc& scene, std::string_view backend_nam
 
 std::vector<std::uint32_t> count_presets(std::string_view backend_name,
                                          std::uint32_t scene_default) {
-  std::vector<std::uint32_t> presets =
-      backend_name == "cpu"
-          ? std::vector<std::uint32_t>{1u << 14, 1u << 16, 1u << 18, 1u << 20}
-          : std::vector<std::uint32_t>{1u << 16, 1u << 18, 1u << 20, 1u << 22, 1u << 24};
+  // Every power of two in the backend's interactive range, so that - and = double and halve.
+  const bool cpu = backend_name == "cpu";
+  std::vector<std::uint32_t> presets;
+  for (std::uint32_t n = cpu ? 1u << 14 : 1u << 16; n <= (cpu ? 1u << 20 : 1u << 24); n *= 2) {
+    presets.push_back(n);
+  }
   if (scene_default > 0) presets.push_back(scene_default);
   std::sort(presets.begin(), presets.end());
   presets.erase(std::unique(presets.begin(), presets.end()), presets.end());

@@ -259,8 +259,8 @@ TEST(BenchRendererResults, TableHasRendererAndItsTimes) {
   EXPECT_EQ(bars(separator), bars(header)) << table;
   EXPECT_EQ(bars(row), bars(header)) << table;
   EXPECT_NE(
-      table.find("| scene | backend | algorithm | sort path | keys | order | renderer | count | "
-                 "simulate |"),
+      table.find("| scene | backend | algorithm | sort path | key mode | draw order | renderer | "
+                 "count | simulate |"),
       std::string::npos)
       << table;
   EXPECT_NE(table.find("| stages total | span | composite | draw | present | frame | descents % "

@@ -27,12 +27,17 @@ namespace {
 const std::filesystem::path kScenes = PARTICLES_SOURCE_DIR "/scenes";
 
 TEST(CountPresets, LadderPerBackendWithTheSceneDefault) {
-  EXPECT_EQ(count_presets("cuda", 1u << 20),
-            (std::vector<std::uint32_t>{1u << 16, 1u << 18, 1u << 20, 1u << 22, 1u << 24}));
-  EXPECT_EQ(count_presets("cuda", 200000),
-            (std::vector<std::uint32_t>{1u << 16, 200000, 1u << 18, 1u << 20, 1u << 22, 1u << 24}));
-  const auto cpu = count_presets("cpu", 131072);
-  EXPECT_EQ(cpu, (std::vector<std::uint32_t>{1u << 14, 1u << 16, 131072, 1u << 18, 1u << 20}));
+  const auto doubling = [](std::uint32_t from, std::uint32_t to) {
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t n = from; n <= to; n *= 2) v.push_back(n);
+    return v;
+  };
+  EXPECT_EQ(count_presets("cuda", 1u << 20), doubling(1u << 16, 1u << 24));
+  std::vector<std::uint32_t> with_scene = doubling(1u << 16, 1u << 24);
+  with_scene.insert(with_scene.begin() + 2, 200000u);  // between 128K and 256K
+  EXPECT_EQ(count_presets("cuda", 200000), with_scene);
+  const auto cpu = count_presets("cpu", 131072);  // 128K, already a step
+  EXPECT_EQ(cpu, doubling(1u << 14, 1u << 20));
   EXPECT_LE(cpu.back(), 1u << 20);  // the CPU stays interactive
 }
 
