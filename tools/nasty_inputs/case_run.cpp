@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 // Static, so this file's copy of stb_image cannot clash with another library's.
 #define STB_IMAGE_IMPLEMENTATION
@@ -30,6 +31,8 @@
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+#include "tests/support/read_png.hpp"
 
 namespace nasty {
 namespace {
@@ -145,15 +148,11 @@ std::string judge_changes(const std::map<std::string, std::string>& before,
 // One colour edge to edge; an unreadable file counts as not black (judged elsewhere), and so
 // does a single pixel, which is one colour whatever it shows.
 bool one_colour(const fs::path& png) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (data == nullptr) return false;
-  bool same = w * h > 1;
-  const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-  for (std::size_t i = 1; i < n && same; ++i) {
-    for (int k = 0; k < 4; ++k) same = same && data[i * 4 + k] == data[k];
-  }
-  stbi_image_free(data);
+  const particles::test::PngPixels image = particles::test::read_png(png);
+  if (image.pixels.empty()) return false;
+  const std::vector<unsigned char>& p = image.pixels;
+  bool same = image.width * image.height > 1;
+  for (std::size_t i = 4; i < p.size() && same; ++i) same = p[i] == p[i % 4];
   return same;
 }
 
