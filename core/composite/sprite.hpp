@@ -138,22 +138,37 @@ PARTICLES_HD int floor_to_int(float v) {
   return static_cast<float>(i) > v ? i - 1 : i;
 }
 
+// Whether pixel p's centre lies within the sprite's half-size of c along one axis, written as
+// sprite_weight_at writes that axis's term: a pixel that fails it fails the disc test too (the
+// other axis's square only adds), so bounds built from it lose no fragment.
+PARTICLES_HD bool axis_covers(float c, float inv_half, int p) {
+  const float d = (static_cast<float>(p) + 0.5f - c) * inv_half;
+  return d * d <= 1.0f;
+}
+
+// The pixels [lo, hi) along one axis whose centres pass axis_covers, clamped to [0, size). The
+// estimate from the half-size is within a pixel of the edge (both are a few float roundings from
+// the exact edge); the steps from it use axis_covers itself, so the bounds are exactly the pixels
+// the disc test can take: no fragment is missed, and no tile is listed for a sprite that only a
+// widened bound would reach.
+PARTICLES_HD void covered_span(float c, float inv_half, float half, int size, int& lo, int& hi) {
+  int first = floor_to_int(c - half - 0.5f);
+  if (axis_covers(c, inv_half, first - 1)) --first;
+  while (!axis_covers(c, inv_half, first) && first <= floor_to_int(c)) ++first;
+  int last = floor_to_int(c + half - 0.5f);
+  if (axis_covers(c, inv_half, last + 1)) ++last;
+  while (!axis_covers(c, inv_half, last) && last >= floor_to_int(c) - 1) --last;
+  lo = first < 0 ? 0 : first;
+  hi = last + 1 > size ? size : last + 1;
+}
+
 PARTICLES_HD PixelBounds sprite_pixel_bounds(const ProjectedSprite& s, int width, int height) {
   PixelBounds b;
   if (!s.visible) return b;
-  // Pixel centres ix + 0.5 inside [x - size/2, x + size/2]: from ceil(x - size/2 - 0.5) to
-  // floor(x + size/2 - 0.5), widened to whole pixels on both sides so that no rounding of the
-  // disc test reaches outside. Positions are far inside int range once clipped (|x| <= width).
+  // Positions are far inside int range once clipped (|x| <= width).
   const float half = 1.0f / s.inv_half;  // from inv_half, so every caller gets the same bounds
-  int x0 = floor_to_int(s.x - half - 0.5f);
-  int x1 = floor_to_int(s.x + half - 0.5f) + 2;
-  int y0 = floor_to_int(s.y - half - 0.5f);
-  int y1 = floor_to_int(s.y + half - 0.5f) + 2;
-  x0 = x0 < 0 ? 0 : x0;
-  y0 = y0 < 0 ? 0 : y0;
-  x1 = x1 > width ? width : x1;
-  y1 = y1 > height ? height : y1;
-  b = {x0, y0, x1, y1};
+  covered_span(s.x, s.inv_half, half, width, b.x0, b.x1);
+  covered_span(s.y, s.inv_half, half, height, b.y0, b.y1);
   return b;
 }
 

@@ -27,6 +27,15 @@ constexpr int kBlendThreads = kTilePixels;
 // so that no tile's list bounds the whole blend; a tile of several chunks is put together by the
 // block that finishes last (blend_kernel).
 constexpr std::uint32_t kChunk = kBlendChunk;
+// A tile's farther chunks, after its nearest (kChunk): shorter, so that a list that does not close
+// early (many faint sprites) spreads over many blocks, while one that does closes in its first.
+constexpr std::uint32_t kFartherChunk = kBlendFartherChunk;
+
+// How many chunks a list of `length` entries is blended in: one at least, so that every pixel of
+// its tile is written.
+__host__ __device__ std::uint32_t chunks_of(std::uint32_t length) {
+  return length <= kChunk ? 1u : 1u + (length - kChunk + kFartherChunk - 1) / kFartherChunk;
+}
 constexpr int kWorkThreads = 256;
 
 unsigned blocks_for(std::uint64_t items, int threads) {
@@ -160,7 +169,7 @@ __global__ void extra_chunk_kernel(const uint2* __restrict__ ranges, std::uint32
     return;
   }
   const uint2 r = ranges[tile];
-  extra_chunks[tile] = max(1u, (r.y - r.x + kChunk - 1) / kChunk) - 1u;
+  extra_chunks[tile] = chunks_of(r.y - r.x) - 1u;
 }
 
 // The work item of chunk k of a tile: every tile's first chunk (its nearest) comes first, in tile
@@ -192,6 +201,25 @@ __device__ std::uint32_t tile_masks(const PixelBounds& b, int x0, int y0) {
     return from < to ? ((1u << to) - 1u) & ~((1u << from) - 1u) : 0u;
   };
   return span(b.x0 - x0, b.x1 - x0) | span(b.y0 - y0, b.y1 - y0) << kTileSize;
+}
+
+constexpr int kBlendWarps = kBlendThreads / 32;
+constexpr int kMaskBits = 2 * kTileSize;  // a tile's columns, then its rows
+static_assert(kBlendThreads % 32 == 0 && kMaskBits <= 32, "a warp's lanes hold the mask bits");
+
+// Turns the batch's masks (tile_masks, sprite k held by thread k) around: bit l of
+// `sprites_over[w][b]` is set when sprite 32w + l covers column b (or row b - kTileSize) of the
+// tile. A pixel's candidates are then its column's sprites that also cover its row, so that it
+// visits only those rather than testing every sprite of the batch.
+__device__ void transpose_masks(std::uint32_t mask, std::uint32_t (*sprites_over)[kMaskBits]) {
+  const int lane = static_cast<int>(threadIdx.x % 32u), warp = static_cast<int>(threadIdx.x / 32u);
+  std::uint32_t mine = 0u;
+#pragma unroll
+  for (int b = 0; b < kMaskBits; ++b) {
+    const std::uint32_t sprites = __ballot_sync(~0u, (mask >> b) & 1u);
+    if (lane == b) mine = sprites;
+  }
+  if (lane < kMaskBits) sprites_over[warp][lane] = mine;
 }
 
 struct SurfaceWriter {
@@ -236,7 +264,7 @@ __global__ void __launch_bounds__(kBlendThreads)
                  Writer out) {
   __shared__ float4 batch_geometry[kBlendThreads];
   __shared__ SpriteColor batch_colors[kBlendThreads];
-  __shared__ std::uint32_t batch_masks[kBlendThreads];
+  __shared__ std::uint32_t sprites_over[kBlendWarps][kMaskBits];
   __shared__ bool last_chunk, hidden;
   // A frame with more entries than were binned (it outgrew the estimate its buffers were sized
   // by) writes nothing: the image keeps the frame before, never a frame with sprites missing.
@@ -249,10 +277,13 @@ __global__ void __launch_bounds__(kBlendThreads)
   const uint2 item = items[blockIdx.x];
   const std::uint32_t tile = item.x;
   const uint2 range = ranges[tile];
-  const std::uint32_t chunks = max(1u, (range.y - range.x + kChunk - 1) / kChunk);
-  // Chunk k holds the list's entries [end - (k + 1) * kChunk, end - k * kChunk), nearest last.
-  const std::uint32_t hi = range.y - min(range.y - range.x, item.y * kChunk);
-  const std::uint32_t lo = hi - min(hi - range.x, kChunk);
+  const std::uint32_t chunks = chunks_of(range.y - range.x);
+  // Chunk 0 holds the list's last (nearest) kChunk entries, chunk k > 0 the kFartherChunk before
+  // chunk k - 1's, each nearest last.
+  const std::uint32_t hi =
+      item.y == 0 ? range.y
+                  : range.y - min(range.y - range.x, kChunk + (item.y - 1) * kFartherChunk);
+  const std::uint32_t lo = hi - min(hi - range.x, item.y == 0 ? kChunk : kFartherChunk);
 
   const int pixel = static_cast<int>(threadIdx.x);
   const int px = static_cast<int>(tile % static_cast<std::uint32_t>(grid.columns)) * kTileSize +
@@ -268,24 +299,29 @@ __global__ void __launch_bounds__(kBlendThreads)
     // A nearer chunk that closed every pixel of the tile on its own hides this one: the join
     // stops before it, so it need not be finished (whenever it stops, the image is the same).
     if (pixel == 0) hidden = item.y > 0 && __ldcg(&hidden_from[tile]) < item.y;
-    if (pixel < taken) {  // a sprite a thread: its geometry, colour and pixels in this tile
+    std::uint32_t mask = 0u;  // a sprite a thread: its geometry, colour and pixels in this tile
+    if (pixel < taken) {
       const std::uint32_t sprite = sprites[end - 1 - static_cast<std::uint32_t>(pixel)];
       const float4 g = geometry[sprite];
       batch_geometry[pixel] = g;
       batch_colors[pixel] = sprite_color(colors[sprite]);
-      batch_masks[pixel] = tile_masks(geometry_pixel_bounds(g, grid), tile_x0, tile_y0);
+      mask = tile_masks(geometry_pixel_bounds(g, grid), tile_x0, tile_y0);
     }
+    transpose_masks(mask, sprites_over);
     __syncthreads();
     if (hidden) break;
-    // Only pixels inside a sprite's bounds test its disc: a warp none of whose pixels a small
-    // sprite reaches passes it by in a few instructions.
-    const int column_bit = pixel % kTileSize, row_bit = kTileSize + pixel / kTileSize;
-    for (int k = 0; k < taken && sum.open(); ++k) {
-      const std::uint32_t mask = batch_masks[k];
-      if (((mask >> column_bit) & (mask >> row_bit) & 1u) == 0u) continue;
-      const float4 g = batch_geometry[k];
-      const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
-      if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
+    // A pixel visits only the sprites whose bounds cover it, nearest first: its work follows
+    // its fragments, so a batch of small sprites costs each pixel a few steps, not one a sprite.
+    for (int warp = 0; warp < kBlendWarps; ++warp) {
+      std::uint32_t candidates =
+          sprites_over[warp][pixel % kTileSize] & sprites_over[warp][kTileSize + pixel / kTileSize];
+      while (candidates != 0u && sum.open()) {
+        const int k = 32 * warp + __ffs(static_cast<int>(candidates)) - 1;
+        candidates &= candidates - 1u;
+        const float4 g = batch_geometry[k];
+        const float w = sprite_weight_at(g.x, g.y, g.z, px, py);
+        if (w >= 0.0f) sum.take(batch_colors[k], g.w * w);
+      }
     }
     // Stop once no pixel of the tile takes more (pixels outside the image take nothing useful).
     if (__syncthreads_count(in_image && sum.open()) == 0) {
@@ -441,7 +477,7 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   const std::uint64_t per_pass = (wanted + passes - 1) / passes;
   const std::uint64_t binned = per_pass * passes;
   reserve_entries(static_cast<std::size_t>(per_pass), stream);
-  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kChunk;
+  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kFartherChunk;
   reserve_work_items(static_cast<std::size_t>(item_bound));
   last_passes_ = static_cast<std::size_t>(passes);
   last_binned_ = binned;
@@ -477,8 +513,8 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
         entry_tiles_.data(), length, sentinel, tile_ranges_.data());
     CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
     // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
-    // is launched for the most there can be (a tile has at most 1 + its entries / kChunk) and
-    // its blocks past the count found return at once.
+    // is launched for the most there can be (a tile has at most 1 + its entries / kFartherChunk)
+    // and its blocks past the count found return at once.
     extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
                          stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
     CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);

@@ -56,6 +56,8 @@ inline constexpr std::uint64_t kDefaultMaxEntriesPerPass = std::uint64_t{1} << 2
 // A tile's list is blended in chunks of at most this many entries, a block each; a list of one
 // chunk is taken in exactly the CPU twin's order of operations.
 inline constexpr std::uint32_t kBlendChunk = 2048;
+// The length of each of a tile's farther chunks, behind its nearest kBlendChunk entries.
+inline constexpr std::uint32_t kBlendFartherChunk = 512;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
 inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
 
