@@ -47,9 +47,7 @@ void split_overlay(ImDrawList* draw, const ImageRect& image, const SplitLabels& 
 void heat_overlay(ImDrawList* draw, const ImageRect& image, const AppState& state, float s) {
   const float pad = 5.0f * s, gap = 8.0f * s;
   const std::string caption = heat_caption(state.heat_count);
-  const std::string compared =
-      "exact vs " + order_description(state.choices.order, state.choices.order_period,
-                                      state.choices.key_mode, state.choices.key_bits);
+  const std::string compared = "exact vs " + order_description(state.choices);
   const std::string low = "1/255", high = std::to_string(kHeatBarFull) + "/255 or more";
   const float bar_w = std::min(256.0f * s, 0.6f * image.width);
   const float bar_h = 0.8f * ImGui::GetFontSize();
@@ -96,10 +94,7 @@ void draw_compare_overlay(const AppState& state, float ui_scale) {
   if (state.choices.compare_mode == CompareMode::heat) {
     heat_overlay(draw, image, state, s);
   } else {
-    split_overlay(draw, image,
-                  split_labels(state.choices.order, state.choices.order_period,
-                               state.choices.key_mode, state.choices.key_bits),
-                  s);
+    split_overlay(draw, image, split_labels(state.choices), s);
   }
 }
 
