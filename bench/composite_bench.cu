@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
       const double floor_ms = (double(scene.count) * (sizeof(ParticleVertex) + 4) +
                                double(c.width) * c.height * sizeof(PixelF)) /
                               kCopyBytesPerSecond * 1e3;
-      for (cuda::SortAlgorithm binning : {cuda::SortAlgorithm::cub, cuda::SortAlgorithm::radix}) {
+      for (const Algorithm binning : {Algorithm::cub, Algorithm::radix}) {
         cuda::TileCompositor compositor(cuda::kDefaultMaxEntriesPerPass, binning);
         cuda::Stream stream = cuda::Stream::create();
         cuda::Event start = cuda::Event::create(true), stop = cuda::Event::create(true);
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
         const double g = bench::median(gpu);
         std::printf("| %s | %u | %dx%d | %s | %llu | %u | %.3f ms | %.3f ms | %.3f ms | %.1f |\n",
                     scene.name.c_str(), scene.count, c.width, c.height,
-                    std::string(cuda::to_string(binning)).c_str(),
+                    std::string(to_string(binning)).c_str(),
                     static_cast<unsigned long long>(compositor.last_entries(stream.get())),
                     compositor.longest_tile_list(stream.get()), g, bench::median(host), floor_ms,
                     g / floor_ms);

@@ -172,8 +172,9 @@ int main(int argc, char** argv) {
         prop.name, prop.multiProcessorCount, bw / 1e12, g_reps);
 
     const std::size_t capacity = std::size_t{1} << max_log2;
-    const SortAlgorithm algorithms[] = {SortAlgorithm::radix, SortAlgorithm::oddeven,
-                                        SortAlgorithm::quicksort, SortAlgorithm::cub};
+    const particles::Algorithm algorithms[] = {
+        particles::Algorithm::radix, particles::Algorithm::oddeven, particles::Algorithm::quicksort,
+        particles::Algorithm::cub};
     std::vector<std::unique_ptr<Sorter>> sorters;
     for (auto a : algorithms) sorters.push_back(make_sorter(a, capacity));
     RadixSortEngine tuning(capacity);

@@ -7,20 +7,20 @@
 #include "core/depth_keys.hpp"
 #include "core/draw_order.hpp"
 #include "core/extents.hpp"
+#include "core/frame_choices.hpp"
 #include "core/scene_models.hpp"
 #include "core/view_depth.hpp"
 
 namespace particles {
 
-// Frames per stage-timed frame by default (FrameSettings::stage_sample_period).
-inline constexpr int kDefaultStageSamplePeriod = 8;
-
+// What a backend runs for one frame: the user's choices (core/frame_choices.hpp) as the backend
+// needs them, and this frame's step and view. Its defaults are FrameChoices'.
 struct FrameSettings {
   float dt = 1.0f / 60.0f;  // 0 when paused: positions stay, the order still follows the camera
   DepthFrame view;
   Algorithm algorithm = Algorithm::radix;
   KeyMode key_mode = KeyMode::exact;
-  int key_bits = 16;  // quantized mode only
+  int key_bits = kDefaultKeyBits;  // quantized mode only
   // exact, or an approximation (core/draw_order.hpp); unsorted draws in index order.
   DrawOrder order = DrawOrder::exact;
   int order_period = kDefaultOrderPeriod;  // stale: frames per sort
@@ -44,6 +44,22 @@ struct FrameSettings {
   // sort), so timing every boundary of every frame would slow what it measures. 1: every frame.
   int stage_sample_period = kDefaultStageSamplePeriod;
 };
+
+// The settings of a frame of these choices, before its step and view are known. The renderer is
+// not the backend's to know (it gets a composite request, or GL draws after it).
+inline FrameSettings settings_of(const FrameChoices& c) {
+  FrameSettings s;
+  s.algorithm = c.algorithm;
+  s.key_mode = c.key_mode;
+  s.key_bits = c.key_bits;
+  s.order = c.order;
+  s.order_period = c.order_period;
+  s.compare_order = c.compare;
+  s.compare_mode = c.compare_mode;
+  s.fuse_stages = c.fuse_stages;
+  s.stage_sample_period = c.stage_sample_period;
+  return s;
+}
 
 // How a frame was sorted. The automatic mode reports which of its paths ran: skipped_sorted,
 // oddeven, partition (the CUDA backend's splitter partition sort, tried before radix when the

@@ -49,13 +49,7 @@ class Session {
     state_.options = options;
     state_.scene = load_scene(options.scene);
     if (options.camera) override_camera(state_.scene, *options.camera);
-    state_.algorithm = options.algorithm;
-    state_.key_mode = options.key_mode;
-    state_.key_bits = options.key_bits;
-    state_.order = options.order;
-    state_.order_period = options.order_period;
-    state_.compare = options.compare;
-    state_.compare_mode = options.compare_mode;
+    state_.choices = options.choices;
     state_.camera = state_.scene.camera;
     state_.follow_path = !state_.scene.camera_path.empty();
     state_.frame_on_load = state_.scene.camera_auto_frame;
@@ -102,14 +96,14 @@ class Session {
     target_ = std::make_unique<gl::RenderTarget>(context_->framebuffer_size());
     draw_timer_ = std::make_unique<gl::GpuTimer>();
     present_timer_ = std::make_unique<gl::GpuTimer>();
-    state_.renderer = options.renderer.value_or(default_renderer(state_.backend_name));
+    if (!options.renderer_given) state_.choices.renderer = default_renderer(state_.backend_name);
     reset_backend(backend_, options.backend, state_.scene.params, state_.count, *buffers_,
                   std::cerr);
     if (backend_->name() != state_.backend_name) {  // auto fell back to the CPU: its presets
       state_.backend_name = backend_->name();
       state_.count_presets =
           count_presets(state_.backend_name, default_count(state_.scene, state_.backend_name));
-      if (!options.renderer) state_.renderer = default_renderer(state_.backend_name);
+      if (!options.renderer_given) state_.choices.renderer = default_renderer(state_.backend_name);
     }
     frame_runner_ =
         std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
@@ -120,11 +114,11 @@ class Session {
     }
     std::cerr << "particles: " << state_.count << " particles, scene '" << state_.scene.name
               << "', backend " << state_.backend_name << ", algorithm "
-              << to_string(state_.algorithm)
+              << to_string(state_.choices.algorithm)
               << (state_.backend_name == "cpu"
-                      ? " (" + std::string(cpu_algorithm_label(state_.algorithm)) + ")"
+                      ? " (" + std::string(cpu_algorithm_label(state_.choices.algorithm)) + ")"
                       : std::string())
-              << ", renderer " << to_string(state_.renderer) << ", "
+              << ", renderer " << to_string(state_.choices.renderer) << ", "
               << (headless_ ? "headless" : "windowed") << ", GL " << state_.gl_renderer << '\n';
   }
 
@@ -163,34 +157,25 @@ class Session {
     const glm::ivec2 image_size = record_size_.value_or(size);
     // A change of any setting the times depend on starts the HUD's statistics over.
     state_.stats.begin_frame(run_config(image_size), state_.frame);
-    FrameChoices choices;
-    choices.algorithm = state_.algorithm;
-    choices.renderer = state_.renderer;
-    choices.key_mode = state_.key_mode;
-    choices.key_bits = state_.key_bits;
-    choices.order = state_.order;
-    choices.order_period = state_.order_period;
+    FrameRequest request;
+    request.choices = state_.choices;
     // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
-    choices.measure_order_error = true;
-    choices.compare = state_.compare;
-    choices.compare_mode = state_.compare_mode;
-    choices.fuse_stages = state_.fuse_stages;
-    choices.paused = state_.paused;
-    choices.stage_sample_period = state_.time_every_stage ? 1 : kDefaultStageSamplePeriod;
+    request.measure_order_error = true;
+    request.paused = state_.paused;
     // Frames whose image is read back: recorded, a screenshot asked for, or the run's last one
     // when it writes a screenshot.
     const bool last = frames_ >= 0 && state_.frame + 1 == std::uint64_t(frames_);
-    choices.read_back =
+    request.read_back =
         recorder_ != nullptr || state_.screenshot_requested || (last && !screenshot_.empty());
-    const RendererKind renderer = state_.renderer;
+    const RendererKind renderer = state_.choices.renderer;
     const FrameOutcome outcome =
-        frame_runner_->run(state_.scene, state_.camera, image_size, choices);
+        frame_runner_->run(state_.scene, state_.camera, image_size, request);
     state_.last_info = outcome.info;
     last_camera_ = outcome.camera;
     // The comparison view's order error as a viewer sees it (both images exist there, or the
     // CPU compositor draws them); the CUDA backend does not measure it yet.
     float pixels_off = -1.0f;
-    if (state_.compare) {
+    if (state_.choices.compare) {
       if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {
         pixels_off = static_cast<float>(off->percent());
         state_.stats.pixels_off.push(pixels_off);
@@ -260,7 +245,7 @@ class Session {
   // first count it runs on every 15th frame only (four times a second at 60 fps), and never
   // outside the heat view.
   void update_heat_share() {
-    if (!state_.compare || state_.compare_mode != CompareMode::heat) {
+    if (!state_.choices.compare || state_.choices.compare_mode != CompareMode::heat) {
       state_.heat_count = {};
     } else if (state_.last_info.compare_order &&
                (state_.heat_count.pixels == 0 || state_.frame % 15 == 0)) {
@@ -274,16 +259,7 @@ class Session {
     c.scene = state_.scene.source_path.empty() ? state_.scene.name : state_.scene.source_path;
     c.count = state_.count;
     c.backend = state_.backend_name;
-    c.algorithm = state_.algorithm;
-    c.renderer = state_.renderer;
-    c.key_mode = state_.key_mode;
-    c.key_bits = state_.key_bits;
-    c.order = state_.order;
-    c.order_period = state_.order_period;
-    c.compare = state_.compare;
-    c.compare_mode = state_.compare_mode;
-    c.fuse_stages = state_.fuse_stages;
-    c.time_every_stage = state_.time_every_stage;
+    c.choices = state_.choices;
     c.width = image_size.x;
     c.height = image_size.y;
     return c;
@@ -348,7 +324,7 @@ class Session {
     }
     if (!report.empty()) {
       write_frame_report(report.string(), history_.records(),
-                         std::string(to_string(state_.algorithm)), state_.backend_name,
+                         std::string(to_string(state_.choices.algorithm)), state_.backend_name,
                          state_.count);
       std::cout << "frame-time report: " << report.string() << '\n';
     }
@@ -412,8 +388,8 @@ class Session {
                 static_cast<unsigned long long>(state_.frame > 0 ? state_.frame - 1 : 0),
                 span_of.warmup);
     if (config.backend == "cpu") {
-      std::printf("  (%s on the CPU: %s)\n", to_string(config.algorithm).data(),
-                  cpu_algorithm_label(config.algorithm).data());
+      std::printf("  (%s on the CPU: %s)\n", to_string(config.choices.algorithm).data(),
+                  cpu_algorithm_label(config.choices.algorithm).data());
     }
     if (const int earlier = state_.stats.configurations() - 1; earlier > 0) {
       std::printf("  (the last configuration only: %d earlier %s not included%s)\n", earlier,

@@ -11,8 +11,7 @@
 #include "app/main/compare_labels.hpp"
 #include "app/main/live_stats.hpp"
 #include "app/scene/options.hpp"
-#include "core/algorithm.hpp"
-#include "core/depth_keys.hpp"
+#include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
 
@@ -25,19 +24,9 @@ struct AppState {
   std::string backend_name;
   std::string gl_renderer;
 
-  // user choices, changed by keys and the HUD
-  Algorithm algorithm = Algorithm::radix;
-  RendererKind renderer = RendererKind::raster;
-  KeyMode key_mode = KeyMode::exact;
-  int key_bits = 16;
-  DrawOrder order = DrawOrder::exact;
-  int order_period = kDefaultOrderPeriod;  // stale order: frames per sort
-  bool compare = false;                    // the comparison view: exact against `order`
-  CompareMode compare_mode = CompareMode::split;
-  bool fuse_stages = true;  // CUDA: simulate + extents (+ keys) as one kernel
-  // Every frame times each stage; otherwise every 8th does and the others time only the
-  // pipeline's span, since on CUDA each stage boundary timed slows the frame.
-  bool time_every_stage = false;
+  // What the user chose, changed by keys and the HUD; the frame runs with these. They start as
+  // options.choices, with the backend's renderer unless --renderer named one.
+  FrameChoices choices;
   bool paused = false;
   bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
   bool frame_requested = false;  // re-frame the camera on the extents next frame

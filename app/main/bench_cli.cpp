@@ -70,15 +70,17 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
       ->check(one_of(draw_order_names(), "draw order"));
   // Defaults from BenchConfig itself, so the help cannot drift from what runs.
   const BenchConfig defaults;
+  const FrameChoices& default_choices = defaults.choices;
   bench
       ->add_option("--order-period", f.order_period,
                    "Frames per sort of the stale order (default " +
-                       std::to_string(defaults.order_period) + ")")
+                       std::to_string(default_choices.order_period) + ")")
       ->type_name("N")
       ->check(CLI::Range(1, kMaxOrderPeriod));
   bench
-      ->add_option("--key-bits", f.key_bits,
-                   "Bits per quantized key (default " + std::to_string(defaults.key_bits) + ")")
+      ->add_option(
+          "--key-bits", f.key_bits,
+          "Bits per quantized key (default " + std::to_string(default_choices.key_bits) + ")")
       ->type_name("B")
       ->check(CLI::Range(1, 32));
   bench
@@ -95,7 +97,7 @@ CLI::App* add_bench_command(CLI::App& cli, BenchFlags& f) {
   bench
       ->add_option("--stage-every", f.stage_every,
                    "Time each stage on every Nth frame, the others' span alone (default " +
-                       std::to_string(kDefaultStageSamplePeriod) +
+                       std::to_string(default_choices.stage_sample_period) +
                        "; 1: every frame, whose stage boundaries then slow it)")
       ->type_name("N")
       ->check(CLI::Range(1, 100000));
@@ -159,15 +161,15 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
       c.orders.push_back(*o);
     }
   }
-  if (f.order_period) c.order_period = *f.order_period;
-  if (f.key_bits) c.key_bits = *f.key_bits;
+  if (f.order_period) c.choices.order_period = *f.order_period;
+  if (f.key_bits) c.choices.key_bits = *f.key_bits;
   if (f.frames) c.frames = *f.frames;
   if (f.warmup) c.warmup = *f.warmup;
-  if (f.stage_every) c.stage_every = *f.stage_every;
+  if (f.stage_every) c.choices.stage_sample_period = *f.stage_every;
   if (!f.size.empty()) std::tie(c.width, c.height) = *parse_size(f.size);
   if (f.verify) c.verify = true;
   if (f.no_draw) c.draw = false;
-  if (f.no_fuse) c.fuse_stages = false;
+  if (f.no_fuse) c.choices.fuse_stages = false;
   c.backend = f.backend == "cuda"  ? BackendChoice::cuda
               : f.backend == "cpu" ? BackendChoice::cpu
                                    : BackendChoice::automatic;

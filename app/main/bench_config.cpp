@@ -169,7 +169,7 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
         config.orders.push_back(*o);
       });
     } else if (name == "order_period") {
-      config.order_period = static_cast<int>(integer(1, kMaxOrderPeriod));
+      config.choices.order_period = static_cast<int>(integer(1, kMaxOrderPeriod));
     } else if (name == "counts") {
       config.counts.clear();
       for_each_in(file, node, "counts", [&](const toml::node& item) {
@@ -193,7 +193,7 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
         }
       });
     } else if (name == "key_bits") {
-      config.key_bits = static_cast<int>(integer(1, 32));
+      config.choices.key_bits = static_cast<int>(integer(1, 32));
     } else if (name == "frames") {
       config.frames = static_cast<int>(integer(1, 1000000));
     } else if (name == "warmup") {
@@ -204,11 +204,13 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
       if (!wh) fail_at(file, node.source(), "size must be \"WIDTHxHEIGHT\", each in 1..16384");
       std::tie(config.width, config.height) = *wh;
     } else if (name == "stage_every") {
-      config.stage_every = static_cast<int>(integer(1, 100000));
+      config.choices.stage_sample_period = static_cast<int>(integer(1, 100000));
     } else if (name == "verify" || name == "draw" || name == "fuse_stages") {
       const auto v = node.value<bool>();
       if (!node.is_boolean() || !v) fail_at(file, node.source(), name + " must be true or false");
-      (name == "verify" ? config.verify : name == "draw" ? config.draw : config.fuse_stages) = *v;
+      (name == "verify" ? config.verify
+       : name == "draw" ? config.draw
+                        : config.choices.fuse_stages) = *v;
     } else {
       fail_at(file, node.source(), "unknown key '" + name + "'");
     }
@@ -222,7 +224,7 @@ void finish_bench_config(BenchConfig& config) {
   }
   if (config.key_modes.empty()) config.key_modes.push_back(KeyMode::exact);
   if (config.orders.empty()) config.orders.push_back(DrawOrder::exact);
-  if (config.order_period < 1 || config.order_period > kMaxOrderPeriod) {
+  if (config.choices.order_period < 1 || config.choices.order_period > kMaxOrderPeriod) {
     throw std::runtime_error("--order-period must be in [1, " + std::to_string(kMaxOrderPeriod) +
                              "]");
   }

@@ -7,33 +7,28 @@
 #include <vector>
 
 #include "app/scene/options.hpp"
-#include "core/algorithm.hpp"
-#include "core/depth_keys.hpp"
-#include "core/frame_types.hpp"
-#include "core/renderer_kind.hpp"
+#include "core/frame_choices.hpp"
 
 namespace particles {
 
 struct BenchConfig {
   std::vector<std::filesystem::path> scenes;
-  std::vector<Algorithm> algorithms;
   std::vector<std::uint32_t> counts;  // empty: each scene's own count for the backend in use
+  // Every run's choices but those the lists below vary: key bits, the stale order's period,
+  // stage fusion (false: CUDA stages run apart, for the per-stage breakdown) and the stage
+  // timing period.
+  FrameChoices choices;
+  std::vector<Algorithm> algorithms;
   std::vector<KeyMode> key_modes;
   // Empty: the backend's default renderer (composite on CUDA, raster on the CPU).
   std::vector<RendererKind> renderers;
   // Empty: exact alone. Approximate orders' frames report their descents and pixels off; --verify
   // checks only the exact order's.
   std::vector<DrawOrder> orders;
-  int order_period = kDefaultOrderPeriod;  // the stale order's frames per sort
-  int key_bits = 16;
   int frames = 300;  // measured frames per run
   int warmup = 30;   // frames run before measuring, not recorded
   bool verify = false;
-  bool draw = true;         // false: backend stages only, to time the pipeline without the raster
-  bool fuse_stages = true;  // false: CUDA stages run apart, for the per-stage breakdown
-  // Every Nth frame times each stage; the others time the pipeline's span alone (see
-  // FrameSettings::stage_sample_period). 1: every frame times its stages.
-  int stage_every = kDefaultStageSamplePeriod;
+  bool draw = true;  // false: backend stages only, to time the pipeline without the raster
   BackendChoice backend = BackendChoice::automatic;
   std::filesystem::path out_dir = "bench-out";
   std::filesystem::path file;  // the bench file read (load_bench_file); no output may replace it

@@ -58,13 +58,12 @@ class Progress {
   bool enabled_;
 };
 
+// One run of the matrix: the config's choices with the algorithm, key mode, renderer and order
+// its lists give this run.
 struct RunSpec {
   SceneDesc scene;
   std::uint32_t count;
-  KeyMode key_mode;
-  Algorithm algorithm;
-  RendererKind renderer;
-  DrawOrder order;
+  FrameChoices choices;
 };
 
 class BenchSession {
@@ -84,16 +83,17 @@ class BenchSession {
   std::string backend_name() const { return backend_->name(); }
 
   BenchRun run(const RunSpec& spec) {
+    const FrameChoices& choices = spec.choices;
     BenchRun run;
     run.scene = spec.scene.name;
     run.backend = backend_->name();
-    run.fused_stages = config_.fuse_stages;
-    run.stage_every = config_.stage_every;
-    run.algorithm = std::string(to_string(spec.algorithm));
-    run.key_mode = spec.key_mode == KeyMode::exact ? "exact" : "quantized";
-    run.renderer = std::string(to_string(spec.renderer));
-    run.order = std::string(to_string(spec.order));
-    run.order_period = config_.order_period;
+    run.fused_stages = choices.fuse_stages;
+    run.stage_every = choices.stage_sample_period;
+    run.algorithm = std::string(to_string(choices.algorithm));
+    run.key_mode = choices.key_mode == KeyMode::exact ? "exact" : "quantized";
+    run.renderer = std::string(to_string(choices.renderer));
+    run.order = std::string(to_string(choices.order));
+    run.order_period = choices.order_period;
     run.count = spec.count;
     // Every run starts from the same initial state, so runs of one scene see the same frames.
     backend_->reset(spec.scene.params, spec.count, *buffers_);
@@ -115,24 +115,17 @@ class BenchSession {
     };
     for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
 
-    FrameChoices choices;
-    choices.algorithm = spec.algorithm;
-    choices.renderer = spec.renderer;
-    choices.draw = config_.draw;
-    choices.key_mode = spec.key_mode;
-    choices.key_bits = config_.key_bits;
-    choices.fuse_stages = config_.fuse_stages;
-    choices.stage_sample_period = config_.stage_every;
-    choices.order = spec.order;
-    choices.order_period = config_.order_period;
+    FrameRequest request;
+    request.choices = choices;
+    request.draw = config_.draw;
     // Approximate orders only: the exact order's frames stay as the other benches time them.
-    choices.measure_order_error = spec.order != DrawOrder::exact;
+    request.measure_order_error = choices.order != DrawOrder::exact;
     // Only the exact order is sorted as check_draw_order expects.
-    const bool verify = config_.verify && spec.order == DrawOrder::exact;
+    const bool verify = config_.verify && choices.order == DrawOrder::exact;
     // Every order's image must show the particles that should light it (lit_check.hpp), and it
     // must be this frame's image when it is read (the CUDA compositor does not wait otherwise).
     const bool verify_lit = config_.verify && config_.draw;
-    choices.read_back = verify_lit;
+    request.read_back = verify_lit;
     FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
@@ -146,7 +139,7 @@ class BenchSession {
         pose = camera_on_path(pose, spec.scene.camera_path, static_cast<float>(sim_time));
       }
       const FrameOutcome outcome =
-          frame_runner.run(spec.scene, pose, {config_.width, config_.height}, choices);
+          frame_runner.run(spec.scene, pose, {config_.width, config_.height}, request);
       const FrameInfo& info = outcome.info;
       const FrameSettings& settings = outcome.settings;
       sim_time += spec.scene.time_step;
@@ -178,8 +171,9 @@ class BenchSession {
           const auto vertices = buffers_->read_vertices();
           std::string problem;
           if (verify) {
-            const OrderCheck check = check_draw_order(
-                vertices, buffers_->read_order(), settings.view, spec.key_mode, config_.key_bits);
+            const OrderCheck check =
+                check_draw_order(vertices, buffers_->read_order(), settings.view, choices.key_mode,
+                                 choices.key_bits);
             if (!check.ok) problem = check.problem;
           }
           if (verify_lit && problem.empty()) {
@@ -196,7 +190,7 @@ class BenchSession {
         // After the frame's time is taken: the measure composites both orders' images where
         // the frame did not (the CPU backend; the CUDA backend measures nothing yet). Exact keys
         // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
-        if (choices.measure_order_error) {
+        if (request.measure_order_error) {
           if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
             f.pixels_off = static_cast<float>(off->percent());
           }
@@ -278,7 +272,12 @@ int run_bench(const BenchConfig& config, const std::string& command) {
         for (DrawOrder order : config.orders) {
           for (Algorithm algorithm : config.algorithms) {
             for (RendererKind renderer : renderers) {
-              specs.push_back({scene, count, mode, algorithm, renderer, order});
+              FrameChoices choices = config.choices;
+              choices.key_mode = mode;
+              choices.order = order;
+              choices.algorithm = algorithm;
+              choices.renderer = renderer;
+              specs.push_back({scene, count, choices});
             }
           }
         }
@@ -287,9 +286,10 @@ int run_bench(const BenchConfig& config, const std::string& command) {
   }
   Progress progress(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    progress.update(i, specs[i].scene.name + " " + std::string(to_string(specs[i].algorithm)) +
-                           " " + std::string(to_string(specs[i].order)) + " " +
-                           std::string(to_string(specs[i].renderer)) + " " +
+    const FrameChoices& c = specs[i].choices;
+    progress.update(i, specs[i].scene.name + " " + std::string(to_string(c.algorithm)) + " " +
+                           std::string(to_string(c.order)) + " " +
+                           std::string(to_string(c.renderer)) + " " +
                            std::to_string(specs[i].count));
     results.runs.push_back(session.run(specs[i]));
   }

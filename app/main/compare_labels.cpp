@@ -8,26 +8,27 @@
 
 namespace particles {
 
-std::string order_description(DrawOrder order, int order_period, KeyMode key_mode, int key_bits) {
-  switch (order) {
+std::string order_description(const FrameChoices& c) {
+  switch (c.order) {
     case DrawOrder::exact:
-      return key_mode == KeyMode::quantized ? "exact, " + std::to_string(key_bits) + "-bit keys"
-                                            : "exact";
+      return c.key_mode == KeyMode::quantized ? "exact, " + std::to_string(c.key_bits) + "-bit keys"
+                                              : "exact";
     case DrawOrder::unsorted:
       return "unsorted: index order";
     case DrawOrder::stale:
-      return order_period <= 1 ? "stale: sorted every frame"
-                               : "stale: sorted every " + std::to_string(order_period) + " frames";
+      return c.order_period <= 1
+                 ? "stale: sorted every frame"
+                 : "stale: sorted every " + std::to_string(c.order_period) + " frames";
     case DrawOrder::eye_distance:
       return "eye: by distance to the eye";
     case DrawOrder::coarse:
       return "coarse: " + std::to_string(kDefaultCoarseBits) + "-bit depth keys";
   }
-  return std::string(to_string(order));
+  return std::string(to_string(c.order));
 }
 
-SplitLabels split_labels(DrawOrder order, int order_period, KeyMode key_mode, int key_bits) {
-  return {"exact order", order_description(order, order_period, key_mode, key_bits)};
+SplitLabels split_labels(const FrameChoices& choices) {
+  return {"exact order", order_description(choices)};
 }
 
 namespace {

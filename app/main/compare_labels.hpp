@@ -6,21 +6,20 @@
 #include <span>
 #include <string>
 
-#include "core/depth_keys.hpp"
-#include "core/draw_order.hpp"
+#include "core/frame_choices.hpp"
 
 namespace particles {
 
-// The drawn order in words: "stale: sorted every 8 frames", "eye: by distance to the eye",
+// The chosen order in words: "stale: sorted every 8 frames", "eye: by distance to the eye",
 // "exact, 16-bit keys" (quantized keys make even the exact order approximate).
-std::string order_description(DrawOrder order, int order_period, KeyMode key_mode, int key_bits);
+std::string order_description(const FrameChoices& choices);
 
 // The split view's two labels: the left half is always the exact order (exact keys), the right
 // half the drawn one.
 struct SplitLabels {
   std::string left, right;
 };
-SplitLabels split_labels(DrawOrder order, int order_period, KeyMode key_mode, int key_bits);
+SplitLabels split_labels(const FrameChoices& choices);
 
 // Whether a pixel of the heat view (RGBA8, red in the lowest byte) marks a difference. The heat
 // map (core/composite/difference_heat.hpp) shows an agreeing pixel as the exact image at a quarter

@@ -47,8 +47,7 @@ void split_overlay(ImDrawList* draw, const ImageRect& image, const SplitLabels& 
 void heat_overlay(ImDrawList* draw, const ImageRect& image, const AppState& state, float s) {
   const float pad = 5.0f * s, gap = 8.0f * s;
   const std::string caption = heat_caption(state.heat_count);
-  const std::string compared = "exact vs " + order_description(state.order, state.order_period,
-                                                               state.key_mode, state.key_bits);
+  const std::string compared = "exact vs " + order_description(state.choices);
   const std::string low = "1/255", high = std::to_string(kHeatBarFull) + "/255 or more";
   const float bar_w = std::min(256.0f * s, 0.6f * image.width);
   const float bar_h = 0.8f * ImGui::GetFontSize();
@@ -85,18 +84,17 @@ void heat_overlay(ImDrawList* draw, const ImageRect& image, const AppState& stat
 }  // namespace
 
 void draw_compare_overlay(const AppState& state, float ui_scale) {
-  if (!state.compare || !state.last_info.compare_order) return;
+  if (!state.choices.compare || !state.last_info.compare_order) return;
   const ImGuiIO& io = ImGui::GetIO();
   const ImageRect image =
       fit_image(state.image_width, state.image_height, io.DisplaySize.x, io.DisplaySize.y);
   if (image.width <= 0.0f || image.height <= 0.0f) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float s = clamp_ui_scale(ui_scale);
-  if (state.compare_mode == CompareMode::heat) {
+  if (state.choices.compare_mode == CompareMode::heat) {
     heat_overlay(draw, image, state, s);
   } else {
-    split_overlay(draw, image,
-                  split_labels(state.order, state.order_period, state.key_mode, state.key_bits), s);
+    split_overlay(draw, image, split_labels(state.choices), s);
   }
 }
 

@@ -77,7 +77,8 @@ void check_finite_extents(const Extents& e) {
 }
 
 FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
-                              const FrameChoices& choices) {
+                              const FrameRequest& request) {
+  const FrameChoices& choices = request.choices;
   target_.resize(size);
   const auto [near_plane, far_plane] = clip_planes(pose, last_extents_);
   const CameraMatrices camera =
@@ -86,27 +87,21 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
 
   FrameOutcome out;
   out.camera = camera;
+  out.settings = settings_of(choices);
   FrameSettings& settings = out.settings;
-  settings.dt = choices.paused ? 0.0f : scene.time_step;
+  settings.dt = request.paused ? 0.0f : scene.time_step;
   settings.view = depth_frame(camera);
-  settings.algorithm = choices.algorithm;
-  settings.key_mode = choices.key_mode;
-  settings.key_bits = choices.key_bits;
-  settings.order = choices.order;
-  settings.order_period = choices.order_period;
-  settings.measure_order_error = choices.measure_order_error;
-  settings.compare_order = choices.compare && choices.draw;
-  settings.compare_mode = choices.compare_mode;
-  settings.fuse_stages = choices.fuse_stages;
-  settings.stage_sample_period = choices.stage_sample_period;
+  settings.measure_order_error = request.measure_order_error;
+  // A frame neither composited nor drawn shows no comparison.
+  settings.compare_order = choices.compare && request.draw;
 
   // The composite renderer's image is made by the backend, in its frame; the raster renderer
   // draws the backend's buffers after it.
   const gl::DrawParams draw = scene_draw_params(scene, camera, size);
   std::optional<CompositeRequest> composite;
-  if (choices.draw && choices.renderer == RendererKind::composite) {
+  if (request.draw && choices.renderer == RendererKind::composite) {
     composite = composite_request(draw, renderer_, target_);
-    composite->read_back = choices.read_back;
+    composite->read_back = request.read_back;
   }
   {
     const CompositeRequest view =
@@ -120,7 +115,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   check_finite_extents(out.info.extents);
   if (!out.info.extents.empty()) last_extents_ = out.info.extents;
-  if (choices.draw && choices.renderer == RendererKind::raster) {
+  if (request.draw && choices.renderer == RendererKind::raster) {
     target_.bind();
     // The clear before the timer's query begins: on Mesa's llvmpipe a GL_TIME_ELAPSED query
     // begun before the context's first clear or draw has no scene to record its start in, and

@@ -12,15 +12,12 @@
 #include <utility>
 
 #include "app/main/backend.hpp"
-#include "core/algorithm.hpp"
 #include "core/camera.hpp"
-#include "core/compare_mode.hpp"
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
-#include "core/depth_keys.hpp"
+#include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
 #include "core/pixels_off.hpp"
-#include "core/renderer_kind.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -33,24 +30,14 @@ class ParticleRenderer;
 class RenderTarget;
 }  // namespace gl
 
-// What the user chose for a frame.
-struct FrameChoices {
-  Algorithm algorithm = Algorithm::radix;
-  RendererKind renderer = RendererKind::raster;
-  KeyMode key_mode = KeyMode::exact;
-  int key_bits = 16;
-  DrawOrder order = DrawOrder::exact;
-  int order_period = kDefaultOrderPeriod;
+// One frame as its caller asks for it: what the user chose, and what this frame needs beyond it.
+struct FrameRequest {
+  FrameChoices choices;
+  // FrameInfo::order_error is measured (on CUDA a launch pair after the frame's graph).
   bool measure_order_error = false;
-  // The comparison view of the exact order against `order` (on a backend that writes the exact
-  // order too: FrameInfo::compare_order), split or as a heat map of the difference.
-  bool compare = false;
-  CompareMode compare_mode = CompareMode::split;
-  bool fuse_stages = true;
   bool paused = false;     // the frame runs with dt = 0: same particles, camera free to move
   bool read_back = false;  // the frame's image will be read (CompositeRequest::read_back)
   bool draw = true;        // false: the backend's frame alone, neither composited nor drawn
-  int stage_sample_period = kDefaultStageSamplePeriod;
 };
 
 struct FrameOutcome {
@@ -83,7 +70,7 @@ class FrameRunner {
 
   // The frame of `scene` seen from `pose` into the render target, resized to `size` first.
   FrameOutcome run(const SceneDesc& scene, const CameraPose& pose, glm::ivec2 size,
-                   const FrameChoices& choices);
+                   const FrameRequest& request);
 
   // The last frame's order as a viewer sees it: the share of lit pixels where its image and the
   // exact order's image of the same frame differ (Backend::pixels_off, from that frame's camera

@@ -95,12 +95,12 @@ std::string count_label(std::uint32_t n) {
 void algorithm_combo(AppState& state) {
   const bool cpu = state.backend_name == "cpu";
   row_label("sort 1-5");
-  if (ImGui::BeginCombo("##algorithm", to_string(state.algorithm).data())) {
+  if (ImGui::BeginCombo("##algorithm", to_string(state.choices.algorithm).data())) {
     for (const Algorithm a : kAllAlgorithms) {
       std::string label(to_string(a));
       if (cpu) label += std::string(": ") + std::string(cpu_algorithm_label(a));
-      const bool selected = a == state.algorithm;
-      if (ImGui::Selectable(label.c_str(), selected)) state.algorithm = a;
+      const bool selected = a == state.choices.algorithm;
+      if (ImGui::Selectable(label.c_str(), selected)) state.choices.algorithm = a;
       if (selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
@@ -175,14 +175,14 @@ void order_error_line(const AppState& state) {
 // The draw order (exact, or an approximation), its period, and the comparison view, whose labels
 // are drawn on the image (compare_overlay.hpp).
 void draw_order_controls(AppState& state) {
-  choice_combo("order O U", "##order", state.order, kAllDrawOrders);
-  if (state.order == DrawOrder::stale) {
+  choice_combo("order O U", "##order", state.choices.order, kAllDrawOrders);
+  if (state.choices.order == DrawOrder::stale) {
     row_label("period");
-    ImGui::SliderInt("##period", &state.order_period, 1, 120, "%d frames");
+    ImGui::SliderInt("##period", &state.choices.order_period, 1, 120, "%d frames");
   }
-  ImGui::Checkbox("compare with exact (V)", &state.compare);
-  if (state.compare) {
-    choice_combo("view H", "##view", state.compare_mode, kAllCompareModes);
+  ImGui::Checkbox("compare with exact (V)", &state.choices.compare);
+  if (state.choices.compare) {
+    choice_combo("view H", "##view", state.choices.compare_mode, kAllCompareModes);
     if (!state.last_info.compare_order) ImGui::TextDisabled("from the next frame");
   }
   order_error_line(state);
@@ -192,26 +192,29 @@ void settings(AppState& state) {
   scene_picker(state);
   count_control(state);
   algorithm_combo(state);
-  choice_combo("renderer R", "##renderer", state.renderer, kAllRenderers);
-  bool quantized = state.key_mode == KeyMode::quantized;
+  choice_combo("renderer R", "##renderer", state.choices.renderer, kAllRenderers);
+  bool quantized = state.choices.key_mode == KeyMode::quantized;
   if (ImGui::Checkbox("quantized keys (K)", &quantized)) {
-    state.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
+    state.choices.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
   }
   if (quantized) {
     row_label("key bits");
-    ImGui::SliderInt("##key bits", &state.key_bits, 4, 32);
+    ImGui::SliderInt("##key bits", &state.choices.key_bits, 4, 32);
   }
   draw_order_controls(state);
 
   ImGui::Checkbox("paused (Space)", &state.paused);
   same_line_if_fits(checkbox_width("camera path (C)"));
   ImGui::Checkbox("camera path (C)", &state.follow_path);
-  ImGui::Checkbox("fuse stages", &state.fuse_stages);
+  ImGui::Checkbox("fuse stages", &state.choices.fuse_stages);
   tooltip(
       "Fused, \"simulate\" times simulate + extents (+ exact keys) as one kernel (CUDA); "
       "apart, each stage has its own time.");
   same_line_if_fits(checkbox_width("time all stages"));
-  ImGui::Checkbox("time all stages", &state.time_every_stage);
+  bool every_frame = state.choices.stage_sample_period == 1;
+  if (ImGui::Checkbox("time all stages", &every_frame)) {
+    state.choices.stage_sample_period = every_frame ? 1 : kDefaultStageSamplePeriod;
+  }
   tooltip(
       "Off, every 8th frame times each stage and the others only the pipeline's span: on "
       "CUDA each timed stage boundary slows the frame.");
@@ -242,7 +245,7 @@ void frame_shares(const AppState& state) {
   const LiveStats& st = state.stats;
   const double frame = st.frame_ms.summary().median;
   if (frame <= 0.0) return;
-  const bool raster = state.renderer == RendererKind::raster;
+  const bool raster = state.choices.renderer == RendererKind::raster;
   const FrameShares shares =
       account_frame(frame, {{"pipeline", st.span_ms.summary().median},
                             {raster ? "draw (GL)" : "composite",
@@ -307,7 +310,7 @@ void stacked_stage_bar(const AppState& state) {
 void graphs(const AppState& state) {
   plot_series("frame", state.stats.frame_ms);
   plot_series("backend", state.stats.backend_ms);
-  if (state.renderer == RendererKind::raster) {
+  if (state.choices.renderer == RendererKind::raster) {
     plot_series("draw (GL)", state.stats.draw_ms);
   } else {
     plot_series("composite", state.stats.composite_ms);

@@ -23,8 +23,9 @@ AppState& state_of(GLFWwindow* window) {
 void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
   AppState& s = state_of(window);
+  FrameChoices& c = s.choices;  // what most keys change
   if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(kAllAlgorithms.size())) {
-    s.algorithm = kAllAlgorithms[static_cast<std::size_t>(key - GLFW_KEY_1)];
+    c.algorithm = kAllAlgorithms[static_cast<std::size_t>(key - GLFW_KEY_1)];
     return;
   }
   switch (key) {
@@ -32,28 +33,28 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
       s.paused = !s.paused;
       break;
     case GLFW_KEY_R:
-      s.renderer =
-          s.renderer == RendererKind::raster ? RendererKind::composite : RendererKind::raster;
+      c.renderer =
+          c.renderer == RendererKind::raster ? RendererKind::composite : RendererKind::raster;
       break;
     case GLFW_KEY_U:
-      s.order = s.order == DrawOrder::unsorted ? DrawOrder::exact : DrawOrder::unsorted;
+      c.order = c.order == DrawOrder::unsorted ? DrawOrder::exact : DrawOrder::unsorted;
       break;
     case GLFW_KEY_O: {  // the next draw order
       std::size_t i = 0;
-      while (kAllDrawOrders[i] != s.order) ++i;
-      s.order = kAllDrawOrders[(i + 1) % kAllDrawOrders.size()];
+      while (kAllDrawOrders[i] != c.order) ++i;
+      c.order = kAllDrawOrders[(i + 1) % kAllDrawOrders.size()];
       break;
     }
     case GLFW_KEY_V:
-      s.compare = !s.compare;
+      c.compare = !c.compare;
       break;
     case GLFW_KEY_H:  // the comparison view's mode, and the view itself on
-      s.compare_mode = s.compare && s.compare_mode == CompareMode::split ? CompareMode::heat
+      c.compare_mode = c.compare && c.compare_mode == CompareMode::split ? CompareMode::heat
                                                                          : CompareMode::split;
-      s.compare = true;
+      c.compare = true;
       break;
     case GLFW_KEY_K:
-      s.key_mode = s.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
+      c.key_mode = c.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
       break;
     case GLFW_KEY_F:
       s.frame_requested = true;

@@ -5,22 +5,21 @@
 namespace particles {
 
 RunConfig normalized(RunConfig c) {
-  if (c.key_mode != KeyMode::quantized) c.key_bits = 0;
-  if (c.order != DrawOrder::stale) c.order_period = 0;
-  if (!c.compare) c.compare_mode = CompareMode::split;
+  c.choices = applicable_only(c.choices);
   return c;
 }
 
-std::string describe(const RunConfig& c, const std::string& scene_name) {
-  std::string d = scene_name + ", " + std::to_string(c.count) + " particles, " + c.backend +
-                  " backend, " + std::string(to_string(c.algorithm)) + " algorithm, " +
-                  std::string(to_string(c.renderer)) + " renderer, ";
+std::string describe(const RunConfig& config, const std::string& scene_name) {
+  const FrameChoices& c = config.choices;
+  std::string d = scene_name + ", " + std::to_string(config.count) + " particles, " +
+                  config.backend + " backend, " + std::string(to_string(c.algorithm)) +
+                  " algorithm, " + std::string(to_string(c.renderer)) + " renderer, ";
   d += c.key_mode == KeyMode::quantized ? std::to_string(c.key_bits) + "-bit quantized keys"
                                         : std::string("exact keys");
   d += ", " + std::string(to_string(c.order)) + " order";
   if (c.order == DrawOrder::stale) d += " (every " + std::to_string(c.order_period) + " frames)";
   if (c.compare) d += ", compared (" + std::string(to_string(c.compare_mode)) + ")";
-  return d + ", " + std::to_string(c.width) + "x" + std::to_string(c.height);
+  return d + ", " + std::to_string(config.width) + "x" + std::to_string(config.height);
 }
 
 SummarySpan summary_span(std::uint64_t history_first, std::size_t records,

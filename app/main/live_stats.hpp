@@ -8,37 +8,26 @@
 #include <string>
 
 #include "app/main/frame_stats.hpp"
-#include "core/algorithm.hpp"
-#include "core/compare_mode.hpp"
-#include "core/depth_keys.hpp"
-#include "core/draw_order.hpp"
+#include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
-#include "core/renderer_kind.hpp"
 
 namespace particles {
 
-// What a frame's times depend on, as the user set it. Settings that do not apply are left at 0
-// (key bits of exact keys, the period of an order that is not stale, the mode of no comparison),
-// so that changing them changes nothing here.
+// What a frame's times depend on, as the user set it. Choices that do not apply are cleared
+// (applicable_only: key bits of exact keys, the period of an order that is not stale, the mode
+// of no comparison), so that changing them changes nothing here.
 struct RunConfig {
   std::string scene;  // the scene's file, or its name where it has none
   std::uint32_t count = 0;
   std::string backend;
-  Algorithm algorithm = Algorithm::radix;
-  RendererKind renderer = RendererKind::raster;
-  KeyMode key_mode = KeyMode::exact;
-  int key_bits = 0;
-  DrawOrder order = DrawOrder::exact;
-  int order_period = 0;
-  bool compare = false;  // the comparison view draws (and on the CPU composites) twice
-  CompareMode compare_mode = CompareMode::split;
-  bool fuse_stages = true;        // CUDA: what "simulate" times
-  bool time_every_stage = false;  // which frames time their stages
-  int width = 0, height = 0;      // the image's size
+  // The comparison view draws (and on the CPU composites) twice; fuse_stages is what "simulate"
+  // times on CUDA; stage_sample_period which frames time their stages.
+  FrameChoices choices;
+  int width = 0, height = 0;  // the image's size
   bool operator==(const RunConfig&) const = default;
 };
 
-// Clears the settings that do not apply (see RunConfig).
+// Clears the choices that do not apply (see RunConfig).
 RunConfig normalized(RunConfig config);
 
 // "Spiral galaxy, 65536 particles, cpu backend, radix algorithm, raster renderer, exact keys, exact

@@ -19,10 +19,8 @@
 #include <vector>
 
 #include "app/scene/options.hpp"
-#include "core/algorithm.hpp"
-#include "core/depth_keys.hpp"
+#include "core/frame_choices.hpp"
 #include "core/output_file.hpp"
-#include "core/renderer_kind.hpp"
 
 namespace CLI {
 class App;
@@ -36,7 +34,8 @@ struct SoakConfig {
   std::vector<Algorithm> algorithms;          // default: all
   std::vector<KeyMode> key_modes;             // default: exact, quantized
   std::vector<RendererKind> renderers;        // default: raster, composite
-  int key_bits = 16;
+  // Every segment's choices but those the lists above vary (segment_choices).
+  FrameChoices choices;
   int frames = 20000;
   int every = 300;        // frames per segment: settings switch after each
   int verify_every = 10;  // frames 0, N, 2N, ... have their draw order checked
@@ -63,6 +62,9 @@ struct SoakSettings {
   std::size_t scene = 0, count = 0, algorithm = 0, key_mode = 0, renderer = 0;
 };
 SoakSettings soak_settings(const SoakConfig& config, int segment);
+// The choices those settings run: the config's, with the algorithm, key mode and renderer
+// they pick.
+FrameChoices segment_choices(const SoakConfig& config, const SoakSettings& settings);
 
 // Fills the defaults (every shipped scene, soak_default_counts(backend_name), every algorithm,
 // key mode and renderer) and checks what the flags cannot: the scenes load (their files become

@@ -39,6 +39,14 @@ SoakSettings soak_settings(const SoakConfig& c, int segment) {
   return s;
 }
 
+FrameChoices segment_choices(const SoakConfig& c, const SoakSettings& s) {
+  FrameChoices choices = c.choices;
+  choices.algorithm = c.algorithms[s.algorithm];
+  choices.key_mode = c.key_modes[s.key_mode];
+  choices.renderer = c.renderers[s.renderer];
+  return choices;
+}
+
 void finish_soak_config(SoakConfig& c, const std::string& backend_name) {
   if (c.scenes.empty()) c.scenes = list_scene_files();
   if (c.scenes.empty()) throw std::runtime_error("no scenes/*.toml found for the soak");

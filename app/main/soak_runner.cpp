@@ -163,26 +163,23 @@ class SoakSession {
   }
 
   void run_segment(int frames) {
-    FrameChoices choices;
-    choices.algorithm = config_.algorithms[settings_.algorithm];
-    choices.key_mode = config_.key_modes[settings_.key_mode];
-    choices.key_bits = config_.key_bits;
-    choices.renderer = config_.renderers[settings_.renderer];
+    FrameRequest request;
+    request.choices = segment_choices(config_, settings_);
     for (int i = 0; i < frames; ++i) {
       CameraPose pose = base_pose_;
       if (!scene_.camera_path.empty()) {
         pose = camera_on_path(pose, scene_.camera_path, static_cast<float>(sim_time_));
       }
       const bool check = totals_.frames % config_.verify_every == 0;
-      choices.read_back = check;  // the image the check reads must be this frame's
+      request.read_back = check;  // the image the check reads must be this frame's
       const FrameOutcome outcome =
-          frame_runner_->run(scene_, pose, {config_.width, config_.height}, choices);
+          frame_runner_->run(scene_, pose, {config_.width, config_.height}, request);
       sim_time_ += scene_.time_step;
       if (frame_pending_ && !outcome.info.extents.empty()) {
         base_pose_ = frame_extents(base_pose_, outcome.info.extents);
         frame_pending_ = false;
       }
-      if (check) verify(outcome, choices);
+      if (check) verify(outcome, request.choices);
       throttle_.frame_issued();
       while (draw_timer_->poll()) {
       }
@@ -227,9 +224,10 @@ class SoakSession {
     s.frame = totals_.frames;
     s.scene = scene_.name;
     s.count = count_;
-    s.algorithm = std::string(to_string(config_.algorithms[settings_.algorithm]));
-    s.key_mode = key_mode_name(config_.key_modes[settings_.key_mode]);
-    s.renderer = std::string(to_string(config_.renderers[settings_.renderer]));
+    const FrameChoices choices = segment_choices(config_, settings_);
+    s.algorithm = std::string(to_string(choices.algorithm));
+    s.key_mode = key_mode_name(choices.key_mode);
+    s.renderer = std::string(to_string(choices.renderer));
     s.rss_bytes = host_rss_bytes();
     s.device_bytes = backend_->device_memory_used();
     samples_.push_back(s);

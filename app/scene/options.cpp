@@ -93,7 +93,7 @@ CLI::Validator scene_argument_validator() {
 // --algorithm's help: the names, the default, and what each runs on the CPU backend, where CUB
 // does not exist and every algorithm is a CPU implementation of its own.
 std::string algorithm_help() {
-  std::string help = "Sort algorithm (default " + std::string(to_string(Options{}.algorithm)) +
+  std::string help = "Sort algorithm (default " + std::string(to_string(FrameChoices{}.algorithm)) +
                      "). On the CUDA backend the GPU sorts; on the CPU backend:";
   for (const Algorithm a : kAllAlgorithms) {
     help += "\n  " + std::string(to_string(a)) + ": " + std::string(cpu_algorithm_label(a));
@@ -139,12 +139,17 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("N")
       ->check(CLI::Range(1u, kMaxCount));
   app->add_option_function<std::string>(
-         "--algorithm", [&o](const std::string& s) { o.algorithm = *algorithm_from_string(s); },
+         "--algorithm",
+         [&o](const std::string& s) { o.choices.algorithm = *algorithm_from_string(s); },
          algorithm_help())
       ->type_name("NAME")
       ->check(one_of(algorithm_names(), "algorithm"));
   app->add_option_function<std::string>(
-         "--renderer", [&o](const std::string& s) { o.renderer = *renderer_from_string(s); },
+         "--renderer",
+         [&o](const std::string& s) {
+           o.choices.renderer = *renderer_from_string(s);
+           o.renderer_given = true;
+         },
          "raster (GL point sprites) or composite (the tile compositor); default composite on "
          "the CUDA backend, raster on the CPU")
       ->type_name("NAME")
@@ -215,12 +220,13 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
   app->add_option_function<std::string>(
          "--key-mode",
          [&o](const std::string& s) {
-           o.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;
+           o.choices.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;
          },
          "Depth keys: exact 32-bit floats or quantized to --key-bits (default exact)")
       ->type_name("MODE")
       ->check(one_of({"exact", "quantized"}, "key mode"));
-  app->add_option("--key-bits", o.key_bits, "Bits per quantized depth key (default 16)")
+  app->add_option("--key-bits", o.choices.key_bits,
+                  "Bits per quantized depth key (default " + std::to_string(kDefaultKeyBits) + ")")
       ->type_name("B")
       ->check(CLI::Range(1, 32));
   app->add_option_function<std::string>(
@@ -234,28 +240,28 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
       ->type_name("WxH")
       ->check(size_validator());
   app->add_option_function<std::string>(
-         "--order", [&o](const std::string& s) { o.order = *draw_order_from_string(s); },
+         "--order", [&o](const std::string& s) { o.choices.order = *draw_order_from_string(s); },
          "Draw order: exact (sorted by view depth every frame; the default), unsorted, stale "
          "(sorted every --order-period frames), eye (by distance to the eye), coarse (8-bit depth "
          "keys)")
       ->type_name("NAME")
       ->check(one_of(draw_order_names(), "draw order"));
   app->add_option(
-         "--order-period", o.order_period,
+         "--order-period", o.choices.order_period,
          "Frames per sort of the stale order (default " + std::to_string(kDefaultOrderPeriod) + ")")
       ->type_name("N")
       ->check(CLI::Range(1, kMaxOrderPeriod));
   app->add_flag_callback(
-      "--unsorted", [&o] { o.order = DrawOrder::unsorted; },
+      "--unsorted", [&o] { o.choices.order = DrawOrder::unsorted; },
       "Draw in index order (to see what sorting fixes): --order unsorted");
-  app->add_flag("--compare", o.compare,
+  app->add_flag("--compare", o.choices.compare,
                 "Compare with the exact order: split screen (the left half drawn in the exact "
                 "order, the right half in --order) or a heat map, see --compare-mode");
   app->add_option_function<std::string>(
          "--compare-mode",
          [&o](const std::string& s) {
-           o.compare_mode = *compare_mode_from_string(s);
-           o.compare = true;
+           o.choices.compare_mode = *compare_mode_from_string(s);
+           o.choices.compare = true;
          },
          "How --compare shows the difference (implies --compare): split (default) or heat (each "
          "pixel coloured by how far the two orders' images differ there)")

@@ -13,10 +13,7 @@
 #include <vector>
 
 #include "app/scene/camera_option.hpp"
-#include "core/algorithm.hpp"
-#include "core/compare_mode.hpp"
-#include "core/depth_keys.hpp"
-#include "core/draw_order.hpp"
+#include "core/frame_choices.hpp"
 #include "core/renderer_kind.hpp"
 
 namespace CLI {
@@ -33,9 +30,12 @@ inline constexpr int kDefaultRecordFps = 60;
 struct Options {
   std::filesystem::path scene;         // default: find_resource("scenes/galaxy.toml")
   std::optional<std::uint32_t> count;  // overrides the scene's count / cpu_count
-  Algorithm algorithm = Algorithm::radix;
-  // Unset: composite on the CUDA backend, raster on the CPU backend (default_renderer).
-  std::optional<RendererKind> renderer;
+  // --algorithm, --renderer, --key-mode, --key-bits, --order (--unsorted is --order unsorted),
+  // --order-period, --compare, --compare-mode.
+  FrameChoices choices;
+  // Whether --renderer set choices.renderer; otherwise the backend picks it (default_renderer:
+  // composite on the CUDA backend, raster on the CPU backend).
+  bool renderer_given = false;
   BackendChoice backend = BackendChoice::automatic;
   bool headless = false;               // --headless, or no DISPLAY / WAYLAND_DISPLAY
   std::optional<int> frames;           // unset: run until closed; headless default 600
@@ -45,14 +45,7 @@ struct Options {
   int record_fps = kDefaultRecordFps;  // frame rate of the recording's MP4
   bool keep_frames = false;  // --keep-frames: the recording's PNGs stay after its MP4 is made
   std::optional<CameraView> camera;  // --camera: overrides the (first) scene's camera
-  KeyMode key_mode = KeyMode::exact;
-  int key_bits = 16;
   int width = 1280, height = 720;
-  // --order (--unsorted is --order unsorted), --order-period, --compare
-  DrawOrder order = DrawOrder::exact;
-  int order_period = kDefaultOrderPeriod;
-  bool compare = false;
-  CompareMode compare_mode = CompareMode::split;  // --compare-mode (which implies --compare)
   bool vsync = true;
   // --ui-scale: the HUD's font and spacing scale; unset, the monitor's content scale (the window
   // only, app/main/hud_layout.hpp).

@@ -59,13 +59,13 @@ inline constexpr std::uint32_t kBlendChunk = 2048;
 // The length of each of a tile's farther chunks, behind its nearest kBlendChunk entries.
 inline constexpr std::uint32_t kBlendFartherChunk = 512;
 // The binning sort: CUB's onesweep radix sort, which bench/composite_bench compares with ours.
-inline constexpr SortAlgorithm kDefaultBinning = SortAlgorithm::cub;
+inline constexpr Algorithm kDefaultBinning = Algorithm::cub;
 
 class TileCompositor {
  public:
   // binning: the stable sort of the entries by tile (step 4), any of the sort library's.
   explicit TileCompositor(std::uint64_t max_entries_per_pass = kDefaultMaxEntriesPerPass,
-                          SortAlgorithm binning = kDefaultBinning)
+                          Algorithm binning = kDefaultBinning)
       : max_entries_per_pass_(max_entries_per_pass), binning_(binning) {}
 
   // Enqueues the composite of vertices[order[0..count)] on `stream` (device pointers); waits
@@ -132,7 +132,7 @@ class TileCompositor {
   DeviceBuffer<std::uint32_t> incomplete_;  // set by a blend that found its frame outgrew it
   DeviceBuffer<unsigned char> scan_workspace_;
   std::uint64_t max_entries_per_pass_;
-  SortAlgorithm binning_;
+  Algorithm binning_;
   std::size_t last_passes_ = 0;
   std::uint64_t last_binned_ = 0;
   std::uint32_t last_count_ = 0;

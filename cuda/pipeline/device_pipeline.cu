@@ -71,22 +71,6 @@ __global__ void choose_auto_path_kernel(FrameReport* report, std::int32_t* enabl
   report->partitioned = 0;
 }
 
-SortAlgorithm sort_algorithm_of(Algorithm a) {
-  switch (a) {
-    case Algorithm::radix:
-      return SortAlgorithm::radix;
-    case Algorithm::oddeven:
-      return SortAlgorithm::oddeven;
-    case Algorithm::quicksort:
-      return SortAlgorithm::quicksort;
-    case Algorithm::cub:
-      return SortAlgorithm::cub;
-    case Algorithm::automatic:
-      return SortAlgorithm::radix;
-  }
-  throw std::invalid_argument("unknown algorithm");
-}
-
 // Ends a capture that an exception interrupted, so the stream is usable again.
 void abandon_capture(cudaStream_t stream) noexcept {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -210,10 +194,10 @@ DevicePipeline::GraphShape DevicePipeline::shape_of(const FrameSettings& s, bool
 
 OddEvenSorter& DevicePipeline::odd_even() {
   // make_sorter's odd-even sorter is one (a std::bad_cast here would be a library bug).
-  return dynamic_cast<OddEvenSorter&>(sorter(SortAlgorithm::oddeven));
+  return dynamic_cast<OddEvenSorter&>(sorter(Algorithm::oddeven));
 }
 
-Sorter& DevicePipeline::sorter(SortAlgorithm algorithm) {
+Sorter& DevicePipeline::sorter(Algorithm algorithm) {
   auto& slot = sorters_[algorithm];
   if (!slot) slot = make_sorter(algorithm, capacity_);  // allocates: never during a capture
   return *slot;
@@ -235,8 +219,7 @@ void DevicePipeline::make_sorters() {
   if (capacity_ == 0) return;
   radix();
   if (!partition_) partition_ = std::make_unique<SplitterPartitionSort>(capacity_);
-  for (SortAlgorithm a : {SortAlgorithm::oddeven, SortAlgorithm::quicksort, SortAlgorithm::cub})
-    sorter(a);
+  for (Algorithm a : {Algorithm::oddeven, Algorithm::quicksort, Algorithm::cub}) sorter(a);
 }
 
 DevicePipeline::Graphs& DevicePipeline::ensure_graph(const GraphShape& shape) {
@@ -455,8 +438,8 @@ void DevicePipeline::record_frame(const GraphShape& shape, int slot, int timing_
                     .values_are_indices = sort_makes_values,
                     .keys_needed = false});
     } else {
-      sorter(sort_algorithm_of(shape.algorithm))
-          .sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
+      // A fixed algorithm here: auto's sorts are recorded above.
+      sorter(shape.algorithm).sort(keys_.data(), order_.data(), count_, 0, shape.bits, s);
     }
   }
   if (extents_on_branch) CUDA_CHECK(cudaStreamWaitEvent(s, joined_.get(), 0));
@@ -696,7 +679,7 @@ void DevicePipeline::enqueue_exact_order(int slot, std::uint32_t* exact_order) {
                                     nullptr, exact_order, exact_keys_.data()),
                     s);
   // The graph that used the radix sorter's scratch this frame ran before, on this stream.
-  sorter(SortAlgorithm::radix).sort(exact_keys_.data(), exact_order, count_, 0, 32, s);
+  sorter(Algorithm::radix).sort(exact_keys_.data(), exact_order, count_, 0, 32, s);
 }
 
 }  // namespace particles::cuda

@@ -194,7 +194,7 @@ class DevicePipeline {
   void enqueue_order_error(int slot, std::uint32_t* drawn_order);
   // The frame's exact order (FrameTargets::exact_order) after its graph, by the radix sorter.
   void enqueue_exact_order(int slot, std::uint32_t* exact_order);
-  Sorter& sorter(SortAlgorithm algorithm);
+  Sorter& sorter(Algorithm algorithm);
   RadixSortEngine& radix();
   void make_sorters();
   Graphs& ensure_graph(const GraphShape& shape);
@@ -272,7 +272,7 @@ class DevicePipeline {
   bool timed_ok_ = true;
   std::uint64_t frame_ = 0;
 
-  std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
+  std::map<Algorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
   std::vector<Graphs> graphs_;  // every shape built since reset(), newest last

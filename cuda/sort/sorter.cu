@@ -1,4 +1,4 @@
-// Names of the algorithms, the factory, and the argument checks every sorter shares.
+// The factory, and the argument checks every sorter shares.
 #include <stdexcept>
 #include <string>
 
@@ -9,39 +9,23 @@ namespace particles::cuda {
 
 Sorter::~Sorter() = default;
 
-std::string_view to_string(SortAlgorithm algorithm) {
+std::unique_ptr<Sorter> make_sorter(Algorithm algorithm, std::size_t capacity) {
   switch (algorithm) {
-    case SortAlgorithm::radix:
-      return "radix";
-    case SortAlgorithm::oddeven:
-      return "oddeven";
-    case SortAlgorithm::quicksort:
-      return "quicksort";
-    case SortAlgorithm::cub:
-      return "cub";
-  }
-  return "unknown";
-}
-
-std::optional<SortAlgorithm> sort_algorithm_from_string(std::string_view name) {
-  for (SortAlgorithm a :
-       {SortAlgorithm::radix, SortAlgorithm::oddeven, SortAlgorithm::quicksort, SortAlgorithm::cub})
-    if (to_string(a) == name) return a;
-  return std::nullopt;
-}
-
-std::unique_ptr<Sorter> make_sorter(SortAlgorithm algorithm, std::size_t capacity) {
-  switch (algorithm) {
-    case SortAlgorithm::radix:
+    case Algorithm::radix:
       return detail::make_radix_sorter(capacity);
-    case SortAlgorithm::oddeven:
+    case Algorithm::oddeven:
       return detail::make_odd_even_sorter_impl(capacity);
-    case SortAlgorithm::quicksort:
+    case Algorithm::quicksort:
       return detail::make_quicksort_sorter(capacity);
-    case SortAlgorithm::cub:
+    case Algorithm::cub:
       return detail::make_cub_sorter(capacity);
+    case Algorithm::automatic:
+      throw std::invalid_argument(
+          "no sorter for 'auto': it chooses among the sorters each frame (DevicePipeline); make "
+          "one of radix, oddeven, quicksort or cub");
   }
-  throw std::invalid_argument("unknown sort algorithm");
+  throw std::invalid_argument("unknown sort algorithm " +
+                              std::to_string(static_cast<int>(algorithm)));
 }
 
 std::unique_ptr<OddEvenSorter> make_odd_even_sorter(std::size_t capacity) {

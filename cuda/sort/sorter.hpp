@@ -13,26 +13,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <string_view>
+
+#include "core/algorithm.hpp"
 
 namespace particles::cuda {
 
-enum class SortAlgorithm { radix, oddeven, quicksort, cub };
-
-std::string_view to_string(SortAlgorithm algorithm);
-std::optional<SortAlgorithm> sort_algorithm_from_string(std::string_view name);
-
+// Each sorter is one of the user's algorithms (core/algorithm.hpp, whose table names them
+// everywhere); Algorithm::automatic is not a sorter but the pipeline choosing among them.
 class Sorter {
  public:
   virtual ~Sorter();
-  virtual SortAlgorithm algorithm() const = 0;
+  virtual Algorithm algorithm() const = 0;
   virtual std::size_t capacity() const = 0;
   virtual void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
                     int end_bit, cudaStream_t stream) = 0;
 };
 
-std::unique_ptr<Sorter> make_sorter(SortAlgorithm algorithm, std::size_t capacity);
+// Throws std::invalid_argument for Algorithm::automatic, which no one sorter implements.
+std::unique_ptr<Sorter> make_sorter(Algorithm algorithm, std::size_t capacity);
 
 // What the odd-even merge-split sort did in its last call, written on the device at the end of
 // each sort() (read it after the stream reached that point, e.g. with cudaMemcpyAsync + sync).

@@ -485,7 +485,7 @@ TEST(BenchConfig, OrdersAndPeriodComeFromTheFileAndBadOnesAreNamed) {
       bench_file("orders", "orders = [\"stale\", \"coarse\"]\norder_period = 12\n"), config);
   EXPECT_EQ(config.orders,
             (std::vector{particles::DrawOrder::stale, particles::DrawOrder::coarse}));
-  EXPECT_EQ(config.order_period, 12);
+  EXPECT_EQ(config.choices.order_period, 12);
   const std::string unknown = load_error("badorder", "orders = [\"exact\", \"sorted\"]\n");
   EXPECT_NE(unknown.find("badorder.toml:1:20: unknown draw order 'sorted' "
                          "(exact|unsorted|stale|eye|coarse)"),

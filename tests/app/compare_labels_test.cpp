@@ -12,21 +12,31 @@
 namespace particles {
 namespace {
 
+// The choices of a drawn order: `order` every `period` frames, of `key_bits`-bit keys (exact
+// keys where 0).
+FrameChoices order_choices(DrawOrder order, int period = 8, int key_bits = 0) {
+  FrameChoices c;
+  c.order = order;
+  c.order_period = period;
+  if (key_bits > 0) {
+    c.key_mode = KeyMode::quantized;
+    c.key_bits = key_bits;
+  }
+  return c;
+}
+
 TEST(CompareLabels, SplitViewNamesEachHalfsOrder) {
-  const SplitLabels stale = split_labels(DrawOrder::stale, 8, KeyMode::exact, 16);
+  const SplitLabels stale = split_labels(order_choices(DrawOrder::stale));
   EXPECT_EQ(stale.left, "exact order");
   EXPECT_EQ(stale.right, "stale: sorted every 8 frames");
-  EXPECT_EQ(split_labels(DrawOrder::unsorted, 8, KeyMode::exact, 16).right,
-            "unsorted: index order");
-  EXPECT_EQ(split_labels(DrawOrder::eye_distance, 8, KeyMode::exact, 16).right,
+  EXPECT_EQ(split_labels(order_choices(DrawOrder::unsorted)).right, "unsorted: index order");
+  EXPECT_EQ(split_labels(order_choices(DrawOrder::eye_distance)).right,
             "eye: by distance to the eye");
-  EXPECT_EQ(split_labels(DrawOrder::coarse, 8, KeyMode::exact, 16).right,
-            "coarse: 8-bit depth keys");
-  EXPECT_EQ(split_labels(DrawOrder::exact, 8, KeyMode::exact, 16).right, "exact");
+  EXPECT_EQ(split_labels(order_choices(DrawOrder::coarse)).right, "coarse: 8-bit depth keys");
+  EXPECT_EQ(split_labels(order_choices(DrawOrder::exact)).right, "exact");
   // Quantized keys make even the exact order's half approximate: it says so.
-  EXPECT_EQ(split_labels(DrawOrder::exact, 8, KeyMode::quantized, 12).right, "exact, 12-bit keys");
-  EXPECT_EQ(order_description(DrawOrder::stale, 1, KeyMode::exact, 16),
-            "stale: sorted every frame");
+  EXPECT_EQ(split_labels(order_choices(DrawOrder::exact, 8, 12)).right, "exact, 12-bit keys");
+  EXPECT_EQ(order_description(order_choices(DrawOrder::stale, 1)), "stale: sorted every frame");
 }
 
 // The decode is exact: for every difference 0-255 in each channel and exact images of every

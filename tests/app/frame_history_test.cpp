@@ -80,15 +80,16 @@ TEST(LiveStats, EveryChangeOfSettingStartsTheStatisticsOver) {
   const std::pair<const char*, Change> changes[] = {
       {"scene", [](RunConfig& c) { c.scene = "scenes/fountain.toml"; }},
       {"count", [](RunConfig& c) { c.count = 131072; }},
-      {"algorithm", [](RunConfig& c) { c.algorithm = Algorithm::quicksort; }},
-      {"renderer", [](RunConfig& c) { c.renderer = RendererKind::composite; }},
-      {"key mode", [](RunConfig& c) { c.key_mode = KeyMode::quantized; }},
-      {"order", [](RunConfig& c) { c.order = DrawOrder::eye_distance; }},
-      {"comparison", [](RunConfig& c) { c.compare = true; }},
+      {"algorithm", [](RunConfig& c) { c.choices.algorithm = Algorithm::quicksort; }},
+      {"renderer", [](RunConfig& c) { c.choices.renderer = RendererKind::composite; }},
+      {"key mode", [](RunConfig& c) { c.choices.key_mode = KeyMode::quantized; }},
+      {"order", [](RunConfig& c) { c.choices.order = DrawOrder::eye_distance; }},
+      {"comparison", [](RunConfig& c) { c.choices.compare = true; }},
       {"width", [](RunConfig& c) { c.width = 800; }},
       {"height", [](RunConfig& c) { c.height = 500; }},
       {"backend", [](RunConfig& c) { c.backend = "cuda"; }},
-      {"stage timing", [](RunConfig& c) { c.time_every_stage = true; }},
+      {"stage timing", [](RunConfig& c) { c.choices.stage_sample_period = 1; }},
+      {"stage fusion", [](RunConfig& c) { c.choices.fuse_stages = false; }},
   };
   for (const auto& [name, change] : changes) {
     LiveStats stats;
@@ -122,29 +123,29 @@ TEST(LiveStats, SettingsThatDoNotApplyKeepTheStatistics) {
   RunConfig c = base_config();
   stats.begin_frame(c, 0);
   stats.frame_ms.push(5.0f);
-  c.key_bits = 12;
-  c.order_period = 3;
-  c.compare_mode = CompareMode::heat;
+  c.choices.key_bits = 12;
+  c.choices.order_period = 3;
+  c.choices.compare_mode = CompareMode::heat;
   EXPECT_FALSE(stats.begin_frame(c, 1));
   EXPECT_EQ(stats.frame_ms.summary().samples, 1u);
-  c.key_mode = KeyMode::quantized;
+  c.choices.key_mode = KeyMode::quantized;
   EXPECT_TRUE(stats.begin_frame(c, 2));
-  c.key_bits = 10;
+  c.choices.key_bits = 10;
   EXPECT_TRUE(stats.begin_frame(c, 3));
-  c.order = DrawOrder::stale;
+  c.choices.order = DrawOrder::stale;
   EXPECT_TRUE(stats.begin_frame(c, 4));
-  c.order_period = 8;
+  c.choices.order_period = 8;
   EXPECT_TRUE(stats.begin_frame(c, 5));
   EXPECT_EQ(stats.configurations(), 5);
 }
 
 TEST(LiveStats, DescribeNamesTheConfiguration) {
   RunConfig c = base_config();
-  c.algorithm = Algorithm::cub;
-  c.key_mode = KeyMode::quantized;
-  c.key_bits = 12;
-  c.order = DrawOrder::stale;
-  c.order_period = 8;
+  c.choices.algorithm = Algorithm::cub;
+  c.choices.key_mode = KeyMode::quantized;
+  c.choices.key_bits = 12;
+  c.choices.order = DrawOrder::stale;
+  c.choices.order_period = 8;
   EXPECT_EQ(describe(c, "Spiral galaxy"),
             "Spiral galaxy, 65536 particles, cpu backend, cub algorithm, raster renderer, 12-bit "
             "quantized keys, stale order (every 8 frames), 1280x720");

@@ -40,10 +40,10 @@ class FrameView : public ::testing::Test {
     gl::RenderTarget target({64, 64});
     gl::GpuTimer timer;
     FrameRunner runner(*backend_, particle_renderer, *buffers_, target, timer);
-    FrameChoices choices;
-    choices.renderer = renderer;
+    FrameRequest request;
+    request.choices.renderer = renderer;
     try {
-      runner.run(scene_, pose, {64, 64}, choices);
+      runner.run(scene_, pose, {64, 64}, request);
     } catch (const std::runtime_error& e) {
       return e.what();
     }

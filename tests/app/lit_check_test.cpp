@@ -127,10 +127,10 @@ TEST(LitCheck, ARealFramePassesAndTheSameFrameBlankedFails) {
   gl::GpuTimer timer;
   FrameRunner runner(*backend, renderer, buffers, target, timer);
   for (const RendererKind kind : {RendererKind::raster, RendererKind::composite}) {
-    FrameChoices choices;
-    choices.renderer = kind;
-    choices.read_back = true;
-    const FrameOutcome out = runner.run(scene, scene.camera, {kSize, kSize}, choices);
+    FrameRequest request;
+    request.choices.renderer = kind;
+    request.read_back = true;
+    const FrameOutcome out = runner.run(scene, scene.camera, {kSize, kSize}, request);
     const auto vertices = buffers.read_vertices();
     const LitCheck drawn =
         check_drawn_frame_lit(scene, out.camera, renderer, target, buffers, vertices);

@@ -106,10 +106,10 @@ class SceneSwitch : public ::testing::Test {
     gl::RenderTarget target({64, 64});
     gl::GpuTimer timer;
     FrameRunner runner(*backend_, renderer, *buffers_, target, timer);
-    FrameChoices choices;
-    const FrameOutcome out = runner.run(state_.scene, state_.camera, {64, 64}, choices);
+    const FrameRequest request;
+    const FrameOutcome out = runner.run(state_.scene, state_.camera, {64, 64}, request);
     return check_draw_order(buffers_->read_vertices(), buffers_->read_order(), out.settings.view,
-                            choices.key_mode, choices.key_bits);
+                            request.choices.key_mode, request.choices.key_bits);
   }
 
   std::unique_ptr<gl::GlContext> context_;
@@ -119,9 +119,9 @@ class SceneSwitch : public ::testing::Test {
 };
 
 TEST_F(SceneSwitch, SceneAndCountResetTheBackendAndTheView) {
-  state_.algorithm = Algorithm::quicksort;
-  state_.renderer = RendererKind::composite;
-  state_.key_mode = KeyMode::quantized;
+  state_.choices.algorithm = Algorithm::quicksort;
+  state_.choices.renderer = RendererKind::composite;
+  state_.choices.key_mode = KeyMode::quantized;
   state_.sim_time = 12.5;
   state_.follow_path = false;
   state_.last_info.extents.min = {-1, -1, -1};
@@ -143,9 +143,9 @@ TEST_F(SceneSwitch, SceneAndCountResetTheBackendAndTheView) {
   EXPECT_EQ(state_.frame_on_load, state_.scene.camera_auto_frame);
   EXPECT_EQ(state_.camera.distance, state_.scene.camera.distance);
   // The user's choices survive.
-  EXPECT_EQ(state_.algorithm, Algorithm::quicksort);
-  EXPECT_EQ(state_.renderer, RendererKind::composite);
-  EXPECT_EQ(state_.key_mode, KeyMode::quantized);
+  EXPECT_EQ(state_.choices.algorithm, Algorithm::quicksort);
+  EXPECT_EQ(state_.choices.renderer, RendererKind::composite);
+  EXPECT_EQ(state_.choices.key_mode, KeyMode::quantized);
   EXPECT_EQ(state_.count_presets, count_presets("cpu", state_.scene.cpu_count));
 
   const OrderCheck check = run_frame();

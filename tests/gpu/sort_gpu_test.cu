@@ -33,12 +33,13 @@ namespace {
 
 using testing::Distribution;
 constexpr std::size_t kCapacity = (std::size_t{1} << 24) + 1;
-constexpr SortAlgorithm kAlgorithms[] = {SortAlgorithm::radix, SortAlgorithm::oddeven,
-                                         SortAlgorithm::quicksort, SortAlgorithm::cub};
+// Every algorithm but auto, which chooses among these (make_sorter refuses it).
+constexpr Algorithm kAlgorithms[] = {Algorithm::radix, Algorithm::oddeven, Algorithm::quicksort,
+                                     Algorithm::cub};
 
 // Sorters are costly to build (capacity 2^24): one of each for the whole binary.
-Sorter& sorter(SortAlgorithm a) {
-  static std::map<SortAlgorithm, std::unique_ptr<Sorter>> sorters;
+Sorter& sorter(Algorithm a) {
+  static std::map<Algorithm, std::unique_ptr<Sorter>> sorters;
   auto& s = sorters[a];
   if (!s) s = make_sorter(a, kCapacity);
   return *s;
@@ -120,7 +121,7 @@ TEST_P(SortAllAlgorithms, MatchesStableSort) {
   EXPECT_EQ(descents, cpu_count_descents(keys, c.begin_bit, c.end_bit));
 
   std::vector<std::uint32_t> got_keys(c.n), got_values(c.n);
-  for (SortAlgorithm a : kAlgorithms) {
+  for (Algorithm a : kAlgorithms) {
     test::upload(d_keys.data(), keys);
     test::upload(d_values.data(), values);
     sorter(a).sort(d_keys.data(), d_values.data(), c.n, c.begin_bit, c.end_bit, stream);
@@ -159,7 +160,7 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
     test::upload(d_src_values.data(), values);
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreate(&stream));
-    for (SortAlgorithm a : kAlgorithms) {
+    for (Algorithm a : kAlgorithms) {
       Sorter& s = sorter(a);  // built (allocated) before the capture starts
       cudaGraph_t graph = nullptr;
       cudaGraphExec_t exec = nullptr;
@@ -487,11 +488,13 @@ TEST(SortCopies, small_CopyValuesToEveryLengthAndAlignment) {
   }
 }
 
-TEST(SortInterface, NamesRoundTripAndBadArgumentsThrow) {
-  for (SortAlgorithm a : kAlgorithms) EXPECT_EQ(sort_algorithm_from_string(to_string(a)), a);
-  EXPECT_FALSE(sort_algorithm_from_string("bogo").has_value());
+// The names are core's (core/algorithm.hpp, tested in tests/unit/frame_choices_test.cpp).
+TEST(SortInterface, AutoIsNoSorterAndBadArgumentsThrow) {
+  // Refused before anything is allocated, so without a device too.
+  EXPECT_THROW(make_sorter(Algorithm::automatic, 16), std::invalid_argument);
   SKIP_WITHOUT_DEVICE();
-  auto s = make_sorter(SortAlgorithm::radix, 16);
+  for (Algorithm a : kAlgorithms) EXPECT_EQ(sorter(a).algorithm(), a) << to_string(a);
+  auto s = make_sorter(Algorithm::radix, 16);
   EXPECT_THROW(s->sort(nullptr, nullptr, 17, 0, 32, nullptr), std::invalid_argument);
   EXPECT_THROW(s->sort(nullptr, nullptr, 4, 8, 4, nullptr), std::invalid_argument);
 }

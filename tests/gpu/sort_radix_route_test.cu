@@ -296,7 +296,7 @@ TEST_F(RadixRouteFixture, mid_WindowFinishIsExactWhicheverWayItGoes) {
 TEST(RadixSorterWindowFinish, large_ExactAtTheThreshold) {
   SKIP_WITHOUT_DEVICE();
   const std::size_t n = kRadixWindowMinPairs + 3;
-  auto sorter = make_sorter(SortAlgorithm::radix, n);
+  auto sorter = make_sorter(Algorithm::radix, n);
   DeviceBuffer<std::uint32_t> d_keys(n), d_values(n);
   std::mt19937 rng(5);
   for (int variant = 0; variant < 3; ++variant) {

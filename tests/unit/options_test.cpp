@@ -69,7 +69,7 @@ TEST_F(OptionsTest, Defaults) {
   EXPECT_EQ(o.scene.filename(), "galaxy.toml");
   EXPECT_TRUE(std::filesystem::exists(o.scene));
   EXPECT_FALSE(o.count);
-  EXPECT_EQ(o.algorithm, Algorithm::radix);
+  EXPECT_EQ(o.choices.algorithm, Algorithm::radix);
   EXPECT_EQ(o.backend, BackendChoice::automatic);
   EXPECT_FALSE(o.headless);
   EXPECT_FALSE(o.frames);
@@ -77,14 +77,26 @@ TEST_F(OptionsTest, Defaults) {
   EXPECT_TRUE(o.report.empty());
   EXPECT_TRUE(o.record.empty());
   EXPECT_EQ(o.record_fps, 60);
-  EXPECT_EQ(o.key_mode, KeyMode::exact);
-  EXPECT_EQ(o.key_bits, 16);
+  EXPECT_EQ(o.choices.key_mode, KeyMode::exact);
+  EXPECT_EQ(o.choices.key_bits, 16);
   EXPECT_EQ(o.width, 1280);
   EXPECT_EQ(o.height, 720);
-  EXPECT_EQ(o.order, DrawOrder::exact);
-  EXPECT_EQ(o.order_period, kDefaultOrderPeriod);
-  EXPECT_FALSE(o.compare);
+  EXPECT_EQ(o.choices.order, DrawOrder::exact);
+  EXPECT_EQ(o.choices.order_period, kDefaultOrderPeriod);
+  EXPECT_FALSE(o.choices.compare);
+  EXPECT_FALSE(o.renderer_given);  // the backend picks its own
   EXPECT_TRUE(o.vsync);
+}
+
+// --renderer sets the choice and says it was given, so that the backend's default does not
+// replace it.
+TEST_F(OptionsTest, RendererGivenIsKept) {
+  for (const RendererKind r : kAllRenderers) {
+    const Parsed p = parse({"--renderer", std::string(to_string(r))});
+    ASSERT_TRUE(p.outcome.options) << p.err;
+    EXPECT_EQ(p.outcome.options->choices.renderer, r);
+    EXPECT_TRUE(p.outcome.options->renderer_given);
+  }
 }
 
 TEST_F(OptionsTest, SceneByName) {
@@ -126,7 +138,7 @@ TEST_F(OptionsTest, EveryFlag) {
   const Options& o = *p.outcome.options;
   EXPECT_EQ(o.scene, kGalaxy);
   EXPECT_EQ(o.count, 5000u);
-  EXPECT_EQ(o.algorithm, Algorithm::quicksort);
+  EXPECT_EQ(o.choices.algorithm, Algorithm::quicksort);
   EXPECT_EQ(o.backend, BackendChoice::cpu);
   EXPECT_TRUE(o.headless);
   EXPECT_EQ(o.frames, 12);
@@ -134,11 +146,11 @@ TEST_F(OptionsTest, EveryFlag) {
   EXPECT_EQ(o.report, "r.json");
   EXPECT_EQ(o.record, "rec");
   EXPECT_EQ(o.record_fps, 30);
-  EXPECT_EQ(o.key_mode, KeyMode::quantized);
-  EXPECT_EQ(o.key_bits, 24);
+  EXPECT_EQ(o.choices.key_mode, KeyMode::quantized);
+  EXPECT_EQ(o.choices.key_bits, 24);
   EXPECT_EQ(o.width, 640);
   EXPECT_EQ(o.height, 480);
-  EXPECT_EQ(o.order, DrawOrder::unsorted);
+  EXPECT_EQ(o.choices.order, DrawOrder::unsorted);
   EXPECT_FALSE(o.vsync);
 }
 
@@ -146,7 +158,7 @@ TEST_F(OptionsTest, AlgorithmAndBackendNames) {
   for (Algorithm a : kAllAlgorithms) {
     const Parsed p = parse({"--algorithm", std::string(to_string(a))});
     ASSERT_TRUE(p.outcome.options) << p.err;
-    EXPECT_EQ(p.outcome.options->algorithm, a);
+    EXPECT_EQ(p.outcome.options->choices.algorithm, a);
   }
   EXPECT_EQ(parse({"--backend", "cuda"}).outcome.options->backend, BackendChoice::cuda);
   EXPECT_EQ(parse({"--backend", "auto"}).outcome.options->backend, BackendChoice::automatic);
@@ -156,14 +168,14 @@ TEST_F(OptionsTest, DrawOrdersByName) {
   for (DrawOrder order : kAllDrawOrders) {
     const Parsed p = parse({"--order", std::string(to_string(order))});
     ASSERT_TRUE(p.outcome.options) << p.err;
-    EXPECT_EQ(p.outcome.options->order, order);
+    EXPECT_EQ(p.outcome.options->choices.order, order);
   }
   const Parsed p = parse({"--order", "stale", "--order-period", "30", "--compare"});
   ASSERT_TRUE(p.outcome.options) << p.err;
-  EXPECT_EQ(p.outcome.options->order, DrawOrder::stale);
-  EXPECT_EQ(p.outcome.options->order_period, 30);
-  EXPECT_TRUE(p.outcome.options->compare);
-  EXPECT_EQ(parse({"--unsorted"}).outcome.options->order, DrawOrder::unsorted);
+  EXPECT_EQ(p.outcome.options->choices.order, DrawOrder::stale);
+  EXPECT_EQ(p.outcome.options->choices.order_period, 30);
+  EXPECT_TRUE(p.outcome.options->choices.compare);
+  EXPECT_EQ(parse({"--unsorted"}).outcome.options->choices.order, DrawOrder::unsorted);
 }
 
 TEST_F(OptionsTest, HeadlessDefaultsTo600Frames) {

@@ -25,7 +25,7 @@ class CubSorter final : public Sorter {
     CUDA_CHECK(cudaMemset(alt_keys_.data(), 0, alt_keys_.size_bytes()));
     CUDA_CHECK(cudaMemset(alt_values_.data(), 0, alt_values_.size_bytes()));
   }
-  SortAlgorithm algorithm() const override { return SortAlgorithm::cub; }
+  Algorithm algorithm() const override { return Algorithm::cub; }
   std::size_t capacity() const override { return capacity_; }
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream) override {

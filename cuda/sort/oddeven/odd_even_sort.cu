@@ -81,7 +81,7 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     CUDA_CHECK(cudaMemset(status_.data(), 0, status_.size_bytes()));
     CUDA_CHECK(cudaMemset(control_.data(), 0, control_.size_bytes()));
   }
-  SortAlgorithm algorithm() const override { return SortAlgorithm::oddeven; }
+  Algorithm algorithm() const override { return Algorithm::oddeven; }
   std::size_t capacity() const override { return capacity_; }
   const OddEvenStatus* device_status() const override { return status_.data(); }
 

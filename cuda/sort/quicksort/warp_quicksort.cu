@@ -580,7 +580,7 @@ class QuicksortSorter final : public Sorter {
     scatter_grid_ = resident_grid(scatter_kernel, kThreads, sizeof(ScatterShared), sm_count);
     finish_grid_ = resident_grid(finish_kernel, kThreads, sizeof(SortShared), sm_count);
   }
-  SortAlgorithm algorithm() const override { return SortAlgorithm::quicksort; }
+  Algorithm algorithm() const override { return Algorithm::quicksort; }
   std::size_t capacity() const override { return capacity_; }
 
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,

@@ -446,7 +446,7 @@ class RadixSorter final : public Sorter {
         window_finish_(1) {
     CUDA_CHECK(cudaMemset(window_finish_.data(), 0, sizeof(std::int32_t)));
   }
-  SortAlgorithm algorithm() const override { return SortAlgorithm::radix; }
+  Algorithm algorithm() const override { return Algorithm::radix; }
   std::size_t capacity() const override { return engine_.capacity(); }
   void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
             cudaStream_t stream) override {
