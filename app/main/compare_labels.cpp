@@ -68,6 +68,7 @@ HeatCount count_heat_differences(std::span<const std::uint8_t> rgba) {
     const std::uint32_t w = word_at(rgba, p);
     const bool differs = heat_pixel_differs(w);
     c.differing += differs ? 1u : 0u;
+    c.off += heat_pixel_off(w) ? 1u : 0u;
     c.lit += differs || w != background ? 1u : 0u;
   }
   return c;
@@ -90,8 +91,12 @@ std::string share_text(double share) {
 
 std::string heat_caption(const HeatCount& count) {
   if (count.pixels == 0) return "differing pixels: counting";
-  return share_text(count.lit_share()) + " of lit pixels differ (" + share_text(count.share()) +
-         " of the image)";
+  // The first figure is the order error's measure (core/pixels_off.hpp), so that the caption and
+  // the HUD's "pixels off" speak of the same thing; the second shows how far the smallest
+  // differences reach.
+  return share_text(count.lit_share_off()) + " of lit pixels off by more than " +
+         std::to_string(kPixelsOffThreshold) + "/255; " + share_text(count.lit_share()) +
+         " differ at all";
 }
 
 std::uint32_t heat_bar_rgba8(int difference) {

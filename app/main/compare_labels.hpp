@@ -6,7 +6,9 @@
 #include <span>
 #include <string>
 
+#include "core/composite/difference_heat.hpp"
 #include "core/frame_choices.hpp"
+#include "core/pixels_off.hpp"
 
 namespace particles {
 
@@ -29,6 +31,17 @@ constexpr bool heat_pixel_differs(std::uint32_t heat_rgba8) {
   return (heat_rgba8 & 0xffu) > 63u;
 }
 
+// Whether a heat pixel marks a difference of more than kPixelsOffThreshold/255, the order error's
+// "off" (core/pixels_off.hpp): the ramp's red still climbs there, so a red above that
+// difference's is exactly a larger difference.
+inline constexpr std::uint32_t kHeatOffRed =
+    difference_heat_red(difference_heat_level(kPixelsOffThreshold));
+static_assert(kHeatOffRed < difference_heat_red(difference_heat_level(kPixelsOffThreshold + 1)),
+              "the heat ramp's red must tell the order error's threshold apart");
+constexpr bool heat_pixel_off(std::uint32_t heat_rgba8) {
+  return (heat_rgba8 & 0xffu) > kHeatOffRed;
+}
+
 // The background's colour in a heat view: the most common colour of the agreeing pixels among up to
 // 4096 spread over the image (the scene's background rarely differs, and covers most frames); 0
 // where none agrees.
@@ -40,10 +53,12 @@ struct HeatCount {
   // background's (heat_background).
   std::uint64_t lit = 0;
   std::uint64_t differing = 0;
+  std::uint64_t off = 0;  // of the differing, those more than kPixelsOffThreshold/255 apart
   // Of the whole image, and of its lit pixels (what the scene covers); 0 of none. -1 before the
   // first count (AppState keeps one).
   double share() const { return ratio(differing, pixels); }
   double lit_share() const { return ratio(differing, lit); }
+  double lit_share_off() const { return ratio(off, lit); }
 
  private:
   static double ratio(std::uint64_t part, std::uint64_t whole) {

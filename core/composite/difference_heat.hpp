@@ -14,6 +14,16 @@
 
 namespace particles {
 
+// The ramp's level for a difference of d (1-255): it starts dark enough to see and is white from
+// about 52/255 up.
+PARTICLES_HD constexpr std::uint32_t difference_heat_level(std::uint32_t d) {
+  return 48u + 4u * d < 255u ? 48u + 4u * d : 255u;
+}
+// The red of a ramp level (red runs first, from level 0 to 85).
+PARTICLES_HD constexpr std::uint32_t difference_heat_red(std::uint32_t level) {
+  return 3u * level > 255u ? 255u : 3u * level;
+}
+
 // RGBA8 words, r in the lowest byte.
 PARTICLES_HD std::uint32_t difference_heat_rgba8(std::uint32_t exact, std::uint32_t drawn) {
   std::uint32_t difference = 0;
@@ -26,7 +36,7 @@ PARTICLES_HD std::uint32_t difference_heat_rgba8(std::uint32_t exact, std::uint3
   if (difference == 0) {
     return 0xff000000u | ((exact >> 2) & 0x003f3f3fu);  // each channel / 4, rounded down
   }
-  const std::uint32_t level = 48u + 4u * difference < 255u ? 48u + 4u * difference : 255u;
+  const std::uint32_t level = difference_heat_level(difference);
   const auto ramp = [&](std::uint32_t from) {
     const std::uint32_t v = 3u * level;
     return v <= from ? 0u : (v - from > 255u ? 255u : v - from);

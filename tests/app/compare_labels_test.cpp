@@ -95,10 +95,24 @@ TEST(CompareLabels, CountsDifferingPixelsOfAHeatImage) {
   EXPECT_EQ(c.pixels, 6u);
   EXPECT_EQ(c.lit, 4u);
   EXPECT_EQ(c.differing, 2u);
+  EXPECT_EQ(c.off, 1u);  // the 1/255 difference is not off
   EXPECT_DOUBLE_EQ(c.share(), 2.0 / 6.0);
   EXPECT_DOUBLE_EQ(c.lit_share(), 0.5);
   EXPECT_EQ(count_heat_differences({}).share(), 0.0);
   EXPECT_EQ(count_heat_differences({}).lit_share(), 0.0);
+}
+
+TEST(CompareLabels, AHeatPixelIsOffExactlyWhenTheOrderErrorWouldCountIt) {
+  for (int base : {0, 17, 128, 250}) {
+    for (int v = 0; v < 256; ++v) {
+      const auto exact = 0xff000000u | static_cast<std::uint32_t>(base) << 8;
+      const auto drawn = 0xff000000u | static_cast<std::uint32_t>(v) << 8;  // green differs
+      const int difference = v > base ? v - base : base - v;
+      EXPECT_EQ(heat_pixel_off(difference_heat_rgba8(exact, drawn)),
+                difference > kPixelsOffThreshold)
+          << base << " against " << v;
+    }
+  }
 }
 
 TEST(CompareLabels, ShareTextKeepsTheDigitsThatMatter) {
@@ -114,7 +128,8 @@ TEST(CompareLabels, ShareTextKeepsTheDigitsThatMatter) {
   count.pixels = 1000;
   count.lit = 100;
   count.differing = 41;
-  EXPECT_EQ(heat_caption(count), "41.0% of lit pixels differ (4.1% of the image)");
+  count.off = 7;
+  EXPECT_EQ(heat_caption(count), "7.0% of lit pixels off by more than 8/255; 41.0% differ at all");
 }
 
 TEST(CompareLabels, ColourBarRunsTheHeatRampFromDarkRedToWhite) {
