@@ -285,6 +285,8 @@ FrameInfo CpuPipeline::run_frame(const FrameSettings& settings) {
     cpu_quantize_keys(info.extents, sort_keys.bits, keys_);
   }
   clock.lap(Stage::keys);
+  info.stages.in_simulate[static_cast<int>(Stage::extents)] = true;
+  info.stages.in_simulate[static_cast<int>(Stage::keys)] = exact_view_keys;
   const bool sorts = stale_.sorts(settings.order, settings.order_period);
   // Auto keeps its schedule (stints, costs) only over consecutive sorting frames asked for alike,
   // as the CUDA backend does.

@@ -115,6 +115,9 @@ constexpr const char* to_string(Stage s) {
   return names[static_cast<int>(s)];
 }
 
+// What a HUD or table shows for a stage timed inside simulate (StageTimes::in_simulate).
+inline constexpr const char* kInSimulateText = "in simulate";
+
 // Milliseconds per stage for one frame. GPU timings are read back a few frames late, so they
 // carry the number of the frame they measured; frame < 0 means "none available yet".
 struct StageTimes {
@@ -126,6 +129,10 @@ struct StageTimes {
   // FrameSettings::stage_sample_period), whose ms are all zero.
   bool has_stages = true;
   float ms[kStageCount] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  // Stages whose work ran inside simulate's pass and is timed there, so their own ms read 0: the
+  // CPU backend steps each particle, measures the extents and makes exact view-depth keys in one
+  // pass. A HUD or table shows kInSimulateText for them, not a time of 0 that reads as free.
+  bool in_simulate[kStageCount] = {false, false, false, false, false};
   float total() const {
     float t = 0.0f;
     for (float v : ms) t += v;

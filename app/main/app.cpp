@@ -400,7 +400,11 @@ class Session {
     row("backend", summarize(backend));
     row("span", summarize(span));
     for (int s = 0; s < kStageCount; ++s) {
-      row(to_string(static_cast<Stage>(s)), summarize(stages[s]));
+      if (state_.last_info.stages.in_simulate[s]) {  // its zeros would read as free
+        std::printf("  %-10s %s\n", to_string(static_cast<Stage>(s)), kInSimulateText);
+      } else {
+        row(to_string(static_cast<Stage>(s)), summarize(stages[s]));
+      }
     }
     row("draw", summarize(draw));
     row("composite", summarize(composite));

@@ -203,7 +203,9 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     j["frames"] = run.frames.size();
     nlohmann::json stages;
     for (int s = 0; s < kStageCount; ++s) {
-      stages[to_string(static_cast<Stage>(s))] = summary_json(run.stage(s));
+      nlohmann::json stage = summary_json(run.stage(s));
+      if (run.in_simulate[static_cast<std::size_t>(s)]) stage["in_simulate"] = true;
+      stages[to_string(static_cast<Stage>(s))] = stage;
     }
     j["stages"] = stages;
     j["span"] = summary_json(run.span());
@@ -272,7 +274,8 @@ std::string bench_table(const BenchResults& results) {
     for (int s = 0; s < kStageCount; ++s) {
       const Summary sum = run.stage(s);
       total += sum.median;
-      t << ' ' << both(sum) << " |";
+      t << ' ' << (run.in_simulate[static_cast<std::size_t>(s)] ? kInSimulateText : both(sum))
+        << " |";
     }
     std::snprintf(cell, sizeof cell, "%.3f", total);
     t << ' ' << cell << " | " << both(run.span()) << " | " << both(run.composite()) << " | "
@@ -304,7 +307,9 @@ std::string bench_table(const BenchResults& results) {
        "\nCells are median / p99 in milliseconds, n/a where the run has no such time. stages "
        "total is the sum of stage medians, from the frames that timed their stages; span is the "
        "pipeline's whole time, from the frames that timed it alone (on the CUDA backend every "
-       "stage boundary timed slows the frame). composite is the tile compositor, draw GL's "
+       "stage boundary timed slows the frame). A stage reads in simulate where its work ran in "
+       "simulate's pass and is timed there (the CPU backend's extents, and keys of exact view "
+       "depth). composite is the tile compositor, draw GL's "
        "rasterization of the particles, present GL putting the frame's image on screen; frame is "
        "the CPU wall time of the whole frame. descents % is the % of the drawn order's adjacent "
        "pairs that exact view-depth keys put the other way round; pixels off is the % of lit "

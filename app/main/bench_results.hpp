@@ -38,6 +38,9 @@ struct BenchRun {
   std::uint32_t count = 0;
   bool fused_stages = true;  // CUDA: simulate/extents/keys as one kernel (see FrameSettings)
   int stage_every = 1;       // frames per stage-timed frame (see BenchConfig)
+  // The stages whose work ran inside simulate's pass (StageTimes::in_simulate) in the run's
+  // stage-timed frames: their times are 0, and the table says "in simulate" instead.
+  std::array<bool, kStageCount> in_simulate{};
   std::vector<BenchFrame> frames;
   std::uint64_t verify_failures = 0;
   std::string first_failure;

@@ -108,7 +108,10 @@ class BenchSession {
       const std::int64_t index = run_frame - config_.warmup;
       if (index >= 0 && index < config_.frames) {
         if (t.has_stages) {
-          for (int s = 0; s < kStageCount; ++s) run.frames[index].stage_ms[s] = t.ms[s];
+          for (int s = 0; s < kStageCount; ++s) {
+            run.frames[index].stage_ms[s] = t.ms[s];
+            if (t.in_simulate[s]) run.in_simulate[static_cast<std::size_t>(s)] = true;
+          }
         }
         run.frames[index].span_ms = t.span_ms;
       }

@@ -15,6 +15,7 @@
 #include "app/main/compare_overlay.hpp"
 #include "app/main/frame_shares.hpp"
 #include "app/main/hud_layout.hpp"
+#include "app/main/hud_text.hpp"
 #include "app/main/input.hpp"
 #include "app/main/scene_switch.hpp"
 #include "core/cpu_algorithm_sort.hpp"
@@ -80,13 +81,6 @@ void choice_combo(const char* label, const char* id, Choice& value,
   if (ImGui::Combo(id, &current, names, static_cast<int>(N))) {
     value = all[static_cast<std::size_t>(current)];
   }
-}
-
-// "64K", "1M", or the number itself when it is no whole number of K.
-std::string count_label(std::uint32_t n) {
-  if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + "M";
-  if (n >= (1u << 10) && n % (1u << 10) == 0) return std::to_string(n >> 10) + "K";
-  return std::to_string(n);
 }
 
 // The algorithm picker. On the CPU backend each entry of the list also says which CPU
@@ -225,12 +219,13 @@ void settings(AppState& state) {
   if (!state.screenshot_message.empty()) ImGui::TextWrapped("%s", state.screenshot_message.c_str());
 }
 
-// A graph of the series as wide as the panel, its name and statistics (milliseconds) inside it.
-void plot_series(const char* name, const RollingSeries& series) {
+// A graph of the series as wide as the panel, its name and statistics (milliseconds) inside it;
+// a stage timed inside simulate (StageTimes::in_simulate) says so in place of its zeros.
+void plot_series(const char* name, const RollingSeries& series, bool in_simulate = false) {
   const auto values = series.ordered();
   const Summary s = series.summary();
   const std::string overlay =
-      std::string(name) + "  med " + compact_ms(s.median) + "  p99 " + compact_ms(s.p99) + " ms";
+      in_simulate ? std::string(name) + "  " + kInSimulateText : graph_caption(name, s);
   ImGui::PushID(name);
   ImGui::PlotLines("##plot", values.data(), static_cast<int>(values.size()), 0, overlay.c_str(),
                    0.0f, static_cast<float>(s.max * 1.2 + 1e-3),
@@ -281,6 +276,7 @@ void stacked_stage_bar(const AppState& state) {
   constexpr ImU32 kColors[kStageCount] = {IM_COL32(0, 114, 178, 255), IM_COL32(230, 159, 0, 255),
                                           IM_COL32(0, 158, 115, 255), IM_COL32(213, 94, 0, 255),
                                           IM_COL32(204, 121, 167, 255)};
+  const bool* in_simulate = state.last_info.stages.in_simulate;
   double medians[kStageCount];
   double total = 0.0;
   for (int s = 0; s < kStageCount; ++s) {
@@ -300,8 +296,8 @@ void stacked_stage_bar(const AppState& state) {
   }
   ImGui::Dummy(ImVec2(width, height));
   for (int s = 0; s < kStageCount; ++s) {
-    const std::string entry =
-        std::string(to_string(static_cast<Stage>(s))) + " " + compact_ms(medians[s]);
+    const std::string entry = std::string(to_string(static_cast<Stage>(s))) + " " +
+                              stage_time_text(medians[s], in_simulate[s]);
     if (s > 0) same_line_if_fits(ImGui::CalcTextSize(entry.c_str()).x);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColors[s]), "%s", entry.c_str());
   }
@@ -319,7 +315,8 @@ void graphs(const AppState& state) {
   plot_series("pipeline span", state.stats.span_ms);
   if (ImGui::TreeNode("each stage")) {
     for (int s = 0; s < kStageCount; ++s) {
-      plot_series(to_string(static_cast<Stage>(s)), state.stats.stage_ms[s]);
+      plot_series(to_string(static_cast<Stage>(s)), state.stats.stage_ms[s],
+                  state.last_info.stages.in_simulate[s]);
     }
     ImGui::TreePop();
   }

@@ -443,5 +443,21 @@ TEST(BenchChart, NoRunsIsStillAChart) {
   EXPECT_EQ(xml_problem(svg), "") << svg;
 }
 
+TEST(BenchStagesInSimulate, TableSaysInSimulateWhereAStageRanInSimulatesPass) {
+  BenchResults r;
+  BenchRun run = run_with_span("radix", "exact", 65536, 0.5f);
+  run.backend = "cpu";
+  for (BenchFrame& f : run.frames) f.stage_ms = {0.3f, 0.0f, 0.0f, 0.2f, 0.0f};
+  run.in_simulate[static_cast<std::size_t>(Stage::extents)] = true;
+  run.in_simulate[static_cast<std::size_t>(Stage::keys)] = true;
+  r.runs.push_back(run);
+  const std::string table = bench_table(r);
+  // simulate's and sort's times, extents and keys named for where they ran, order's measured 0.
+  EXPECT_NE(table.find("| 0.300 / 0.300 | in simulate | in simulate | 0.200 / 0.200 | "
+                       "0.000 / 0.000 |"),
+            std::string::npos)
+      << table;
+}
+
 }  // namespace
 }  // namespace particles

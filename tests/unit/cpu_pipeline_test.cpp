@@ -357,6 +357,32 @@ TEST(CpuPoints, ResetCopiesTheCloud) {
   EXPECT_EQ(pipeline.vertices()[3].z, 6.0f);
 }
 
+// The one pass that steps the particles also measures the extents and makes exact view-depth
+// keys: the frame says those stages ran in simulate, so the HUD and the bench do not show their
+// zeros as times. Quantized and eye-distance keys are made in their own stage.
+TEST(CpuPipeline, ReportsWhichStagesRanInSimulatesPass) {
+  ModelParams params;
+  params = test::with_test_points(params);
+  CpuPipeline pipeline;
+  pipeline.reset(params, 1000);
+  FrameSettings settings;
+  settings.view = test_view();
+  const auto in_simulate = [&](Stage s) {
+    return pipeline.run_frame(settings).stages.in_simulate[static_cast<int>(s)];
+  };
+  EXPECT_FALSE(in_simulate(Stage::simulate));
+  EXPECT_TRUE(in_simulate(Stage::extents));
+  EXPECT_TRUE(in_simulate(Stage::keys));
+  EXPECT_FALSE(in_simulate(Stage::sort));
+  EXPECT_FALSE(in_simulate(Stage::order));
+  settings.key_mode = KeyMode::quantized;
+  EXPECT_TRUE(in_simulate(Stage::extents));
+  EXPECT_FALSE(in_simulate(Stage::keys));
+  settings.key_mode = KeyMode::exact;
+  settings.order = DrawOrder::eye_distance;
+  EXPECT_FALSE(in_simulate(Stage::keys));
+}
+
 TEST(CpuPipeline, UnsortedDrawsInIndexOrder) {
   CpuPipeline pipeline;
   pipeline.reset(ModelParams{}, 100);
