@@ -19,8 +19,8 @@ void require(bool condition) {
 void check_accepted(const particles::BenchConfig& c) {
   require(!c.scenes.empty() && !c.algorithms.empty() && !c.key_modes.empty());
   for (const std::uint32_t n : c.counts) require(n >= 1 && n <= (1u << 27));
-  require(c.key_bits >= 1 && c.key_bits <= 32);
-  require(c.frames >= 1 && c.warmup >= 0 && c.stage_every >= 1);
+  require(c.choices.key_bits >= 1 && c.choices.key_bits <= 32);
+  require(c.frames >= 1 && c.warmup >= 0 && c.choices.stage_sample_period >= 1);
   require(c.width >= 1 && c.width <= 16384 && c.height >= 1 && c.height <= 16384);
 }
 
