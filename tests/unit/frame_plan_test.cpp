@@ -142,9 +142,8 @@ bool fixed_in_place(Algorithm a) {
   return a == Algorithm::oddeven || a == Algorithm::quicksort || a == Algorithm::cub;
 }
 
-// The invariants every plan keeps; each failure names the one it breaks.
-void expect_valid(const FramePlan& p, const std::string& where) {
-  SCOPED_TRACE(where);
+// The invariants of the sort and of who writes the target.
+void expect_valid_sort(const FramePlan& p) {
   const bool held = p.sort == SortStage::held;
   const bool wide = partition_sort_worth_trying(p.keys.bits);
   // Keys: quantized ones of 1..32 bits; exact ones of 32.
@@ -176,6 +175,12 @@ void expect_valid(const FramePlan& p, const std::string& where) {
   if (auto_copy) {
     EXPECT_EQ(p.order_stage == OrderStage::copy_auto_order_and_splitters, wide);
   }
+}
+
+// The invariants of the keys, the step and the appends.
+void expect_valid_keys(const FramePlan& p) {
+  const bool held = p.sort == SortStage::held;
+  const bool wide = partition_sort_worth_trying(p.keys.bits);
   // Every frame but a held one makes its keys exactly once from the particles: in the step or
   // in the keys stage; requantizing remakes the step's laid-out keys.
   const bool stage_makes_keys =
@@ -266,7 +271,11 @@ TEST(FramePlan, EveryCombinationGivesAValidPlanWithTodaysBooleansOrIsRefused) {
       continue;
     }
     const FramePlan plan = plan_frame(c.settings, c.state);
-    expect_valid(plan, describe(c));
+    {
+      SCOPED_TRACE(describe(c));
+      expect_valid_sort(plan);
+      expect_valid_keys(plan);
+    }
     expect_todays(plan, todays_frame(c), describe(c));
     ++planned;
   }
@@ -361,6 +370,7 @@ TEST(FramePlan, FusedAutoLaysOutAndAppendsWideKeysInTheStep) {
   EXPECT_EQ(p.append, BucketAppend::step);
   EXPECT_EQ(p.sort, SortStage::auto_choice);
   EXPECT_EQ(p.order_stage, OrderStage::copy_auto_order_and_splitters);
+  EXPECT_TRUE(p.tries_partition_sort);
   EXPECT_TRUE(takes_stints(p));
 }
 
@@ -373,6 +383,7 @@ TEST(FramePlan, FusedAutoRequantizesTheStepsKeysAndAppendsOnlyWideOnes) {
   EXPECT_TRUE(p.step.lays_out && p.step.makes_keys);
   EXPECT_EQ(p.keys_stage, KeysStage::requantize);
   EXPECT_EQ(p.append, BucketAppend::none);
+  EXPECT_FALSE(p.tries_partition_sort);  // two radix passes cost less: no launch of it at all
   EXPECT_EQ(p.order_stage, OrderStage::copy_auto_order);
   s.key_bits = 24;
   p = plan_frame(s, {});
