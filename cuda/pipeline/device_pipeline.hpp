@@ -1,7 +1,8 @@
 #pragma once
 // The CUDA backend's frame without GL: simulate -> extents -> keys -> sort -> order, on one
-// stream of its own, captured once as a CUDA graph and replayed while the graph's shape (count,
-// algorithm, key mode and bits, draw order) stays the same. CudaPipeline (cuda_pipeline.hpp)
+// stream of its own, captured once as a CUDA graph and replayed while the frame's plan
+// (core/frame_plan.hpp: what plan_frame makes of the algorithm, key mode and bits, draw order and
+// auto's stint) and the count stay the same. CudaPipeline (cuda_pipeline.hpp)
 // maps the GL buffers and hands their pointers in as FrameTargets; the GPU tests call this
 // directly with plain device buffers.
 //
@@ -10,8 +11,9 @@
 // graph never has to change when they do, including when GL maps its buffers elsewhere.
 //
 // Switching algorithm or key mode costs no allocation: every sorter is made at reset(), and each
-// graph shape's executable graphs are kept once built, so going back to a shape is free and the
-// first visit costs one capture + instantiate (bench/switch_bench measures both).
+// plan's executable graphs are kept once built (frame_graphs.hpp). The jobs are in files of
+// their own: the plan's recording (frame_recorder.cu), the graph cache (frame_graphs.hpp), the
+// stage timing and its NVTX ranges (stage_timing.hpp); this file runs the frames.
 //
 // One frame of lag, on purpose: run_frame(f) enqueues frame f, then waits for frame f-1 to finish
 // (not f: the GPU stays busy) and returns frame f-1's FrameInfo (extents, path). The first frame
@@ -39,7 +41,7 @@
 // conditional graph node did the same, but under CUDA-GL interop a graph holding one completed
 // about 2 ms late every frame on the H200: bench/interop_bench.)
 //
-// Approximate draw orders (core/draw_order.hpp) are graph shapes too: unsorted runs no sort and
+// Approximate draw orders (core/draw_order.hpp) are plans too: unsorted runs no sort and
 // copies the identity; eye sorts keys of the distance to the eye, made by the keys stage (its
 // frames run the stages apart); coarse sorts quantized keys of a few bits; stale sorts on the
 // frames StaleSchedule picks as the exact order does, and a copy after the graph keeps that
@@ -56,14 +58,16 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "core/auto_policy.hpp"
+#include "core/frame_plan.hpp"
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/auto/splitter_partition_sort.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/pipeline/frame_graphs.hpp"
+#include "cuda/pipeline/stage_timing.hpp"
 #include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 
@@ -124,10 +128,10 @@ class DevicePipeline {
   // Waits for the stream and returns the stage timings of the newest frame, which run_frame has
   // not reported yet (it reports the frame before). frame < 0 when there is none.
   StageTimes drain_stage_times();
-  bool stage_timing() const noexcept { return timed_ok_; }
+  bool stage_timing() const noexcept { return graphs_.timed_ok(); }
   cudaStream_t stream() const noexcept { return stream_.get(); }
   std::uint32_t count() const noexcept { return count_; }
-  std::uint64_t graphs_built() const noexcept { return graphs_built_; }
+  std::uint64_t graphs_built() const noexcept { return graphs_.built(); }
 
   // Device views of the last enqueued frame, for tests (read after synchronize()). The state is
   // in the layout the frame's vertices and draw order index (see auto above).
@@ -147,49 +151,31 @@ class DevicePipeline {
   SortPath newest_frame_stint() const noexcept {
     return frame_ > 0 ? slot_info_[(frame_ - 1) & 1u].stint : SortPath::unsorted;
   }
+  // The plan (core/frame_plan.hpp) the last enqueued frame's graph was recorded from, none
+  // before the first frame; for tests, which check it is plan_frame's for the same inputs.
+  std::optional<FramePlan> newest_frame_plan() const {
+    if (frame_ == 0) return std::nullopt;
+    return slot_info_[(frame_ - 1) & 1u].plan;
+  }
 
  private:
-  struct GraphShape {
-    Algorithm algorithm = Algorithm::radix;
-    KeyMode mode = KeyMode::exact;
-    int bits = 32;
-    bool sort = true;   // false: unsorted, or a stale order's frame between sorts (hold)
-    bool hold = false;  // a stale order's frame between sorts: stale_order_ drawn again
-    DepthMetric metric = DepthMetric::view_depth;  // eye: from the keys stage (fused false)
-    bool fused = true;
-    bool partition_stint = false;  // auto's frame of a partition stint
-    bool operator==(const GraphShape&) const = default;
-  };
-  // Stage boundary k's timing event is recorded_mark[k]: a boundary with no work since the
-  // previous one (fused stages) reuses that one's event instead of adding a node, since each
-  // event-record node costs the frame a few microseconds of graph time.
-  using MarkMap = std::array<int, kStageCount + 1>;
-  struct Graphs {
-    GraphShape shape;
-    std::array<GraphExec, 2> execs;  // one per frame slot, every stage boundary timed
-    // The same frames with only the first and the last boundary timed (the span), which most
-    // frames run (FrameSettings::stage_sample_period); each made on its first use, so that a
-    // switch to a new shape spreads its captures over the frames after it. Never for an
-    // untimed graph.
-    std::array<GraphExec, 2> span_execs;
-    bool timed = false;
-    MarkMap marks{};
-    MarkMap span_marks{};
-  };
   struct SlotInfo {
-    GraphShape shape;
-    bool timed = false;
-    MarkMap marks{};
+    FramePlan plan;  // what ran
+    SlotTiming timing;
     SortPath stint = SortPath::unsorted;  // an auto frame's stint, unsorted for none
-    GraphShape requested;                 // what the settings asked for (shape: what ran)
-    bool stages = true;                   // every stage timed, not only the span
-    bool span_alone = false;              // a stage-timed frame whose others time only the span
+    FramePlan requested;                  // what the settings asked for, before any stint
     bool order_error = false;             // the report's order_descents were measured
     bool order_exact = false;             // order_error_is_zero: 0 unmeasured
   };
-
-  // sorts: whether the frame sorts (StaleSchedule).
-  static GraphShape shape_of(const FrameSettings& settings, bool sorts);
+  // The stint auto's schedule gives the frame asking for `requested` (unsorted: none).
+  SortPath next_stint(const FramePlan& requested);
+  // Waits for the frame before the one just enqueued in `slot` (or for that one, the first after
+  // a reset) and returns its FrameInfo, its report counted by auto's schedule.
+  FrameInfo previous_frame_info(int slot, const FramePlan& requested);
+  // After the frame's graph: the measures and copies its settings ask for, its report's copy
+  // back and its done event.
+  void enqueue_after_graph(const FrameSettings& settings, const FrameTargets& targets, int slot,
+                           bool sorts, bool order_error);
   // The order error's kernels after the frame's graph (see the top), into report_.
   void enqueue_order_error(int slot, std::uint32_t* drawn_order);
   // The frame's exact order (FrameTargets::exact_order) after its graph, by the radix sorter.
@@ -197,23 +183,21 @@ class DevicePipeline {
   Sorter& sorter(Algorithm algorithm);
   RadixSortEngine& radix();
   void make_sorters();
-  Graphs& ensure_graph(const GraphShape& shape);
-  // One executable graph per frame slot: they differ only in which timing events their marker
-  // nodes record, so a slot's timings can be read while the other slot's frame runs.
-  Graphs build_graphs(const GraphShape& shape, bool timed);
-  // One slot's frame, captured and instantiated (stages: every boundary timed).
-  GraphExec capture_frame(const GraphShape& shape, int slot, bool timed, bool stages,
-                          MarkMap& marks);
+  StageTimes stage_times_of(int slot) const {
+    return stage_events_.times_of(slot, slot_info_[slot].timing, slot_frame_[slot]);
+  }
+
+  // Recording one frame of a plan under capture (frame_recorder.cu; FrameGraphs calls it).
   // slot: the frame slot (which state buffer is read, which written); timing_slot: whose stage
   // events the markers record, -1 for an untimed graph; stages: every boundary is recorded, not
   // only the first and the last.
-  void record_frame(const GraphShape& shape, int slot, int timing_slot, bool stages,
-                    MarkMap& marks);
-  void mark(int boundary, int timing_slot, MarkMap& marks);
-  StageTimes stage_times_of(int slot) const;
-  // keys_appended: the frame's keys were appended to the partition sort's buckets as they were
-  // made, each with its place as its value (fused auto).
-  void record_auto_sort(int end_bit, bool partition_stint, bool keys_appended);
+  void record_frame(const FramePlan& plan, int slot, int timing_slot, bool stages, MarkMap& marks);
+  void record_step(const FramePlan& plan, int slot, StageMarker& marker);
+  void record_fused_step(const FramePlan& plan, int slot);
+  void record_keys_stage(const FramePlan& plan, int slot, StageMarker& marker);
+  void record_sort(const FramePlan& plan);
+  void record_auto_sort(const FramePlan& plan);
+  void record_order_stage(const FramePlan& plan);
   // Where a partition stint's keys go by place: only its partition sort's overflow sort reads
   // them (the step appends them, keyed by place, and stores one there only when its bucket
   // overflows; the sort, when one did, stores there the keys its buckets hold and sorts them).
@@ -244,9 +228,9 @@ class DevicePipeline {
   bool order_is_last_frames_ = true;
   // Fused auto's stints and what its frames cost (core/auto_policy.hpp).
   AutoSchedule auto_schedule_;
-  // The shape the last enqueued frame's settings asked for: a stint lasts only while the same
+  // The plan the last enqueued frame's settings asked for: a stint lasts only while the same
   // fused auto frame is asked for (one chosen for a key mode says nothing about another).
-  std::optional<GraphShape> last_requested_;
+  std::optional<FramePlan> last_requested_;
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
   // A stint's step leaves its extents as a combine's words per block, folded on branch_ beside
@@ -258,7 +242,7 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> key_floor_;  // the frame's smallest exact key (the step's)
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
-  DeviceBuffer<std::int32_t> auto_enable_;  // auto's enable words (AutoWord, device_pipeline.cu)
+  DeviceBuffer<std::int32_t> auto_enable_;  // auto's enable words (auto_words.hpp)
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.
@@ -267,16 +251,13 @@ class DevicePipeline {
   std::array<Event, 2> done_;
   std::array<SlotInfo, 2> slot_info_;
   std::array<std::int64_t, 2> slot_frame_{-1, -1};
-  // Stage boundaries: marks k and k+1 bracket Stage k; one set per slot.
-  std::array<std::array<Event, kStageCount + 1>, 2> stage_marks_;
-  bool timed_ok_ = true;
+  StageEventPool stage_events_;
   std::uint64_t frame_ = 0;
 
   std::map<Algorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
   std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
   std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
-  std::vector<Graphs> graphs_;  // every shape built since reset(), newest last
-  std::uint64_t graphs_built_ = 0;
+  FrameGraphs graphs_;                                // every plan's graphs since reset()
   StaleSchedule stale_;
   // Exact view-depth keys in the drawn order, for the order error; allocated on its first use.
   DeviceBuffer<std::uint32_t> error_keys_;
