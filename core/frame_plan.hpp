@@ -103,6 +103,14 @@ struct AutoState {
 // none, a partition stint for keys the partition sort never takes) throw std::invalid_argument.
 FramePlan plan_frame(const FrameSettings& settings, AutoState state);
 
+// Whether `stage`'s work ran inside the fused step (simulate's pass), so that it has no time of
+// its own: the HUD and the bench say so rather than show its zero (StageTimes::in_simulate).
+constexpr bool runs_in_step(const FramePlan& plan, Stage stage) {
+  if (!plan.step.fused) return false;
+  if (stage == Stage::extents) return true;
+  return stage == Stage::keys && plan.step.makes_keys && plan.keys_stage == KeysStage::none;
+}
+
 // Whether frames that ask for this plan (planned without a stint) are the ones auto's schedule
 // picks stints for: fused auto's probing frames.
 constexpr bool takes_stints(const FramePlan& requested) {

@@ -184,7 +184,11 @@ class DevicePipeline {
   RadixSortEngine& radix();
   void make_sorters();
   StageTimes stage_times_of(int slot) const {
-    return stage_events_.times_of(slot, slot_info_[slot].timing, slot_frame_[slot]);
+    StageTimes t = stage_events_.times_of(slot, slot_info_[slot].timing, slot_frame_[slot]);
+    for (int s = 0; s < kStageCount; ++s) {
+      t.in_simulate[s] = runs_in_step(slot_info_[slot].plan, static_cast<Stage>(s));
+    }
+    return t;
   }
 
   // Recording one frame of a plan under capture (frame_recorder.cu; FrameGraphs calls it).

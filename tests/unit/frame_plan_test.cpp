@@ -494,4 +494,25 @@ TEST(FramePlan, RefusesStintsThatAreNotPaths) {
 }
 
 }  // namespace
+TEST(FramePlan, StagesRunInTheStepOnlyWhereTheStepDoesTheirWork) {
+  FrameSettings fused_exact;
+  const FramePlan exact = plan_frame(fused_exact, {});
+  EXPECT_TRUE(runs_in_step(exact, Stage::extents));
+  EXPECT_TRUE(runs_in_step(exact, Stage::keys));
+  EXPECT_FALSE(runs_in_step(exact, Stage::simulate));
+  EXPECT_FALSE(runs_in_step(exact, Stage::sort));
+
+  FrameSettings quantized = fused_exact;  // the keys stage requantizes: a time of its own
+  quantized.key_mode = KeyMode::quantized;
+  quantized.key_bits = 16;
+  const FramePlan q = plan_frame(quantized, {});
+  EXPECT_TRUE(runs_in_step(q, Stage::extents));
+  EXPECT_FALSE(runs_in_step(q, Stage::keys));
+
+  FrameSettings apart = fused_exact;
+  apart.fuse_stages = false;
+  const FramePlan a = plan_frame(apart, {});
+  for (int s = 0; s < kStageCount; ++s) EXPECT_FALSE(runs_in_step(a, static_cast<Stage>(s)));
+}
+
 }  // namespace particles
