@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
         replay.frame_on(backend->run_frame(settings));
       }
       backend->drain_stage_times();  // the frame's buffers are complete before GL reads them
-      const gl::DrawParams draw = scene_draw_params(scene, camera, args.size);
+      const gl::DrawParams draw = scene_draw_params(scene, count, camera, args.size);
 
       std::vector<double> ms[kFormatCount];
       for (int rep = -kWarmupDraws; rep < args.reps; ++rep) {

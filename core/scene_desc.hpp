@@ -36,6 +36,9 @@ struct SceneDesc {
   std::uint32_t cpu_count = 1u << 17;  // particles on the CPU backend, unless --count says
   ModelParams params;
   float sprite_size = 0.08f;  // world-space sprite diameter
+  // The count sprite_size was chosen for; at other counts sprites are resized to keep the look
+  // (core/sprite_size_at_count.hpp). 0: sprite_size at every count.
+  std::uint32_t sprite_size_count = 0;
   float time_step = 1.0f / 60.0f;
   Color background{0.02f, 0.02f, 0.04f, 1.0f};
   CameraPose camera;

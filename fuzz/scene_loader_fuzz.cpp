@@ -26,6 +26,7 @@ void check_accepted(const particles::SceneDesc& d) {
   require(d.count >= 1 && d.count <= (1u << 27));
   require(d.cpu_count >= 1 && d.cpu_count <= (1u << 24));
   require(std::isfinite(d.sprite_size) && d.sprite_size > 0.0f);
+  require(d.sprite_size_count <= (1u << 27));
   require(d.time_step > 0.0f && d.time_step <= 0.1f);
   for (std::size_t i = 1; i < d.camera_path.size(); ++i) {
     require(d.camera_path[i].time > d.camera_path[i - 1].time);

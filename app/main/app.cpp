@@ -242,14 +242,18 @@ class Session {
 
   // The heat view's caption: the share of pixels where the two orders' images differ, counted
   // from the heat image itself (compare_labels.hpp). A read-back waits for the GPU, so after the
-  // first count it runs on every 15th frame only (four times a second at 60 fps), and never
-  // outside the heat view.
+  // first count it runs about four times a second, and never outside the heat view. By the clock,
+  // not every Nth frame: at the CPU backend's few frames a second a frame count left the caption
+  // describing an image seconds old, and a period in frames can fall in step with a stale order's.
   void update_heat_share() {
+    constexpr double kHeatCountPeriodMs = 250.0;
     if (!state_.choices.compare || state_.choices.compare_mode != CompareMode::heat) {
       state_.heat_count = {};
     } else if (state_.last_info.compare_order &&
-               (state_.heat_count.pixels == 0 || state_.frame % 15 == 0)) {
+               (state_.heat_count.pixels == 0 ||
+                ms_since(last_heat_count_) >= kHeatCountPeriodMs)) {
       state_.heat_count = count_heat_differences(target_->read_pixels().rgba);
+      last_heat_count_ = Clock::now();
     }
   }
 
@@ -416,6 +420,7 @@ class Session {
   int frames_ = -1;                            // frames the run takes; -1: until the window closes
   std::filesystem::path screenshot_, report_;  // what finish() writes; empty: nothing
   std::uint64_t backend_frame_base_ = 0;       // the session frame of the backend's last reset
+  Clock::time_point last_heat_count_{};        // when update_heat_share last counted
   CameraMatrices last_camera_;                 // the last frame's, for check_last_frame_lit
   std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;

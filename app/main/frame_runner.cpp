@@ -97,7 +97,7 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
 
   // The composite renderer's image is made by the backend, in its frame; the raster renderer
   // draws the backend's buffers after it.
-  const gl::DrawParams draw = scene_draw_params(scene, camera, size);
+  const gl::DrawParams draw = scene_draw_params(scene, buffers_.count(), camera, size);
   std::optional<CompositeRequest> composite;
   if (request.draw && choices.renderer == RendererKind::composite) {
     composite = composite_request(draw, renderer_, target_);

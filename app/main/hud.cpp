@@ -153,16 +153,18 @@ void count_control(AppState& state) {
 // exact order's image (core/pixels_off.hpp), which is what a viewer sees.
 void order_error_line(const AppState& state) {
   const Summary s = state.stats.order_error.summary();
+  // The median on a line of its own: ImGui may wrap a line at a decimal point, which would split
+  // a figure in two.
   if (s.samples > 0) {
-    ImGui::TextWrapped("descents %.2f%% of pairs (median %.2f%%)", state.stats.order_error.latest(),
-                       s.median);
+    ImGui::TextWrapped("descents %.2f%% of pairs", state.stats.order_error.latest());
+    ImGui::Text("  median %.2f%%", s.median);
   } else {
     ImGui::TextDisabled("descents: not measured yet");
   }
   const Summary off = state.stats.pixels_off.summary();
   if (off.samples > 0) {
-    ImGui::TextWrapped("pixels off: %.2f%% of lit pixels (median %.2f%%)",
-                       state.stats.pixels_off.latest(), off.median);
+    ImGui::TextWrapped("pixels off %.2f%% of lit pixels", state.stats.pixels_off.latest());
+    ImGui::Text("  median %.2f%%", off.median);
   }
 }
 
@@ -388,14 +390,14 @@ void Hud::draw(AppState& state) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
-  if (state.hud_visible) panel(state);
+  const ImageRect shown = state.hud_visible ? panel(state) : ImageRect{};
   // On the image whether the panel shows or not: a hidden panel leaves the view labelled.
-  draw_compare_overlay(state, scale_);
+  draw_compare_overlay(state, scale_, shown);
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Hud::panel(AppState& state) {
+ImageRect Hud::panel(AppState& state) {
   const ImGuiIO& io = ImGui::GetIO();
   const HudPanel p = hud_panel(io.DisplaySize.x, io.DisplaySize.y, scale_);
   ImGui::SetNextWindowPos(ImVec2(p.x, p.y), ImGuiCond_FirstUseEver);
@@ -424,7 +426,9 @@ void Hud::panel(AppState& state) {
   if (section("graphs", graphs_open_by_default(io.DisplaySize.y, scale_))) graphs(state);
   if (section("scene details", false)) details(state);
   if (section("keys", false)) keys();
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   ImGui::End();
+  return ImageRect{at.x, at.y, size.x, size.y};
 }
 
 }  // namespace particles

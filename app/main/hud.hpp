@@ -1,6 +1,8 @@
 #pragma once
 #include <optional>
 
+#include "app/main/hud_layout.hpp"
+
 struct GLFWwindow;
 
 namespace particles {
@@ -22,7 +24,8 @@ class Hud {
   float scale() const { return scale_; }
 
  private:
-  void panel(AppState& state);
+  // Draws the panel; returns where it lies in the window.
+  ImageRect panel(AppState& state);
   float scale_ = 1.0f;
 };
 

@@ -46,6 +46,27 @@ ImageRect fit_image(int image_w, int image_h, float window_w, float window_h) {
   return r;
 }
 
+Span clear_of_panel(const ImageRect& image, const ImageRect& panel, float top, float bottom,
+                    float gap) {
+  Span clear{image.x, image.x + image.width};
+  const bool covers_rows =
+      panel.width > 0.0f && panel.height > 0.0f && panel.y < bottom && panel.y + panel.height > top;
+  const bool covers_columns = panel.x < clear.right && panel.x + panel.width > clear.left;
+  if (!covers_rows || !covers_columns) return clear;
+  if (panel.x + 0.5f * panel.width < image.x + 0.5f * image.width) {
+    clear.left = std::min(std::max(clear.left, panel.x + panel.width + gap), clear.right);
+  } else {
+    clear.right = std::max(std::min(clear.right, panel.x - gap), clear.left);
+  }
+  return clear;
+}
+
+float place_box(const ImageRect& image, Span clear, float width) {
+  const float centred = image.x + 0.5f * (image.width - width);
+  if (centred >= clear.left && centred + width <= clear.right) return centred;
+  return clear.left + std::max(0.5f * (clear.width() - width), 0.0f);
+}
+
 std::string compact_ms(double ms) {
   if (!(ms >= 0.0)) return "-";
   char text[32];

@@ -42,6 +42,21 @@ struct ImageRect {
 };
 ImageRect fit_image(int image_w, int image_h, float window_w, float window_h);
 
+// The columns of `image` that the panel (where it lies in the window; empty when hidden) leaves
+// in view over the rows [top, bottom), `gap` away from its edge: the image's whole width where
+// the panel misses those rows, else the side of the image away from the panel's centre. So the
+// comparison view's labels stay readable beside a panel that covers part of the image.
+struct Span {
+  float left = 0.0f, right = 0.0f;
+  float width() const { return right > left ? right - left : 0.0f; }
+};
+Span clear_of_panel(const ImageRect& image, const ImageRect& panel, float top, float bottom,
+                    float gap);
+
+// The left edge of a box `width` wide: centred on the image where that keeps it within `clear`,
+// else centred in `clear` (at its left edge when wider).
+float place_box(const ImageRect& image, Span clear, float width);
+
 // Milliseconds in at most three significant digits, so a graph's caption fits the panel at every
 // magnitude: "0.0512", "1.26", "16.7", "264", "1234"; "-" for a negative (not measured) time.
 std::string compact_ms(double ms);

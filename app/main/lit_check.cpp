@@ -81,8 +81,8 @@ LitCheck check_drawn_frame_lit(const SceneDesc& scene, const CameraMatrices& cam
                                const gl::ParticleRenderer& renderer, gl::RenderTarget& target,
                                const gl::ParticleBuffers& buffers,
                                std::span<const ParticleVertex> vertices) {
-  const CompositeRequest request =
-      composite_request(scene_draw_params(scene, camera, target.size()), renderer, target);
+  const CompositeRequest request = composite_request(
+      scene_draw_params(scene, buffers.count(), camera, target.size()), renderer, target);
   const std::vector<PixelF> image = target.read_float_pixels();
   const std::vector<float> scales = buffers.read_sprite_scales();
   return check_lit_frame(image, request.background, vertices, scales, request.camera);

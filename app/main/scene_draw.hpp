@@ -1,6 +1,7 @@
 #pragma once
 // How a scene is drawn from a camera: shared by the interactive loop and the bench, for both
 // renderers (the GL draw's parameters, and the same as a composite request).
+#include <cstdint>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/vec2.hpp>
 #include <vector>
@@ -10,15 +11,17 @@
 #include "core/camera.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/scene_desc.hpp"
+#include "core/sprite_size_at_count.hpp"
 
 namespace particles {
 
-inline gl::DrawParams scene_draw_params(const SceneDesc& scene, const CameraMatrices& camera,
-                                        glm::ivec2 viewport) {
+// `count` particles of `scene`, whose sprites are sized for that count (sprite_size_at_count).
+inline gl::DrawParams scene_draw_params(const SceneDesc& scene, std::uint32_t count,
+                                        const CameraMatrices& camera, glm::ivec2 viewport) {
   gl::DrawParams draw;
   draw.camera = camera;
   draw.viewport = viewport;
-  draw.sprite_size = scene.sprite_size;
+  draw.sprite_size = sprite_size_at_count(scene, count);
   draw.background = scene.background;
   return draw;
 }

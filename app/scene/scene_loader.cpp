@@ -305,10 +305,12 @@ SceneDesc SceneReader::read(const toml::table& root) const {
 }
 
 void SceneReader::read_particles(const toml::table& t, SceneDesc& d) const {
-  check_keys(t, "particles", {"count", "cpu_count", "sprite_size", "seed", "time_step"});
+  check_keys(t, "particles",
+             {"count", "cpu_count", "sprite_size", "sprite_size_count", "seed", "time_step"});
   get(t, "particles", "count", d.count);
   get(t, "particles", "cpu_count", d.cpu_count);
   get(t, "particles", "sprite_size", d.sprite_size);
+  get(t, "particles", "sprite_size_count", d.sprite_size_count);
   get(t, "particles", "seed", d.params.seed);
   get(t, "particles", "time_step", d.time_step);
 }

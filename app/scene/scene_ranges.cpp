@@ -36,6 +36,7 @@ constexpr std::array kRanges = std::to_array<KeyRange>({
     {"particles.count", closed(1, kCudaMaxCount)},
     {"particles.cpu_count", closed(1, kCpuMaxCount)},
     {"particles.sprite_size", positive(1000)},
+    {"particles.sprite_size_count", closed(0, kCudaMaxCount)},
     {"particles.seed", closed(0, 4294967295.0)},
     {"particles.time_step", positive(0.1)},
 

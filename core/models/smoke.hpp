@@ -77,6 +77,22 @@ PARTICLES_HD bool smoke_is_dark(const SmokeParams& p, std::uint32_t seed) {
   return 0.5f * (d.z + 1.0f) < p.dark_fraction;
 }
 
+// How a puff's alpha rises over the start of its life (`life` is its age over its lifetime), so
+// that the plume's base fades in rather than ending in a hard edge at the vent. Puffs are packed
+// densely there, so its opacity follows the optical depth, count x alpha per pixel, which spans
+// orders of magnitude between the CPU's and the GPU's counts. A steep power ramp (x^8) covers those
+// orders of magnitude over the fade, so at any count some stretch of it has an optical depth near
+// one: a soft gradient, placed a little higher the denser the plume. A linear ramp saturates within
+// a few pixels of the vent at every count we run.
+inline constexpr float kSmokeFadeInLife = 0.2f;  // the share of a life the fade-in takes
+
+PARTICLES_HD float smoke_fade_in(float life) {
+  const float x = clamp01(life / kSmokeFadeInLife);
+  const float x2 = x * x;
+  const float x4 = x2 * x2;
+  return x4 * x4;
+}
+
 PARTICLES_HD Color smoke_color(const ModelParams& m, const ParticleState& s) {
   const SmokeParams& p = m.smoke;
   Color c = smoke_is_dark(p, s.seed) ? m.color_outer : m.color_inner;
@@ -86,7 +102,7 @@ PARTICLES_HD Color smoke_color(const ModelParams& m, const ParticleState& s) {
   c.g = clamp01(c.g * shade);
   c.b = clamp01(c.b * shade);
   const float life = clamp01(s.age / p.lifetime);
-  const float fade_in = clamp01(life * 12.0f);
+  const float fade_in = smoke_fade_in(life);
   const float fade_out = (1.0f - life) * (1.0f - life);
   c.a *= fade_in * (0.35f + 0.65f * fade_out) * (1.0f - life);
   return c;

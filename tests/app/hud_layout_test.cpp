@@ -83,6 +83,43 @@ TEST(HudLayout, ImageFitsTheWindowAsTheBlitShowsIt) {
   EXPECT_EQ(fit_image(0, 720, 800.0f, 500.0f).width, 0.0f);
 }
 
+// The heat view's caption at 800x500 was centred on the image and ran under the panel, which hid
+// its first words: a label keeps to the columns the panel leaves.
+TEST(HudLayout, LabelsKeepClearOfThePanel) {
+  const ImageRect image{0.0f, 0.0f, 800.0f, 500.0f};
+  const ImageRect panel{8.0f, 8.0f, 238.0f, 484.0f};
+  const Span beside = clear_of_panel(image, panel, 420.0f, 492.0f, 8.0f);
+  EXPECT_EQ(beside.left, 254.0f);
+  EXPECT_EQ(beside.right, 800.0f);
+  // A box centred on the image would start under the panel: it is centred beside it instead.
+  const float x = place_box(image, beside, 460.0f);
+  EXPECT_GE(x, beside.left);
+  EXPECT_LE(x + 460.0f, beside.right);
+  EXPECT_FLOAT_EQ(x, 297.0f);
+  // A narrow box clear of the panel where centred stays centred.
+  EXPECT_FLOAT_EQ(place_box(image, beside, 200.0f), 300.0f);
+  // A box wider than the room starts at its left edge.
+  EXPECT_EQ(place_box(image, beside, 700.0f), beside.left);
+
+  // A hidden panel, and a collapsed one that ends above the rows, leave the whole width.
+  const Span hidden = clear_of_panel(image, ImageRect{}, 420.0f, 492.0f, 8.0f);
+  EXPECT_EQ(hidden.left, 0.0f);
+  EXPECT_EQ(hidden.right, 800.0f);
+  const ImageRect collapsed{8.0f, 8.0f, 238.0f, 170.0f};
+  EXPECT_EQ(clear_of_panel(image, collapsed, 420.0f, 492.0f, 8.0f).left, 0.0f);
+  EXPECT_EQ(clear_of_panel(image, collapsed, 6.0f, 60.0f, 8.0f).left, 254.0f);
+
+  // A panel dragged to the right: the room is on its left.
+  const ImageRect right{600.0f, 8.0f, 190.0f, 484.0f};
+  const Span left_of = clear_of_panel(image, right, 420.0f, 492.0f, 8.0f);
+  EXPECT_EQ(left_of.left, 0.0f);
+  EXPECT_EQ(left_of.right, 592.0f);
+  // A panel over the whole image leaves no room.
+  EXPECT_EQ(
+      clear_of_panel(image, ImageRect{0.0f, 0.0f, 800.0f, 500.0f}, 0.0f, 500.0f, 8.0f).width(),
+      0.0f);
+}
+
 TEST(HudLayout, CompactMillisecondsKeepThreeSignificantDigits) {
   EXPECT_EQ(compact_ms(0.05123), "0.0512");
   EXPECT_EQ(compact_ms(0.5), "0.500");

@@ -94,7 +94,7 @@ TEST_P(SceneComposite, MatchesRasterOnEveryScene) {
         settings.view = depth_frame(camera);
         settings.algorithm = order.algorithm;
         settings.order = order.sort ? DrawOrder::exact : DrawOrder::unsorted;
-        const gl::DrawParams draw = scene_draw_params(scene, camera, {c.width, c.height});
+        const gl::DrawParams draw = scene_draw_params(scene, count, camera, {c.width, c.height});
         CompositeRequest request = composite_request(draw, renderer, composite_target);
         request.read_back = f + 1 == frames;
         replay.frame_on(backend_->run_frame(settings, &request));

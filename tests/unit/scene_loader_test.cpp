@@ -75,6 +75,7 @@ TEST(SceneLoader, EveryDocumentedKeyIsHonoured) {
   EXPECT_EQ(d.count, 4096u);
   EXPECT_EQ(d.cpu_count, 2048u);
   EXPECT_FLOAT_EQ(d.sprite_size, 0.125f);
+  EXPECT_EQ(d.sprite_size_count, 8192u);
   EXPECT_EQ(d.params.seed, 42u);
   EXPECT_FLOAT_EQ(d.time_step, 0.0125f);
   EXPECT_EQ(d.params.model, Model::fountain);

@@ -217,6 +217,22 @@ TEST(SmokeModel, PuffsGrowWithAgeAndStartSmallAgain) {
   }
 }
 
+// The base of the plume fades in: a newborn puff is invisible, its alpha rises steadily and
+// reaches the scene's alpha once the fade-in is over; early in the fade it is still orders of
+// magnitude below, so the dense puffs at the vent do not add up to a hard edge there.
+TEST(SmokeModel, PuffsFadeInOverTheStartOfTheirLife) {
+  EXPECT_EQ(smoke_fade_in(0.0f), 0.0f);
+  EXPECT_EQ(smoke_fade_in(kSmokeFadeInLife), 1.0f);
+  EXPECT_EQ(smoke_fade_in(1.0f), 1.0f);
+  EXPECT_LT(smoke_fade_in(0.25f * kSmokeFadeInLife), 1e-4f);
+  float last = 0.0f;
+  for (int i = 1; i <= 100; ++i) {
+    const float f = smoke_fade_in(kSmokeFadeInLife * static_cast<float>(i) / 100.0f);
+    ASSERT_GT(f, last);
+    last = f;
+  }
+}
+
 TEST(SmokeModel, DarkAndLightLivesBothOccur) {
   const ModelParams m = params_of(Model::smoke);
   int dark = 0;
