@@ -95,7 +95,6 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   last_reported_frame_ = -1;
   if (count > capacity_) {
     sorters_.clear();
-    radix_.reset();
     partition_.reset();
     capacity_ = count;
   }
@@ -123,34 +122,18 @@ void DevicePipeline::restart_auto_order() {
   CUDA_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
 }
 
-OddEvenSorter& DevicePipeline::odd_even() {
-  // make_sorter's odd-even sorter is one (a std::bad_cast here would be a library bug).
-  return dynamic_cast<OddEvenSorter&>(sorter(Algorithm::oddeven));
-}
-
 Sorter& DevicePipeline::sorter(Algorithm algorithm) {
   auto& slot = sorters_[algorithm];
   if (!slot) slot = make_sorter(algorithm, capacity_);  // allocates: never during a capture
   return *slot;
 }
 
-RadixSortEngine& DevicePipeline::radix() {
-  if (!radix_) {
-    radix_ = std::make_unique<RadixSortEngine>(capacity_);
-    // Depth keys crowd the radix sort's MSD-first shortcut out: the fullest 8-bit bucket below
-    // the shared top bits holds 29K-98K of 1M keys in the bundled scenes (CPU backend, the
-    // scenes' first frames), against 20K that a bucket-sort block holds. Planned, the shortcut
-    // would only add its empty launches to every frame.
-    radix_->set_shortcut(RadixShortcut::never);
-  }
-  return *radix_;
-}
-
 void DevicePipeline::make_sorters() {
   if (capacity_ == 0) return;
-  radix();
   if (!partition_) partition_ = std::make_unique<SplitterPartitionSort>(capacity_);
-  for (Algorithm a : {Algorithm::oddeven, Algorithm::quicksort, Algorithm::cub}) sorter(a);
+  for (Algorithm a : kAllAlgorithms) {
+    if (a != Algorithm::automatic) sorter(a);
+  }
 }
 
 StageTimes DevicePipeline::drain_stage_times() {

@@ -68,7 +68,6 @@
 #include "cuda/common/cuda_handles.hpp"
 #include "cuda/pipeline/frame_graphs.hpp"
 #include "cuda/pipeline/stage_timing.hpp"
-#include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
 
 namespace particles::cuda {
@@ -181,7 +180,6 @@ class DevicePipeline {
   // The frame's exact order (FrameTargets::exact_order) after its graph, by the radix sorter.
   void enqueue_exact_order(int slot, std::uint32_t* exact_order);
   Sorter& sorter(Algorithm algorithm);
-  RadixSortEngine& radix();
   void make_sorters();
   StageTimes stage_times_of(int slot) const {
     StageTimes t = stage_events_.times_of(slot, slot_info_[slot].timing, slot_frame_[slot]);
@@ -212,7 +210,6 @@ class DevicePipeline {
   // Auto's next frame starts from the identity order and does not try the partition sort (after
   // a reset, or a frame whose order_ auto cannot lay its particles out by).
   void restart_auto_order();
-  OddEvenSorter& odd_even();
   FrameInfo info_of(int slot) const;
 
   // Declared first so it is destroyed last, after everything that may still use it.
@@ -258,10 +255,9 @@ class DevicePipeline {
   StageEventPool stage_events_;
   std::uint64_t frame_ = 0;
 
-  std::map<Algorithm, std::unique_ptr<Sorter>> sorters_;  // all but radix
-  std::unique_ptr<RadixSortEngine> radix_;  // the radix sorter, used directly (final target)
-  std::unique_ptr<SplitterPartitionSort> partition_;  // auto's, before radix
-  FrameGraphs graphs_;                                // every plan's graphs since reset()
+  std::map<Algorithm, std::unique_ptr<Sorter>> sorters_;  // every algorithm but auto
+  std::unique_ptr<SplitterPartitionSort> partition_;      // auto's, before radix
+  FrameGraphs graphs_;                                    // every plan's graphs since reset()
   StaleSchedule stale_;
   // Exact view-depth keys in the drawn order, for the order error; allocated on its first use.
   DeviceBuffer<std::uint32_t> error_keys_;

@@ -164,11 +164,18 @@ void DevicePipeline::record_sort(const FramePlan& plan) {
       // The sorted keys are not kept (nothing reads them). With keys made in the step, the
       // frame's smallest key is their floor: a galaxy frame's depth keys span less than 2^24
       // above it, so the top pass is skipped, and 3 passes, an odd count, need no copy back.
-      radix().sort(keys_.data(), order_.data(), count_, 0, plan.keys.bits, s,
-                   {.final_values = &constants_.data()->order,
-                    .key_floor = plan.step.keeps_key_floor ? key_floor_.data() : nullptr,
-                    .values_are_indices = plan.sort_makes_values,
-                    .keys_needed = false});
+      sorter(Algorithm::radix)
+          .sort({.keys = keys_.data(),
+                 .values = order_.data(),
+                 .n = count_,
+                 .begin_bit = 0,
+                 .end_bit = plan.keys.bits,
+                 .final_values = &constants_.data()->order,
+                 .key_floor = plan.step.keeps_key_floor ? key_floor_.data() : nullptr,
+                 .values_are_indices = plan.sort_makes_values,
+                 .keys_needed = false,
+                 .top_digit_crowded = true},
+                s);
       return;
     case SortStage::in_place:
       sorter(plan.in_place_sorter).sort(keys_.data(), order_.data(), count_, 0, plan.keys.bits, s);
@@ -197,8 +204,14 @@ void DevicePipeline::record_auto_sort(const FramePlan& plan) {
     launch_sortedness_probes(keys_.data(), count_, kAutoProbeStride, &report->descents, s);
     choose_auto_path_kernel<<<1, 1, 0, s>>>(report, words, end_bit);
     CUDA_CHECK_LAUNCH("choose_auto_path_kernel", s);
-    odd_even().sort_enabled(keys_.data(), order_.data(), count_, 0, end_bit, s,
-                            words + kOddEvenRuns);
+    sorter(Algorithm::oddeven)
+        .sort({.keys = keys_.data(),
+               .values = order_.data(),
+               .n = count_,
+               .begin_bit = 0,
+               .end_bit = end_bit,
+               .enable = words + kOddEvenRuns},
+              s);
   }
   if (plan.tries_partition_sort) {
     const std::int32_t* enable = words + (partition_stint ? kAlwaysOne : kPartitionRuns);
@@ -228,7 +241,15 @@ void DevicePipeline::record_auto_sort(const FramePlan& plan) {
   }
   // Unrouted, without the step's key floor: measured on the H200 at 1M (galaxy, exact keys),
   // 3 routed passes plus the copy back of an odd pass count took 95 us, 4 plain ones 90.
-  radix().sort(keys_.data(), order_.data(), count_, 0, end_bit, s, {.enable = words + kRadixRuns});
+  sorter(Algorithm::radix)
+      .sort({.keys = keys_.data(),
+             .values = order_.data(),
+             .n = count_,
+             .begin_bit = 0,
+             .end_bit = end_bit,
+             .enable = words + kRadixRuns,
+             .top_digit_crowded = true},
+            s);
 }
 
 // The GL element buffer's address is read when the copy runs (see FrameConstants). Auto's

@@ -9,6 +9,11 @@ namespace particles::cuda {
 
 Sorter::~Sorter() = default;
 
+void Sorter::sort(const SortRequest& request, cudaStream_t stream) {
+  check_sort_request(request, capacity(), traits(), to_string(algorithm()));
+  enqueue(request, stream);
+}
+
 std::unique_ptr<Sorter> make_sorter(Algorithm algorithm, std::size_t capacity) {
   switch (algorithm) {
     case Algorithm::radix:

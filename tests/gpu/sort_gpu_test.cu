@@ -417,9 +417,9 @@ EnabledRun run_enabled(const std::vector<std::uint32_t>& keys, std::int32_t flag
   return {test::to_host(d_keys.data(), n), test::to_host(d_values.data(), n)};
 }
 
-// sort_enabled (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path the
-// input would take, and the next enabled sort is exact on both paths (the disabled sort must not
-// leave its window words behind).
+// SortRequest::enable (the pipeline's auto mode): with *enable == 0 nothing moves, whichever path
+// the input would take, and the next enabled sort is exact on both paths (the disabled sort must
+// not leave its window words behind).
 TEST(SortOddEven, mid_DisabledSortChangesNothing) {
   SKIP_WITHOUT_DEVICE();
   constexpr std::size_t n = std::size_t{1} << 18;
@@ -433,7 +433,8 @@ TEST(SortOddEven, mid_DisabledSortChangesNothing) {
     for (const std::int32_t* flag : {&off, &on}) {
       const auto [got_keys, got_values] =
           run_enabled(keys, *flag, [&](std::uint32_t* k, std::uint32_t* v, std::int32_t* e) {
-            s->sort_enabled(k, v, n, 0, 32, nullptr, e);
+            s->sort({.keys = k, .values = v, .n = n, .begin_bit = 0, .end_bit = 32, .enable = e},
+                    nullptr);
           });
       if (*flag == 0) {
         EXPECT_EQ(got_keys, keys) << testing::name(dist);

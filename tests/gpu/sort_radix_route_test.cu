@@ -274,8 +274,13 @@ TEST_F(RadixRouteFixture, mid_WindowFinishIsExactWhicheverWayItGoes) {
     std::vector<std::uint32_t> got(n);
     CUDA_CHECK(cudaMemcpy(got.data(), buffers_->values.data(), n * 4, cudaMemcpyDeviceToHost));
     EXPECT_EQ(got, took == 1 ? by_top : order) << c.name << ": after the engine";
-    window->sort_enabled(buffers_->keys.data(), buffers_->values.data(), n, 0, 32, nullptr,
-                         finish.data());
+    window->sort({.keys = buffers_->keys.data(),
+                  .values = buffers_->values.data(),
+                  .n = n,
+                  .begin_bit = 0,
+                  .end_bit = 32,
+                  .enable = finish.data()},
+                 nullptr);
     std::vector<std::uint32_t> got_keys(n);
     CUDA_CHECK(cudaMemcpy(got.data(), buffers_->values.data(), n * 4, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(got_keys.data(), buffers_->keys.data(), n * 4, cudaMemcpyDeviceToHost));

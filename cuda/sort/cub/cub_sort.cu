@@ -27,9 +27,15 @@ class CubSorter final : public Sorter {
   }
   Algorithm algorithm() const override { return Algorithm::cub; }
   std::size_t capacity() const override { return capacity_; }
-  void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream) override {
-    check_sort_arguments(n, capacity_, begin_bit, end_bit);
+  SorterTraits traits() const override { return {}; }  // the plain sort only
+
+ private:
+  void enqueue(const SortRequest& request, cudaStream_t stream) override {
+    std::uint32_t* keys = request.keys;
+    std::uint32_t* values = request.values;
+    const std::size_t n = request.n;
+    const int begin_bit = request.begin_bit;
+    const int end_bit = request.end_bit;
     if (n < 2 || begin_bit == end_bit) return;
     // DoubleBuffer: CUB ping-pongs without its own copy; the selector it returns is decided on the
     // host from the pass count, so reading it needs no synchronisation.
@@ -43,7 +49,6 @@ class CubSorter final : public Sorter {
     }
   }
 
- private:
   std::size_t capacity_;
   DeviceBuffer<std::uint32_t> alt_keys_;
   DeviceBuffer<std::uint32_t> alt_values_;

@@ -34,7 +34,7 @@ struct OddEvenArgs {
   exact::Args sort;
   OddEvenStatus* status;
   const std::uint32_t* enable;        // when not null, the kernel does nothing unless *enable != 0
-  const std::int32_t* caller_enable;  // the same, the caller's (sort_enabled)
+  const std::int32_t* caller_enable;  // the same, the caller's (SortRequest::enable)
 };
 
 __global__ void __launch_bounds__(kThreads, 2) odd_even_kernel(OddEvenArgs a) {
@@ -83,15 +83,17 @@ class OddEvenSorterImpl final : public OddEvenSorter {
   }
   Algorithm algorithm() const override { return Algorithm::oddeven; }
   std::size_t capacity() const override { return capacity_; }
+  SorterTraits traits() const override { return {.enable = true}; }
   const OddEvenStatus* device_status() const override { return status_.data(); }
 
-  void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream) override {
-    sort_enabled(keys, values, n, begin_bit, end_bit, stream, nullptr);
-  }
-
-  void sort_enabled(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit,
-                    int end_bit, cudaStream_t stream, const std::int32_t* enable) override {
+ private:
+  void enqueue(const SortRequest& request, cudaStream_t stream) override {
+    std::uint32_t* keys = request.keys;
+    std::uint32_t* values = request.values;
+    const std::size_t n = request.n;
+    const int begin_bit = request.begin_bit;
+    const int end_bit = request.end_bit;
+    const std::int32_t* enable = request.enable;
     if (!has_work(n, begin_bit, end_bit, stream)) return;
     const std::size_t tiles = (n + kTile - 1) / kTile;
     OddEvenArgs args = exact_args(keys, values, n, begin_bit, end_bit, enable);
@@ -136,11 +138,8 @@ class OddEvenSorterImpl final : public OddEvenSorter {
     }
   }
 
- private:
-  // Checks the arguments; with nothing to sort, marks the status converged (0 phases) and says
-  // so.
+  // With nothing to sort, marks the status converged (0 phases) and says so.
   bool has_work(std::size_t n, int begin_bit, int end_bit, cudaStream_t stream) {
-    check_sort_arguments(n, capacity_, begin_bit, end_bit);
     if (n >= 2 && begin_bit != end_bit) return true;
     mark_converged_kernel<<<1, 1, 0, stream>>>(status_.data());
     CUDA_CHECK_LAUNCH("mark_converged_kernel", stream);

@@ -582,10 +582,16 @@ class QuicksortSorter final : public Sorter {
   }
   Algorithm algorithm() const override { return Algorithm::quicksort; }
   std::size_t capacity() const override { return capacity_; }
+  // The plain sort only: its own radix fallback already runs on an enable word of its own.
+  SorterTraits traits() const override { return {}; }
 
-  void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream) override {
-    check_sort_arguments(n, capacity_, begin_bit, end_bit);
+ private:
+  void enqueue(const SortRequest& request, cudaStream_t stream) override {
+    std::uint32_t* keys = request.keys;
+    std::uint32_t* values = request.values;
+    const std::size_t n = request.n;
+    const int begin_bit = request.begin_bit;
+    const int end_bit = request.end_bit;
     if (n < 2 || begin_bit == end_bit) return;
     const KeyBits bits{begin_bit, end_bit};
     const auto n32 = static_cast<std::uint32_t>(n);
@@ -642,7 +648,6 @@ class QuicksortSorter final : public Sorter {
                    {.enable = &control_.data()->run_fallback});
   }
 
- private:
   std::size_t capacity_;
   RadixSortEngine fallback_;
   DeviceBuffer<std::uint32_t> buffer_keys_[2];

@@ -436,8 +436,11 @@ void launch_bucket_policy(std::size_t index, const BucketSortArgs& args, unsigne
 }
 constexpr auto kBucketPolicyIndices = std::make_index_sequence<std::size(kRadixBucketPolicies)>();
 
-// Our radix sort behind the Sorter interface. Large 32-bit sorts may end with the odd-even window
-// sort instead of the two low passes (RadixSortOptions::window_finish), decided on the device.
+// Our radix sort behind the Sorter interface, honouring every SortRequest option (the frame's
+// sorts). A plain 32-bit sort of many pairs may end with the odd-even window sort instead of the
+// two low passes (RadixSortOptions::window_finish), decided on the device; a request with any
+// option does not: the window sort can neither write a final target nor start from a floor, and
+// its own enable word is the engine's verdict, which a disabled sort would leave stale.
 class RadixSorter final : public Sorter {
  public:
   explicit RadixSorter(std::size_t capacity)
@@ -448,17 +451,35 @@ class RadixSorter final : public Sorter {
   }
   Algorithm algorithm() const override { return Algorithm::radix; }
   std::size_t capacity() const override { return engine_.capacity(); }
-  void sort(std::uint32_t* keys, std::uint32_t* values, std::size_t n, int begin_bit, int end_bit,
-            cudaStream_t stream) override {
-    if (window_ && n >= kRadixWindowMinPairs && begin_bit == 0 && end_bit == 32) {
-      engine_.sort(keys, values, n, 0, 32, stream, {.window_finish = window_finish_.data()});
-      window_->sort_enabled(keys, values, n, 0, 32, stream, window_finish_.data());
-    } else {
-      engine_.sort(keys, values, n, begin_bit, end_bit, stream);
-    }
+  SorterTraits traits() const override {
+    return {.enable = true, .final_values = true, .key_floor = true, .values_are_indices = true};
   }
 
  private:
+  void enqueue(const SortRequest& r, cudaStream_t stream) override {
+    const bool plain = r.enable == nullptr && r.final_values == nullptr && r.key_floor == nullptr &&
+                       !r.values_are_indices;
+    if (plain && window_ && r.n >= kRadixWindowMinPairs && r.begin_bit == 0 && r.end_bit == 32) {
+      engine_.set_shortcut(RadixShortcut::by_size);  // not planned with a window finish
+      engine_.sort(r.keys, r.values, r.n, 0, 32, stream, {.window_finish = window_finish_.data()});
+      window_->sort({.keys = r.keys,
+                     .values = r.values,
+                     .n = r.n,
+                     .begin_bit = 0,
+                     .end_bit = 32,
+                     .enable = window_finish_.data()},
+                    stream);
+      return;
+    }
+    engine_.set_shortcut(r.top_digit_crowded ? RadixShortcut::never : RadixShortcut::by_size);
+    engine_.sort(r.keys, r.values, r.n, r.begin_bit, r.end_bit, stream,
+                 {.enable = r.enable,
+                  .final_values = r.final_values,
+                  .key_floor = r.key_floor,
+                  .values_are_indices = r.values_are_indices,
+                  .keys_needed = r.keys_needed});
+  }
+
   RadixSortEngine engine_;
   std::unique_ptr<OddEvenSorter> window_;     // only for capacities the window finish can use
   DeviceBuffer<std::int32_t> window_finish_;  // the engine's verdict, the window sort's enable
