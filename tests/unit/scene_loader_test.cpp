@@ -460,6 +460,10 @@ TEST(SceneLoaderErrors, InlineMistakes) {
        "inline.toml:4:8: model.galaxy.arms = 17 is out of range: must be [1, 16]"},
       {"[model]\ntype='smoke'\n[model.smoke]\ngrowth = 25\n",
        "inline.toml:4:10: model.smoke.growth = 25 is out of range: must be [0.1, 20]"},
+      {"[model]\ntype='galaxy'\n[particles]\nsprite_size_count = 4000000000\n",
+       "inline.toml:4:21: particles.sprite_size_count = 4000000000 is out of range: must be [0, "},
+      {"[model]\ntype='galaxy'\n[particles]\nsprite_size_count = -1\n",
+       "inline.toml:4:21: particles.sprite_size_count = -1 is out of range: must be [0, "},
       // A model's table must be the model's: parameters of another are a mistake.
       {"[model]\ntype='fountain'\n[model.galaxy]\narms = 3\n",
        "inline.toml:3:8: [model.galaxy] does not match model.type = \"fountain\""},
