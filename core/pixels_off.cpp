@@ -1,26 +1,19 @@
 #include "core/pixels_off.hpp"
 
-#include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace particles {
 namespace {
 
-// One pixel's verdict, from the first three channels of each image.
-inline void count_pixel(const std::uint8_t* pa, const std::uint8_t* pb, const Rgb8& bg,
-                        PixelsOff& counts) {
-  int lit = 0, apart = 0;
-  for (int c = 0; c < 3; ++c) {
-    const int va = pa[c], vb = pb[c], vbg = bg[static_cast<std::size_t>(c)];
-    lit = std::max({lit, std::abs(va - vbg), std::abs(vb - vbg)});
-    apart = std::max(apart, std::abs(va - vb));
-  }
-  if (lit > kPixelsOffThreshold) {
-    ++counts.lit;
-    if (apart > kPixelsOffThreshold) ++counts.off;
-  }
+// A pixel's first three bytes packed as rgba8_of packs them, for pixel_verdict.
+std::uint32_t rgb_word(const std::uint8_t* p) {
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16;
+}
+
+void count(const PixelVerdict& v, PixelsOff& counts) {
+  counts.lit += v.lit ? 1u : 0u;
+  counts.off += v.off ? 1u : 0u;
 }
 
 }  // namespace
@@ -43,9 +36,10 @@ PixelsOff count_pixels_off(std::span<const std::uint8_t> a, std::span<const std:
                                 " and " + std::to_string(b.size()) + " bytes, " +
                                 std::to_string(channels) + " a pixel");
   }
+  const std::uint32_t bg = rgb_word(background.data());
   PixelsOff counts;
   for (std::size_t i = 0; i < a.size(); i += stride) {
-    count_pixel(a.data() + i, b.data() + i, background, counts);
+    count(pixel_verdict(rgb_word(a.data() + i), rgb_word(b.data() + i), bg), counts);
   }
   return counts;
 }
@@ -57,18 +51,10 @@ PixelsOff count_pixels_off(const CompositeImage& a, const CompositeImage& b,
                                 std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
                                 std::to_string(b.height));
   }
-  const std::uint32_t bg8 = rgba8_of(background);
-  const Rgb8 bg = {static_cast<std::uint8_t>(bg8), static_cast<std::uint8_t>(bg8 >> 8),
-                   static_cast<std::uint8_t>(bg8 >> 16)};
+  const std::uint32_t bg = rgba8_of(background);
   PixelsOff counts;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
-    const std::uint32_t pa = rgba8_of(a.pixels[i]), pb = rgba8_of(b.pixels[i]);
-    const std::uint8_t ba[3] = {static_cast<std::uint8_t>(pa), static_cast<std::uint8_t>(pa >> 8),
-                                static_cast<std::uint8_t>(pa >> 16)};
-    const std::uint8_t bb[3] = {static_cast<std::uint8_t>(pb), static_cast<std::uint8_t>(pb >> 8),
-                                static_cast<std::uint8_t>(pb >> 16)};
-    count_pixel(ba, bb, bg, counts);
-  }
+  for (std::size_t i = 0; i < a.pixels.size(); ++i)
+    count(pixel_verdict(a.pixels[i], b.pixels[i], bg), counts);
   return counts;
 }
 

@@ -4,7 +4,9 @@
 // lit when either image is more than 8/255 from the background in some channel, and off when the
 // two images are more than 8/255 apart in some channel (alpha is not compared: the window and the
 // files show colour). Counting lit pixels only keeps an empty sky from diluting the share. The
-// comparison view (live), the bench and tools/order_contrast all measure with this one function.
+// comparison view (live), the bench and tools/order_contrast all measure with this one function;
+// the CUDA backend's kernel (cuda/composite/pixels_off.hpp) judges each pixel as it does
+// (core/pixel_verdict.hpp).
 #include <array>
 #include <cstdint>
 #include <span>
@@ -12,10 +14,9 @@
 #include "core/color.hpp"
 #include "core/composite/cpu_compositor.hpp"
 #include "core/composite/pixel.hpp"
+#include "core/pixel_verdict.hpp"
 
 namespace particles {
-
-inline constexpr int kPixelsOffThreshold = 8;  // of 255, as in issue #39
 
 struct PixelsOff {
   std::uint64_t lit = 0;  // pixels lit in either image

@@ -162,6 +162,8 @@ class Session {
     // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
     request.measure_order_error = true;
     request.paused = state_.paused;
+    // The comparison view's order error as a viewer sees it, taken as it arrives.
+    request.measure_pixels_off = state_.choices.compare;
     // Frames whose image is read back: recorded, a screenshot asked for, or the run's last one
     // when it writes a screenshot.
     const bool last = frames_ >= 0 && state_.frame + 1 == std::uint64_t(frames_);
@@ -173,7 +175,7 @@ class Session {
     state_.last_info = outcome.info;
     last_camera_ = outcome.camera;
     // The comparison view's order error as a viewer sees it (both images exist there, or the
-    // CPU compositor draws them); the CUDA backend does not measure it yet.
+    // compositor draws them); on CUDA an earlier frame's, as measures arrive.
     float pixels_off = -1.0f;
     if (state_.choices.compare) {
       if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {

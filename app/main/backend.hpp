@@ -36,6 +36,17 @@ struct CompositeRequest {
   bool read_back = false;
 };
 
+// A frame whose order error as a viewer sees it will be asked for (pixels_off() after it), said
+// before it runs: the CUDA backend composites and counts it while the frame's buffers are its
+// own; the CPU backend needs no warning (its pixels_off() composites what the frame did not).
+struct PixelsOffRequest {
+  SpriteCamera camera;  // the frame's own
+  PixelF background;    // premultiplied
+  // The caller will wait for this frame's measure (the bench). Otherwise (the live comparison
+  // view) the CUDA backend never waits: pixels_off() returns measures as they arrive.
+  bool wait = false;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -44,18 +55,25 @@ class Backend {
   virtual void reset(const ModelParams& params, std::uint32_t count,
                      gl::ParticleBuffers& buffers) = 0;
   // With a CompositeRequest the frame's image is also composited into its target (see above);
-  // FrameInfo then carries composite timings as they arrive.
+  // FrameInfo then carries composite timings as they arrive. With a PixelsOffRequest the frame
+  // is measured for pixels_off() (see above).
   virtual FrameInfo run_frame(const FrameSettings& settings,
-                              const CompositeRequest* composite = nullptr) = 0;
+                              const CompositeRequest* composite = nullptr,
+                              const PixelsOffRequest* pixels_off = nullptr) = 0;
   // Waits for outstanding GPU work and returns the stage timings not yet reported by
   // run_frame (GPU timings arrive a few frames late). The CPU backend has none.
   virtual std::vector<StageTimes> drain_stage_times() { return {}; }
   // How far the last frame's drawn order is from the exact order as a viewer sees it: its image
   // and the exact order's image of the same frame (same particles, same view), both composited
   // from `camera` (the frame's own) over `background` (premultiplied), compared by
-  // count_pixels_off. Nullopt where the backend does not measure it: the CPU backend does (its
+  // count_pixels_off. The CPU backend measures the last frame, whatever it was asked (its
   // compositor draws both orders whichever renderer shows the frame, reusing the comparison
-  // view's images when it composited them); the CUDA backend does not yet.
+  // view's images when it composited them). The CUDA backend measures the frames run with a
+  // PixelsOffRequest (from its camera and background: these are not read), on the GPU with
+  // count_pixels_off's own pixel test: with PixelsOffRequest::wait this returns the last frame's,
+  // waiting for it; otherwise, never waiting, the oldest measure that has arrived and was not
+  // returned yet (a frame or two late, reusing the comparison view's images when it composited
+  // them). Nullopt when there is nothing to return.
   virtual std::optional<PixelsOff> pixels_off(const SpriteCamera& /*camera*/,
                                               const PixelF& /*background*/) {
     return std::nullopt;

@@ -123,6 +123,9 @@ class BenchSession {
     request.draw = config_.draw;
     // Approximate orders only: the exact order's frames stay as the other benches time them.
     request.measure_order_error = choices.order != DrawOrder::exact;
+    // And as a viewer sees it: this frame's, waited for after the frame's time is taken.
+    request.measure_pixels_off = request.measure_order_error;
+    request.wait_for_pixels_off = true;
     // Only the exact order is sorted as check_draw_order expects.
     const bool verify = config_.verify && choices.order == DrawOrder::exact;
     // Every order's image must show the particles that should light it (lit_check.hpp), and it
@@ -191,7 +194,8 @@ class BenchSession {
         }
         f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
         // After the frame's time is taken: the measure composites both orders' images where
-        // the frame did not (the CPU backend; the CUDA backend measures nothing yet). Exact keys
+        // the frame did not (the CPU backend here; the CUDA backend enqueued them after the
+        // frame's own work, and waits here for their count). Exact keys
         // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
         if (request.measure_order_error) {
           if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {

@@ -38,7 +38,9 @@ class CpuBackend final : public Backend {
     pixels_off_.reset();
   }
 
-  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
+  // No PixelsOffRequest is needed: pixels_off() composites what the frame did not.
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite,
+                      const PixelsOffRequest* /*pixels_off*/) override {
     FrameInfo info = pipeline_.run_frame(settings);
     view_ = settings.view;
     exact_order_ = {};

@@ -2,6 +2,8 @@
 // is present at run time.
 #include <cuda_runtime.h>
 
+#include <optional>
+
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
@@ -53,12 +55,18 @@ class CudaBackend final : public Backend {
     }
   }
 
-  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite) override {
+  FrameInfo run_frame(const FrameSettings& settings, const CompositeRequest* composite,
+                      const PixelsOffRequest* pixels_off) override {
+    std::optional<cuda::PixelsOffJob> measure;
+    if (pixels_off != nullptr) {
+      measure = cuda::PixelsOffJob{pixels_off->camera, pixels_off->background, pixels_off->wait};
+    }
+    const cuda::PixelsOffJob* job_of_measure = measure ? &*measure : nullptr;
     if (composite == nullptr) {
       // The raster comparison view draws the exact order from a GL buffer of its own.
       const GLuint compare =
           settings.compare_order && buffers_ != nullptr ? buffers_->ensure_compare_order() : 0;
-      return pipeline_.run_frame(settings, nullptr, compare);
+      return pipeline_.run_frame(settings, nullptr, compare, job_of_measure);
     }
     cuda::CompositeJob job;
     job.camera = composite->camera;
@@ -66,7 +74,14 @@ class CudaBackend final : public Backend {
     job.texture = composite->target->color_texture();
     job.texture_generation = composite->target->generation();
     job.read_back = composite->read_back;
-    return pipeline_.run_frame(settings, &job);
+    return pipeline_.run_frame(settings, &job, 0, job_of_measure);
+  }
+
+  // Counted on the GPU from the images the frame's PixelsOffRequest had composited (the
+  // arguments are that request's).
+  std::optional<PixelsOff> pixels_off(const SpriteCamera& /*camera*/,
+                                      const PixelF& /*background*/) override {
+    return pipeline_.pixels_off();
   }
 
   std::optional<std::uint64_t> device_memory_used() const override {

@@ -110,7 +110,12 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
     last_background_ = view.background;
   }
   const auto start = std::chrono::steady_clock::now();
-  out.info = backend_.run_frame(settings, composite ? &*composite : nullptr);
+  std::optional<PixelsOffRequest> measure;
+  if (request.measure_pixels_off) {
+    measure = PixelsOffRequest{*last_camera_, last_background_, request.wait_for_pixels_off};
+  }
+  out.info = backend_.run_frame(settings, composite ? &*composite : nullptr,
+                                measure ? &*measure : nullptr);
   out.backend_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   check_finite_extents(out.info.extents);

@@ -38,6 +38,11 @@ struct FrameRequest {
   bool paused = false;     // the frame runs with dt = 0: same particles, camera free to move
   bool read_back = false;  // the frame's image will be read (CompositeRequest::read_back)
   bool draw = true;        // false: the backend's frame alone, neither composited nor drawn
+  // pixels_off() will be asked after the frame, so the backend is told before it runs
+  // (PixelsOffRequest): waiting for this frame's measure (the bench), or taking measures as
+  // they arrive (the live comparison view; a frame or two late on CUDA).
+  bool measure_pixels_off = false;
+  bool wait_for_pixels_off = false;
 };
 
 struct FrameOutcome {
@@ -75,8 +80,9 @@ class FrameRunner {
   // The last frame's order as a viewer sees it: the share of lit pixels where its image and the
   // exact order's image of the same frame differ (Backend::pixels_off, from that frame's camera
   // and background). A call of its own, after the frame, so that a caller timing frames can
-  // leave the measure's extra composites out. Nullopt before the first frame and where the
-  // backend does not measure it.
+  // leave the measure's extra composites out (on CUDA they run after the frame's own work, asked
+  // for by FrameRequest::measure_pixels_off). Nullopt before the first frame and when the backend
+  // has no measure to return (Backend::pixels_off).
   std::optional<PixelsOff> pixels_off();
 
  private:

@@ -448,7 +448,8 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   take_reports();
 
   TimingSlot& timing = timing_[next_timing_];
-  const bool timed = !timing.pending;  // a slot still unread is not overwritten
+  // A slot still unread is not overwritten.
+  const bool timed = frame_ != kUntimedFrame && !timing.pending;
   if (timed) CUDA_CHECK(cudaEventRecord(timing.start.get(), stream));
 
   project_kernel<<<blocks_for(std::uint64_t{count} + 1, kProjectThreads), kProjectThreads, 0,

@@ -87,6 +87,9 @@ class TileCompositor {
     for (TimingSlot& slot : timing_) slot.pending = false;
   }
   void set_frame(std::int64_t frame) { frame_ = frame; }
+  // The composites after set_frame(kUntimedFrame) take no timing: a measure's extra composites
+  // (the order error's images) belong to no frame's time, and must not hold a timing slot.
+  static constexpr std::int64_t kUntimedFrame = -1;
 
   // Entries (tile, sprite) of the last composite (waits for the stream).
   std::uint64_t last_entries(cudaStream_t stream) const;
@@ -160,7 +163,7 @@ class TileCompositor {
   };
   TimingSlot timing_[2];
   int next_timing_ = 0;
-  std::int64_t frame_ = -1;
+  std::int64_t frame_ = kUntimedFrame;
 };
 
 }  // namespace particles::cuda

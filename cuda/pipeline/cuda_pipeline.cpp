@@ -30,11 +30,14 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   compare_order_buffer_ = 0;
   exact_order_ = DeviceBuffer<std::uint32_t>();
   compositor_.forget_timings();
+  pixels_off_counter_.forget();  // they measured the frames before
+  pixels_off_wait_ = false;
+  pixels_off_empty_ = false;
   frame_ = 0;
 }
 
 FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const CompositeJob* composite,
-                                  GLuint compare_order_buffer) {
+                                  GLuint compare_order_buffer, const PixelsOffJob* pixels_off) {
   const std::uint32_t n = device_.count();
   const bool compare = settings.compare_order && n > 0;
   const bool compare_into_gl = compare && compare_order_buffer != 0;
@@ -45,9 +48,14 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     compare_order_buffer_ = compare_order_buffer;
   }
   const bool compare_composite = compare && composite != nullptr;
-  if (compare_composite) {
-    const std::size_t pixels = static_cast<std::size_t>(composite->camera.width) *
-                               static_cast<std::size_t>(composite->camera.height);
+  // A measure of its own, unless the comparison view's images serve (counted from them below).
+  const bool measure = pixels_off != nullptr && n > 0 && !compare_composite;
+  pixels_off_wait_ = pixels_off != nullptr && pixels_off->wait;
+  pixels_off_empty_ = pixels_off != nullptr && n == 0;
+  if (compare_composite || measure) {
+    const SpriteCamera& camera = compare_composite ? composite->camera : pixels_off->camera;
+    const std::size_t pixels =
+        static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height);
     if (exact_order_.size() != n || exact_image_.size() != pixels) {
       device_.synchronize();  // no composite still reads the old buffers
       exact_order_.resize(n);
@@ -88,7 +96,7 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     if (compare_into_gl) {
       compare_map.emplace(compare_order_.map(device_.stream()));
       targets.exact_order = compare_map->span<std::uint32_t>(n).data();
-    } else if (compare_composite) {
+    } else if (compare_composite || measure) {
       targets.exact_order = exact_order_.data();
     }
     if (composite != nullptr) image_map.emplace(image_.map(device_.stream()));
@@ -120,6 +128,13 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
       composite_frame();  // sized now for this frame's entries
     }
     composited = Clock::now();
+    // Both orders' images are in linear memory now (the comparison view's), or made here.
+    if (compare_composite) {
+      pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
+                                  composite->background, device_.stream());
+    } else if (measure) {
+      enqueue_measure(targets, n, *pixels_off);
+    }
   }
   ++frame_;
   if (const auto timing = compositor_.poll_timing()) {
@@ -129,6 +144,35 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   host_times_ = {ms(start, mapped), ms(mapped, ran), ms(ran, composited),
                  ms(composited, Clock::now())};
   return info;
+}
+
+void CudaPipeline::enqueue_measure(const FrameTargets& targets, std::uint32_t n,
+                                   const PixelsOffJob& job) {
+  cudaStream_t stream = device_.stream();
+  // Outside the frame's composite timing: the measure is no part of what a viewer waits for.
+  compositor_.set_frame(TileCompositor::kUntimedFrame);
+  compositor_.composite(stream, targets.vertices, targets.sprite_scales, targets.order, n,
+                        job.camera, job.background, CompositeOutput{0, drawn_image_.data()});
+  compositor_.composite(stream, targets.vertices, targets.sprite_scales, targets.exact_order, n,
+                        job.camera, job.background, CompositeOutput{0, exact_image_.data()});
+  pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
+                              job.background, stream);
+}
+
+std::optional<PixelsOff> CudaPipeline::pixels_off() {
+  if (pixels_off_empty_) {  // no particles: both images are the background
+    pixels_off_empty_ = false;
+    return PixelsOff{};
+  }
+  if (pixels_off_wait_) {
+    pixels_off_wait_ = false;
+    const std::optional<PixelsOff> counted = pixels_off_counter_.wait_newest();
+    // A composite that outgrew its binning left an earlier frame's image (tile_compositor.hpp):
+    // no measure rather than a wrong one (the next composite is sized to fit).
+    if (!compositor_.complete(device_.stream())) return std::nullopt;
+    return counted;
+  }
+  return pixels_off_counter_.poll();
 }
 
 }  // namespace particles::cuda

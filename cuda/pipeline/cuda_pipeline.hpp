@@ -6,12 +6,15 @@
 #include <glad/gl.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
+#include "core/pixels_off.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/composite/pixels_off.hpp"
 #include "cuda/composite/tile_compositor.hpp"
 #include "cuda/interop/interop_buffer.hpp"
 #include "cuda/interop/interop_image.hpp"
@@ -29,6 +32,21 @@ struct CompositeJob {
   // The image will be read back (a screenshot, a recording, a test): wait if need be so that it
   // is this frame's, compositing again a frame that outgrew its binning (tile_compositor.hpp).
   bool read_back = false;
+};
+
+// The order error that follows the picture (core/pixels_off.hpp), asked of a frame before it
+// runs: its drawn order's image and its exact order's, composited from `camera` over
+// `background` (premultiplied) into linear images outside the frame's timings, then counted on
+// the GPU (cuda/composite/pixels_off.hpp). A comparison view composited in the frame is counted
+// from its own two images instead.
+struct PixelsOffJob {
+  SpriteCamera camera;
+  PixelF background;
+  // The caller will wait for this frame's count (the bench): pixels_off() waits for it, and gives
+  // none for a frame whose composites outgrew their binning (their images are an earlier
+  // frame's). Nothing waits in run_frame, so the frame's time holds no part of the measure.
+  // Otherwise (the live view) pixels_off() returns counts as they arrive, a frame or two late.
+  bool wait = false;
 };
 
 class CudaPipeline {
@@ -49,8 +67,13 @@ class CudaPipeline {
   // says so): into `compare_order_buffer` when given (a GL buffer of >= count uint32, which the
   // raster renderer's comparison view draws), and for a composite into memory of its own, the
   // job's image then being the comparison view (settings.compare_mode) of the two orders' images.
+  // With a PixelsOffJob the frame's order error is measured too (see PixelsOffJob).
   FrameInfo run_frame(const FrameSettings& settings, const CompositeJob* composite = nullptr,
-                      GLuint compare_order_buffer = 0);
+                      GLuint compare_order_buffer = 0, const PixelsOffJob* pixels_off = nullptr);
+  // The order error of a frame run with a PixelsOffJob: with PixelsOffJob::wait the newest
+  // frame's (waiting for it), else the oldest count that has arrived and was not read yet (never
+  // waits). Nullopt when there is none to read.
+  std::optional<PixelsOff> pixels_off();
   // Stage timings of the newest frame, which run_frame has not returned yet; waits for it.
   StageTimes drain_stage_times() { return device_.drain_stage_times(); }
 
@@ -63,6 +86,10 @@ class CudaPipeline {
   const HostTimes& last_host_times() const noexcept { return host_times_; }
 
  private:
+  // The measure's two composites and its count, after the frame's own (PixelsOffJob), while the
+  // frame's buffers are still mapped.
+  void enqueue_measure(const FrameTargets& targets, std::uint32_t n, const PixelsOffJob& job);
+
   DevicePipeline device_;
   HostTimes host_times_;
   InteropBuffer vertices_;
@@ -72,11 +99,17 @@ class CudaPipeline {
   std::uint64_t image_generation_ = 0;
   InteropBuffer compare_order_;  // the raster comparison view's exact order (GL's buffer)
   GLuint compare_order_buffer_ = 0;
-  // A composited comparison view's exact order and the two orders' images.
+  // A composited comparison view's (or a measured frame's) exact order and the two orders'
+  // images.
   DeviceBuffer<std::uint32_t> exact_order_;
   DeviceBuffer<PixelF> exact_image_;
   DeviceBuffer<PixelF> drawn_image_;
   TileCompositor compositor_;
+  PixelsOffCounter pixels_off_counter_;
+  // How pixels_off() reads the newest frame's measure: waiting for it (PixelsOffJob::wait), or
+  // as counts arrive; and whether that frame had no particles (nothing lit, nothing counted).
+  bool pixels_off_wait_ = false;
+  bool pixels_off_empty_ = false;
   std::int64_t frame_ = 0;  // frames since reset(), as DevicePipeline counts them
 };
 
