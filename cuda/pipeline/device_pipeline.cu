@@ -9,7 +9,6 @@
 #include "core/scene_models.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/launch_grid.hpp"
-#include "cuda/pipeline/auto_words.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/sortedness.hpp"
 #include "cuda/stages/keys/depth_keys.hpp"
@@ -27,12 +26,6 @@ unsigned grid_for(std::uint32_t count) {
   return detail::grid_stride_blocks(count, kThreads, 32);
 }
 
-// Auto's PartitionTries words as after a reset.
-__global__ void reset_partition_tries_kernel(std::int32_t* enable) {
-  enable[kTriesWait] = kPartitionTriesAfterReset.wait;
-  enable[kTriesTried] = kPartitionTriesAfterReset.tried ? 1 : 0;
-}
-
 }  // namespace
 
 DevicePipeline::DevicePipeline()
@@ -41,7 +34,6 @@ DevicePipeline::DevicePipeline()
       key_floor_(1),
       constants_(1),
       report_(1),
-      auto_enable_(kAutoWords),
       host_constants_(2),
       host_reports_(2),
       done_{Event::create(), Event::create()},
@@ -51,7 +43,6 @@ DevicePipeline::DevicePipeline()
   CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, kPipelineL2FetchBytes));
   init_extents_workspace(extents_workspace_.data(), stream_.get());
   CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(FrameReport), stream_.get()));
-  CUDA_CHECK(cudaMemsetAsync(auto_enable_.data(), 0, auto_enable_.size_bytes(), stream_.get()));
   CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
@@ -90,36 +81,23 @@ void DevicePipeline::reset(const ModelParams& params, std::uint32_t count) {
   error_keys_.resize(0);  // made again at this count by the first frame that measures
   exact_keys_.resize(0);  // and by the first that asks for the exact order
   stale_order_.resize(0);
-  auto_schedule_.reset();
-  last_requested_.reset();
   last_reported_frame_ = -1;
   if (count > capacity_) {
     sorters_.clear();
-    partition_.reset();
     capacity_ = count;
   }
+  auto_.reset(capacity_, stream_.get());
   make_sorters();  // now, so that switching algorithm later allocates nothing
-  if (partition_) partition_->forget_splitters(stream_.get());  // last scene's keys
-  // No sort enabled; PartitionTries as after a reset (the first frame has no splitters), set by
-  // the kernel that also resets them when auto comes back from another frame.
-  std::array<std::int32_t, kAutoWords> auto_words{};
-  auto_words[kFinishRuns] = 1;
-  auto_words[kAlwaysOne] = 1;
-  CUDA_CHECK(cudaMemcpy(auto_enable_.data(), auto_words.data(), sizeof auto_words,
-                        cudaMemcpyHostToDevice));
   launch_init(params_, states_[0].data(), count, stream_.get());
-  restart_auto_order();
+  write_identity_order();
   synchronize();
 }
 
-void DevicePipeline::restart_auto_order() {
-  if (count_ > 0) {
-    detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
-        order_.data(), nullptr, count_, nullptr);
-    CUDA_CHECK_LAUNCH("identity_values_kernel", stream_.get());
-  }
-  reset_partition_tries_kernel<<<1, 1, 0, stream_.get()>>>(auto_enable_.data());
-  CUDA_CHECK_LAUNCH("reset_partition_tries_kernel", stream_.get());
+void DevicePipeline::write_identity_order() {
+  if (count_ == 0) return;
+  detail::identity_values_kernel<<<grid_for(count_), kThreads, 0, stream_.get()>>>(
+      order_.data(), nullptr, count_, nullptr);
+  CUDA_CHECK_LAUNCH("identity_values_kernel", stream_.get());
 }
 
 Sorter& DevicePipeline::sorter(Algorithm algorithm) {
@@ -130,7 +108,6 @@ Sorter& DevicePipeline::sorter(Algorithm algorithm) {
 
 void DevicePipeline::make_sorters() {
   if (capacity_ == 0) return;
-  if (!partition_) partition_ = std::make_unique<SplitterPartitionSort>(capacity_);
   for (Algorithm a : kAllAlgorithms) {
     if (a != Algorithm::automatic) sorter(a);
   }
@@ -162,7 +139,7 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     synchronize();
     stale_order_.resize(count_);
   }
-  const SortPath stint = next_stint(requested);
+  const SortPath stint = auto_.next_stint(requested);
   const FramePlan plan = stint == SortPath::unsorted
                              ? requested
                              : plan_frame(settings, {.sorts = sorts, .stint = stint});
@@ -173,8 +150,8 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
     // Back from another frame (a stint, another algorithm): last frame's order is the layout
     // itself, and last auto frame's splitters are stale, so this frame does not try the
     // partition sort and the next one does.
-    restart_auto_order();
-    auto_schedule_.restart_order();
+    write_identity_order();
+    auto_.restart_order(stream_.get());
   }
   order_is_last_frames_ = plan.automatic();
   host_constants_.data()[slot] = {settings.dt, settings.view, targets.vertices, targets.order,
@@ -200,13 +177,6 @@ FrameInfo DevicePipeline::run_frame(const FrameSettings& settings, const FrameTa
   return previous_frame_info(slot, requested);
 }
 
-SortPath DevicePipeline::next_stint(const FramePlan& requested) {
-  const bool takes = takes_stints(requested);
-  if (!takes || last_requested_ != requested) auto_schedule_.reset();
-  last_requested_ = requested;
-  return takes ? auto_schedule_.next_frame() : SortPath::unsorted;
-}
-
 void DevicePipeline::enqueue_after_graph(const FrameSettings& settings, const FrameTargets& targets,
                                          int slot, bool sorts, bool order_error) {
   if (order_error) enqueue_order_error(slot, targets.order);
@@ -229,10 +199,7 @@ FrameInfo DevicePipeline::previous_frame_info(int slot, const FramePlan& request
   const SlotInfo& reported = slot_info_[report_slot];
   if (slot_frame_[report_slot] > last_reported_frame_) {
     last_reported_frame_ = slot_frame_[report_slot];
-    // Reports count only while the frame they report was asked for as this one is.
-    if (takes_stints(requested) && reported.requested == requested) {
-      auto_schedule_.on_report(reported.stint, info.path, info.stages.span_ms);
-    }
+    auto_.on_report(requested, reported.requested, reported.stint, info.path, info.stages.span_ms);
   }
   return info;
 }
@@ -253,12 +220,8 @@ FrameInfo DevicePipeline::info_of(int slot) const {
     info.path = SortPath::unsorted;
   } else if (!s.plan.automatic()) {
     info.path = s.stint == SortPath::radix ? SortPath::radix : SortPath::full;
-  } else if (s.plan.sort == SortStage::partition_stint) {
-    // Not partitioned: its overflow sort, the odd-even sorter's exact merge sort, sorted it.
-    info.path = r.partitioned != 0 ? SortPath::partition : SortPath::oddeven;
   } else {
-    info.path = choose_auto_path(r.descents, r.strided_descents);
-    if (info.path == SortPath::radix && r.partitioned != 0) info.path = SortPath::partition;
+    info.path = AutoSort::path_of(s.plan, r.auto_report);
   }
   return info;
 }

@@ -64,7 +64,7 @@
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
 #include "core/scene_desc.hpp"
-#include "cuda/auto/splitter_partition_sort.hpp"
+#include "cuda/auto/auto_sort.hpp"
 #include "cuda/common/cuda_handles.hpp"
 #include "cuda/pipeline/frame_graphs.hpp"
 #include "cuda/pipeline/stage_timing.hpp"
@@ -96,10 +96,8 @@ struct FrameConstants {
 // What the graph writes for the host; copied back after every launch.
 struct FrameReport {
   Extents extents;
-  std::uint32_t descents = 0;  // auto only: descents of last frame's order under this frame's keys
-  std::uint32_t strided_descents = 0;  // auto only: the same at stride kAutoProbeStride
-  std::uint32_t partitioned = 0;       // auto only: 1 when the splitter partition sort did the sort
-  std::uint32_t order_descents = 0;    // measured frames only: descents of the drawn order
+  AutoReport auto_report;            // auto frames only
+  std::uint32_t order_descents = 0;  // measured frames only: descents of the drawn order
 };
 
 // The bytes the L2 fetches from DRAM on a miss, which a DevicePipeline asks of the device (a
@@ -137,14 +135,14 @@ class DevicePipeline {
   const ParticleState* device_state() const noexcept { return states_[frame_ & 1u].data(); }
   const std::uint32_t* device_order() const noexcept { return order_.data(); }
   // The sorted keys, except after a fixed radix frame, whose sort leaves them in scratch, and a
-  // frame the partition sort sorted (device_report()->partitioned), which keeps only its
-  // splitters.
+  // frame the partition sort sorted (device_report()->auto_report.partitioned), which keeps only
+  // its splitters.
   const std::uint32_t* device_sorted_keys() const noexcept { return keys_.data(); }
   const FrameReport* device_report() const noexcept { return report_.data(); }
   // Whether auto times its frames and radix's and runs radix where radix is measured cheaper
   // (core/auto_policy.hpp, after_probing_frame). The app's backend (CudaPipeline) turns it on;
   // off, auto's paths depend on the frames alone, which the tests of its paths need.
-  void set_auto_measures_cost(bool on) { auto_schedule_.set_measures_cost(on); }
+  void set_auto_measures_cost(bool on) { auto_.set_measures_cost(on); }
   // The stint (core/auto_policy.hpp) the last enqueued auto frame ran in: radix, partition, or
   // unsorted for none; for tests.
   SortPath newest_frame_stint() const noexcept {
@@ -166,8 +164,6 @@ class DevicePipeline {
     bool order_error = false;             // the report's order_descents were measured
     bool order_exact = false;             // order_error_is_zero: 0 unmeasured
   };
-  // The stint auto's schedule gives the frame asking for `requested` (unsorted: none).
-  SortPath next_stint(const FramePlan& requested);
   // Waits for the frame before the one just enqueued in `slot` (or for that one, the first after
   // a reset) and returns its FrameInfo, its report counted by auto's schedule.
   FrameInfo previous_frame_info(int slot, const FramePlan& requested);
@@ -198,18 +194,18 @@ class DevicePipeline {
   void record_fused_step(const FramePlan& plan, int slot);
   void record_keys_stage(const FramePlan& plan, int slot, StageMarker& marker);
   void record_sort(const FramePlan& plan);
-  void record_auto_sort(const FramePlan& plan);
   void record_order_stage(const FramePlan& plan);
-  // Where a partition stint's keys go by place: only its partition sort's overflow sort reads
-  // them (the step appends them, keyed by place, and stores one there only when its bucket
-  // overflows; the sort, when one did, stores there the keys its buckets hold and sorts them).
-  // Null outside a stint, whose step stores every key.
-  std::uint32_t* stint_keys_by_place(bool partition_stint) noexcept {
-    return partition_stint ? keys_.data() : nullptr;
+  // The buffers auto's recorded work reads and writes (cuda/auto/auto_sort.hpp).
+  AutoFrame auto_frame() noexcept {
+    return {.keys = keys_.data(),
+            .order = order_.data(),
+            .count = count_,
+            .target = &constants_.data()->order,
+            .report = &report_.data()->auto_report};
   }
-  // Auto's next frame starts from the identity order and does not try the partition sort (after
-  // a reset, or a frame whose order_ auto cannot lay its particles out by).
-  void restart_auto_order();
+  // order_ = the identity: auto's next frame starts from it (after a reset, or a frame whose
+  // order_ auto cannot lay its particles out by).
+  void write_identity_order();
   FrameInfo info_of(int slot) const;
 
   // Declared first so it is destroyed last, after everything that may still use it.
@@ -227,11 +223,6 @@ class DevicePipeline {
   // Whether order_ holds the last frame's order in the current layout, as auto needs: false after
   // a frame of a fixed algorithm, whose order_ may be scratch; auto then starts from the identity.
   bool order_is_last_frames_ = true;
-  // Fused auto's stints and what its frames cost (core/auto_policy.hpp).
-  AutoSchedule auto_schedule_;
-  // The plan the last enqueued frame's settings asked for: a stint lasts only while the same
-  // fused auto frame is asked for (one chosen for a key mode says nothing about another).
-  std::optional<FramePlan> last_requested_;
   std::int64_t last_reported_frame_ = -1;  // reports reach the policy once each
   DeviceBuffer<unsigned char> extents_workspace_;
   // A stint's step leaves its extents as a combine's words per block, folded on branch_ beside
@@ -243,7 +234,6 @@ class DevicePipeline {
   DeviceBuffer<std::uint32_t> key_floor_;  // the frame's smallest exact key (the step's)
   DeviceBuffer<FrameConstants> constants_;
   DeviceBuffer<FrameReport> report_;
-  DeviceBuffer<std::int32_t> auto_enable_;  // auto's enable words (auto_words.hpp)
 
   // Two frames in flight at most, so two pinned slots each: slot f % 2 was last used by frame
   // f - 2, which run_frame(f - 1) waited for.
@@ -256,8 +246,8 @@ class DevicePipeline {
   std::uint64_t frame_ = 0;
 
   std::map<Algorithm, std::unique_ptr<Sorter>> sorters_;  // every algorithm but auto
-  std::unique_ptr<SplitterPartitionSort> partition_;      // auto's, before radix
-  FrameGraphs graphs_;                                    // every plan's graphs since reset()
+  AutoSort auto_;       // its stints between frames and its work in them
+  FrameGraphs graphs_;  // every plan's graphs since reset()
   StaleSchedule stale_;
   // Exact view-depth keys in the drawn order, for the order error; allocated on its first use.
   DeviceBuffer<std::uint32_t> error_keys_;

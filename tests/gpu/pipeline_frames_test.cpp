@@ -144,7 +144,8 @@ void run_case(const Case& c, PathCounts* paths = nullptr) {
     ASSERT_EQ(order, expected) << "frame " << f;
     // A fixed radix frame writes its order straight to the target and keeps no sorted keys, nor
     // does a frame the partition sort sorted (it keeps its splitters).
-    const bool partitioned = test::to_host(pipeline.device_report(), 1)[0].partitioned != 0;
+    const bool partitioned =
+        test::to_host(pipeline.device_report(), 1)[0].auto_report.partitioned != 0;
     if (c.algorithm != Algorithm::radix && !partitioned) {
       for (std::uint32_t i = 0; i < n; ++i) {
         ASSERT_EQ(sorted_keys[i], keys[order[i]]) << "frame " << f << " position " << i;

@@ -1,5 +1,5 @@
 #pragma once
-// Auto's enable words in device memory (DevicePipeline::auto_enable_): the pipeline's reset sets
+// Auto's enable words in device memory (AutoSort::words_): AutoSort::reset sets
 // them and the recorded frame's kernels read and write them. The choice sets the sorts' and the
 // finish's from the probe and from PartitionTries, which it keeps from frame to frame in two
 // more; the partition sort, when it runs, sets kRadixRuns (1: it refused, and radix runs; a
