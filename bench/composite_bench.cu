@@ -19,6 +19,7 @@
 #include "core/camera.hpp"
 #include "core/scene_models.hpp"
 #include "cuda/common/cuda_handles.hpp"
+#include "cuda/common/graph_capture.hpp"
 #include "cuda/composite/tile_compositor.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
@@ -39,21 +40,7 @@ struct Case {
 template <class Enqueue>
 double median_graph_ms(cudaStream_t stream, int reps, Enqueue&& enqueue) {
   // Relaxed: the compositor polls its earlier reports' events while it records.
-  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  try {
-    enqueue();
-  } catch (...) {
-    cudaGraph_t abandoned = nullptr;
-    cudaStreamEndCapture(stream, &abandoned);
-    if (abandoned != nullptr) cudaGraphDestroy(abandoned);
-    throw;
-  }
-  cudaGraph_t raw = nullptr;
-  CUDA_CHECK(cudaStreamEndCapture(stream, &raw));
-  const cuda::Graph graph(raw);
-  cudaGraphExec_t raw_exec = nullptr;
-  CUDA_CHECK(cudaGraphInstantiate(&raw_exec, graph.get(), 0));
-  const cuda::GraphExec exec(raw_exec);
+  const cuda::GraphExec exec = cuda::capture_graph(stream, enqueue, cudaStreamCaptureModeRelaxed);
   cuda::Event start = cuda::Event::create(true), stop = cuda::Event::create(true);
   std::vector<double> ms;
   for (int r = 0; r < reps + 10; ++r) {

@@ -21,7 +21,9 @@
 #include "bench/key_distributions.hpp"
 #include "bench/sort_bench_args.hpp"
 #include "cuda/common/check.hpp"
+#include "cuda/common/cuda_handles.hpp"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/common/graph_capture.hpp"
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/radix/radix_engine.hpp"
 #include "cuda/sort/sorter.hpp"
@@ -34,77 +36,55 @@ namespace {
 int g_reps = 30;
 constexpr int kWarmup = 3;
 
-struct Event {
-  cudaEvent_t e = nullptr;
-  Event() { CUDA_CHECK(cudaEventCreate(&e)); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  ~Event() { cudaEventDestroy(e); }
+// A timing event made with its declaration, for vectors of them.
+struct TimedEvent {
+  Event event = Event::create(true);
+  cudaEvent_t get() const noexcept { return event.get(); }
 };
 
-struct Graph {
-  cudaGraphExec_t exec = nullptr;
-  Graph() = default;
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-  ~Graph() {
-    if (exec) cudaGraphExecDestroy(exec);
-  }
-};
-
+// `enqueue`'s work as a graph, or an empty one (timed without a graph) where it cannot be
+// captured.
 template <typename F>
-bool capture(Graph& g, cudaStream_t stream, F&& enqueue) {
-  cudaGraph_t graph = nullptr;
-  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  bool ok = true;
+GraphExec try_capture(cudaStream_t stream, F&& enqueue) {
   try {
-    enqueue();
+    return capture_graph(stream, enqueue);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "capture failed: %s\n", e.what());
-    ok = false;
+    return {};
   }
-  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
-  if (!ok || end != cudaSuccess) {
-    cudaGetLastError();
-    if (graph) cudaGraphDestroy(graph);
-    return false;
-  }
-  CUDA_CHECK(cudaGraphInstantiate(&g.exec, graph, 0));
-  CUDA_CHECK(cudaGraphDestroy(graph));
-  return true;
 }
 
 // Median microseconds of `sort` (enqueue on stream), input restored before each call.
 template <typename F>
-double time_sort(cudaStream_t stream, Graph& restore, F&& sort) {
-  Graph g;
-  const bool graphed = capture(g, stream, sort);
+double time_sort(cudaStream_t stream, const GraphExec& restore, F&& sort) {
+  const GraphExec g = try_capture(stream, sort);
+  const bool graphed = static_cast<bool>(g);
   if (!graphed) std::fprintf(stderr, "  (timed without graph)\n");
-  std::vector<Event> start(static_cast<std::size_t>(g_reps)),
+  std::vector<TimedEvent> start(static_cast<std::size_t>(g_reps)),
       stop(static_cast<std::size_t>(g_reps));
   auto once = [&] {
     if (graphed) {
-      CUDA_CHECK(cudaGraphLaunch(g.exec, stream));
+      CUDA_CHECK(cudaGraphLaunch(g.get(), stream));
     } else {
       sort();
     }
   };
   for (int w = 0; w < kWarmup; ++w) {
-    CUDA_CHECK(cudaGraphLaunch(restore.exec, stream));
+    CUDA_CHECK(cudaGraphLaunch(restore.get(), stream));
     once();
   }
   for (int r = 0; r < g_reps; ++r) {
-    CUDA_CHECK(cudaGraphLaunch(restore.exec, stream));
-    CUDA_CHECK(cudaEventRecord(start[static_cast<std::size_t>(r)].e, stream));
+    CUDA_CHECK(cudaGraphLaunch(restore.get(), stream));
+    CUDA_CHECK(cudaEventRecord(start[static_cast<std::size_t>(r)].get(), stream));
     once();
-    CUDA_CHECK(cudaEventRecord(stop[static_cast<std::size_t>(r)].e, stream));
+    CUDA_CHECK(cudaEventRecord(stop[static_cast<std::size_t>(r)].get(), stream));
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<double> us;
   for (int r = 0; r < g_reps; ++r) {
     float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start[static_cast<std::size_t>(r)].e,
-                                    stop[static_cast<std::size_t>(r)].e));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start[static_cast<std::size_t>(r)].get(),
+                                    stop[static_cast<std::size_t>(r)].get()));
     us.push_back(1000.0 * ms);
   }
   std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
@@ -115,13 +95,13 @@ double time_sort(cudaStream_t stream, Graph& restore, F&& sort) {
 // the copies that put it back into the working buffers k, v before each timed call.
 void stage_input(const std::vector<std::uint32_t>& keys, DeviceBuffer<std::uint32_t>& src_k,
                  DeviceBuffer<std::uint32_t>& src_v, DeviceBuffer<std::uint32_t>& k,
-                 DeviceBuffer<std::uint32_t>& v, cudaStream_t stream, Graph& restore) {
+                 DeviceBuffer<std::uint32_t>& v, cudaStream_t stream, GraphExec& restore) {
   const std::size_t n = keys.size();
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
   CUDA_CHECK(cudaMemcpy(src_k.data(), keys.data(), n * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(src_v.data(), values.data(), n * 4, cudaMemcpyHostToDevice));
-  capture(restore, stream, [&] {
+  restore = capture_graph(stream, [&] {
     CUDA_CHECK(cudaMemcpyAsync(k.data(), src_k.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
     CUDA_CHECK(cudaMemcpyAsync(v.data(), src_v.data(), n * 4, cudaMemcpyDeviceToDevice, stream));
   });
@@ -131,15 +111,15 @@ double copy_bandwidth(cudaStream_t stream) {
   const std::size_t bytes = std::size_t{1} << 30;
   DeviceBuffer<unsigned char> a(bytes), b(bytes);
   CUDA_CHECK(cudaMemsetAsync(a.data(), 1, bytes, stream));
-  Event s, e;
+  TimedEvent s, e;
   std::vector<double> ms;
   for (int r = 0; r < 12; ++r) {
-    CUDA_CHECK(cudaEventRecord(s.e, stream));
+    CUDA_CHECK(cudaEventRecord(s.get(), stream));
     CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
-    CUDA_CHECK(cudaEventRecord(e.e, stream));
-    CUDA_CHECK(cudaEventSynchronize(e.e));
+    CUDA_CHECK(cudaEventRecord(e.get(), stream));
+    CUDA_CHECK(cudaEventSynchronize(e.get()));
     float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, s.e, e.e));
+    CUDA_CHECK(cudaEventElapsedTime(&t, s.get(), e.get()));
     if (r >= 2) ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
@@ -191,7 +171,7 @@ int main(int argc, char** argv) {
         std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (int lg = min_log2; lg <= max_log2; ++lg) {
           const std::size_t n = std::size_t{1} << lg;
-          Graph restore;
+          GraphExec restore;
           stage_input(testing::make_keys(dist, n, 0, key_bits, 77 + static_cast<unsigned>(lg)),
                       src_k, src_v, k, v, stream, restore);
           double us[4] = {};
@@ -274,7 +254,7 @@ int main(int argc, char** argv) {
       for (auto dist :
            {Distribution::random, Distribution::nearly_sorted, Distribution::sorted,
             Distribution::reversed, Distribution::few_unique, Distribution::all_equal}) {
-        Graph restore;
+        GraphExec restore;
         stage_input(testing::make_keys(dist, n, 0, 32, 177 + static_cast<unsigned>(lg)), src_k,
                     src_v, k, v, stream, restore);
         const double cub_us =

@@ -3,24 +3,9 @@
 #include <exception>
 #include <utility>
 
-#include "cuda/common/check.hpp"
+#include "cuda/common/graph_capture.hpp"
 
 namespace particles::cuda {
-namespace {
-
-// Ends a capture that an exception interrupted, so the stream is usable again.
-void abandon_capture(cudaStream_t stream) noexcept {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) == cudaSuccess &&
-      status != cudaStreamCaptureStatusNone) {
-    cudaGraph_t graph = nullptr;
-    cudaStreamEndCapture(stream, &graph);
-    if (graph != nullptr) cudaGraphDestroy(graph);
-  }
-  cudaGetLastError();  // the failure was reported by the throw; clear it
-}
-
-}  // namespace
 
 FrameGraphs::FrameGraphs(cudaStream_t stream, RecordFrame record)
     : stream_(stream), record_(std::move(record)) {}
@@ -62,19 +47,7 @@ PlanGraphs FrameGraphs::build(const FramePlan& plan, bool timed) {
 
 GraphExec FrameGraphs::capture(const FramePlan& plan, int slot, bool timed, bool stages,
                                MarkMap& marks) {
-  CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-  try {
-    record_(plan, slot, timed ? slot : -1, stages, marks);
-  } catch (...) {
-    abandon_capture(stream_);  // the stream, and what unwinds after this, usable again
-    throw;
-  }
-  cudaGraph_t raw = nullptr;
-  CUDA_CHECK(cudaStreamEndCapture(stream_, &raw));
-  const Graph graph(raw);
-  cudaGraphExec_t exec = nullptr;
-  CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return GraphExec(exec);
+  return capture_graph(stream_, [&] { record_(plan, slot, timed ? slot : -1, stages, marks); });
 }
 
 }  // namespace particles::cuda

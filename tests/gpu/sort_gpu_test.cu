@@ -18,6 +18,7 @@
 #include "bench/key_distributions.hpp"
 #include "cuda/common/check.hpp"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/common/graph_capture.hpp"
 #include "cuda/common/launch_grid.hpp"
 #include "cuda/sort/copy_kernels.cuh"
 #include "cuda/sort/cpu/cpu_reference.hpp"
@@ -162,26 +163,21 @@ TEST(SortGraph, small_CaptureAndReplayEveryAlgorithm) {
     CUDA_CHECK(cudaStreamCreate(&stream));
     for (Algorithm a : kAlgorithms) {
       Sorter& s = sorter(a);  // built (allocated) before the capture starts
-      cudaGraph_t graph = nullptr;
-      cudaGraphExec_t exec = nullptr;
-      CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-      CUDA_CHECK(cudaMemcpyAsync(d_keys.data(), d_src_keys.data(), n * 4, cudaMemcpyDeviceToDevice,
-                                 stream));
-      CUDA_CHECK(cudaMemcpyAsync(d_values.data(), d_src_values.data(), n * 4,
-                                 cudaMemcpyDeviceToDevice, stream));
-      s.sort(d_keys.data(), d_values.data(), n, 0, 32, stream);
-      CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      const GraphExec exec = capture_graph(stream, [&] {
+        CUDA_CHECK(cudaMemcpyAsync(d_keys.data(), d_src_keys.data(), n * 4,
+                                   cudaMemcpyDeviceToDevice, stream));
+        CUDA_CHECK(cudaMemcpyAsync(d_values.data(), d_src_values.data(), n * 4,
+                                   cudaMemcpyDeviceToDevice, stream));
+        s.sort(d_keys.data(), d_values.data(), n, 0, 32, stream);
+      });
       std::vector<std::uint32_t> got(n);
       for (int replay = 0; replay < 2; ++replay) {
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaGraphLaunch(exec.get(), stream));
         CUDA_CHECK(
             cudaMemcpyAsync(got.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToHost, stream));
         CUDA_CHECK(cudaStreamSynchronize(stream));
         EXPECT_EQ(got, expected) << to_string(a) << " n=" << n << " replay " << replay;
       }
-      CUDA_CHECK(cudaGraphExecDestroy(exec));
-      CUDA_CHECK(cudaGraphDestroy(graph));
     }
     CUDA_CHECK(cudaStreamDestroy(stream));
   }
