@@ -96,6 +96,96 @@ void cpu_sort_gathered(std::span<std::uint32_t> order, SortScratch& scratch, std
 
 namespace {
 
+// What one pass reads and writes. Pass 0 ranks key - floor (from `gathered`, or keys[value_in[i]]
+// when it is null); later passes rank key_in, the keys the pass before kept.
+struct RadixPass {
+  std::span<const std::uint32_t> keys;
+  const std::uint32_t* gathered;
+  std::uint32_t floor, mask;
+  int shift;
+  const std::uint32_t* key_in;
+  const std::uint32_t* value_in;
+  std::uint32_t* key_out;
+  std::uint32_t* value_out;
+};
+
+// One chunk's counts do not depend on the arrangement: every pass's are made in one read up
+// front, as a serial LSD sort does.
+void count_every_pass(const RadixPass& p, std::size_t n, const RadixPlan& plan, std::size_t buckets,
+                      std::uint32_t* counts) {
+  const std::uint32_t mask = p.mask, floor = p.floor;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t k = (p.gathered != nullptr ? p.gathered[i] : p.keys[p.value_in[i]]) - floor;
+    for (int pass = 0; pass < plan.passes; ++pass) {
+      ++counts[pass * buckets + ((k >> (pass * plan.digit_bits)) & mask)];
+    }
+  }
+}
+
+// The digits of the chunk [begin, end) in this pass.
+void count_chunk(const RadixPass& p, std::size_t begin, std::size_t end, std::size_t buckets,
+                 std::uint32_t* count) {
+  const std::uint32_t mask = p.mask, floor = p.floor;
+  const int shift = p.shift;
+  const std::uint32_t *key_in = p.key_in, *gathered = p.gathered, *value_in = p.value_in;
+  const std::span<const std::uint32_t> keys = p.keys;
+  auto key_at = [&](std::size_t i) {
+    if (key_in != nullptr) return key_in[i];
+    return (gathered != nullptr ? gathered[i] : keys[value_in[i]]) - floor;
+  };
+  std::fill(count, count + buckets, 0u);
+  for (std::size_t i = begin; i < end; ++i) ++count[(key_at(i) >> shift) & mask];
+}
+
+// Counts to exclusive prefix sums, digit-major, chunk-minor: the scatter offsets put chunk c's
+// pairs of a digit after those of chunks 0..c-1.
+void scatter_offsets(std::uint32_t* counts, std::size_t buckets, unsigned chunks) {
+  std::uint32_t at = 0;
+  for (std::size_t d = 0; d < buckets; ++d) {
+    for (unsigned c = 0; c < chunks; ++c) {
+      std::uint32_t& count = counts[c * buckets + d];
+      const std::uint32_t here = count;
+      count = at;
+      at += here;
+    }
+  }
+}
+
+// The chunk [begin, end)'s pairs to their places (`next`: the chunk's offsets), keeping the keys
+// for the next pass when kKeepKey. Once per kind of pass and of key, so no test of either runs
+// per pair; the pass's fields are copied to locals, which the stores cannot alias.
+template <bool kKeepKey, class KeyOf>
+void scatter(const RadixPass& p, std::uint32_t* next, std::size_t begin, std::size_t end,
+             KeyOf key_of) {
+  const std::uint32_t mask = p.mask;
+  const int shift = p.shift;
+  const std::uint32_t* value_in = p.value_in;
+  std::uint32_t *key_out = p.key_out, *value_out = p.value_out;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint32_t k = key_of(i);
+    const std::uint32_t to = next[(k >> shift) & mask]++;
+    if constexpr (kKeepKey) key_out[to] = k;
+    value_out[to] = value_in[i];
+  }
+}
+
+template <bool kKeepKey>
+void scatter_chunk(const RadixPass& p, std::uint32_t* next, std::size_t begin, std::size_t end) {
+  if (p.key_in != nullptr) {
+    scatter<kKeepKey>(p, next, begin, end,
+                      [key_in = p.key_in](std::size_t i) { return key_in[i]; });
+  } else if (p.gathered != nullptr) {
+    scatter<kKeepKey>(p, next, begin, end, [gathered = p.gathered, floor = p.floor](std::size_t i) {
+      return gathered[i] - floor;
+    });
+  } else {
+    scatter<kKeepKey>(p, next, begin, end,
+                      [keys = p.keys, value_in = p.value_in, floor = p.floor](std::size_t i) {
+                        return keys[value_in[i]] - floor;
+                      });
+  }
+}
+
 void radix_passes(std::span<const std::uint32_t> keys, const std::uint32_t* gathered,
                   std::span<std::uint32_t> order, SortScratch& scratch, unsigned chunks,
                   const RadixPlan& plan) {
@@ -110,81 +200,47 @@ void radix_passes(std::span<const std::uint32_t> keys, const std::uint32_t* gath
     scratch.values[b].resize(n);
   }
   const std::size_t buckets = std::size_t{1} << plan.digit_bits;
-  const std::uint32_t mask = static_cast<std::uint32_t>(buckets - 1);
-  const std::uint32_t floor = plan.floor;
-  // One chunk's counts do not depend on the arrangement: every pass's are made in one read up
-  // front, as a serial LSD sort does. Several chunks need each pass's own, once the pass before
-  // has moved the pairs between chunks.
+  RadixPass p{.keys = keys,
+              .gathered = gathered,
+              .floor = plan.floor,
+              .mask = static_cast<std::uint32_t>(buckets - 1),
+              .shift = 0,
+              .key_in = nullptr,
+              .value_in = order.data(),
+              .key_out = nullptr,
+              .value_out = nullptr};
+  // Several chunks need each pass's own counts, once the pass before has moved the pairs
+  // between chunks; one chunk's are all made up front.
   const bool counted_up_front = chunks == 1;
   scratch.counts.resize((counted_up_front ? plan.passes : chunks) * buckets);
   if (counted_up_front) {
     std::fill(scratch.counts.begin(), scratch.counts.end(), 0u);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t k = (gathered != nullptr ? gathered[i] : keys[order[i]]) - floor;
-      for (int pass = 0; pass < plan.passes; ++pass) {
-        ++scratch.counts[pass * buckets + ((k >> (pass * plan.digit_bits)) & mask)];
-      }
-    }
+    count_every_pass(p, n, plan, buckets, scratch.counts.data());
   }
-  const std::uint32_t* key_in = nullptr;  // pass 0 ranks key - floor, later passes key_in
-  const std::uint32_t* value_in = order.data();
   for (int pass = 0; pass < plan.passes; ++pass) {
-    const int shift = pass * plan.digit_bits;
     const bool last = pass + 1 == plan.passes;
-    std::uint32_t* key_out = scratch.keys[(pass + 1) % 2].data();  // keys[0] holds `gathered`
+    p.shift = pass * plan.digit_bits;
+    p.key_out = scratch.keys[(pass + 1) % 2].data();  // keys[0] holds `gathered`
     // The last pass writes the draw order itself, unless it is also the first, which reads it.
-    std::uint32_t* value_out = last && pass > 0 ? order.data() : scratch.values[pass % 2].data();
-    auto key_at = [&](std::size_t i) {
-      if (key_in != nullptr) return key_in[i];
-      return (gathered != nullptr ? gathered[i] : keys[value_in[i]]) - floor;
-    };
+    p.value_out = last && pass > 0 ? order.data() : scratch.values[pass % 2].data();
     std::uint32_t* counts = scratch.counts.data() + (counted_up_front ? pass * buckets : 0);
     if (!counted_up_front) {
       parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-        std::uint32_t* count = counts + c * buckets;
-        std::fill(count, count + buckets, 0u);
-        for (std::size_t i = begin; i < end; ++i) ++count[(key_at(i) >> shift) & mask];
+        count_chunk(p, begin, end, buckets, counts + c * buckets);
       });
     }
-    std::uint32_t at = 0;  // exclusive prefix sums, digit-major, chunk-minor
-    for (std::size_t d = 0; d < buckets; ++d) {
-      for (unsigned c = 0; c < chunks; ++c) {
-        std::uint32_t& count = counts[c * buckets + d];
-        const std::uint32_t here = count;
-        count = at;
-        at += here;
-      }
-    }
+    scatter_offsets(counts, buckets, chunks);
     parallel_for_chunks(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-      std::uint32_t* next = counts + c * buckets;
-      // The loop once per kind of pass, so no test of the pass's kind runs per pair.
-      auto scatter = [&](auto key_of, auto keep_key) {
-        for (std::size_t i = begin; i < end; ++i) {
-          const std::uint32_t k = key_of(i);
-          const std::uint32_t to = next[(k >> shift) & mask]++;
-          if constexpr (decltype(keep_key)::value) key_out[to] = k;
-          value_out[to] = value_in[i];
-        }
-      };
-      auto run = [&](auto keep_key) {
-        if (key_in != nullptr) {
-          scatter([&](std::size_t i) { return key_in[i]; }, keep_key);
-        } else if (gathered != nullptr) {
-          scatter([&](std::size_t i) { return gathered[i] - floor; }, keep_key);
-        } else {
-          scatter([&](std::size_t i) { return keys[value_in[i]] - floor; }, keep_key);
-        }
-      };
       if (last) {
-        run(std::false_type{});
+        scatter_chunk<false>(p, counts + c * buckets, begin, end);
       } else {
-        run(std::true_type{});
+        scatter_chunk<true>(p, counts + c * buckets, begin, end);
       }
     });
-    key_in = key_out;
-    value_in = value_out;
+    p.key_in = p.key_out;
+    p.value_in = p.value_out;
   }
-  if (value_in != order.data()) std::copy(value_in, value_in + n, order.begin());
+  if (p.value_in != order.data()) std::copy(p.value_in, p.value_in + n, order.begin());
 }
 
 }  // namespace

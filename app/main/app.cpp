@@ -139,15 +139,7 @@ class Session {
       apply_mouse(context_->glfw_window(), state_);
     }
     apply_switches();
-    if (state_.follow_path && !state_.scene.camera_path.empty()) {
-      state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
-                                     static_cast<float>(state_.sim_time));
-    }
-    if ((state_.frame_requested || state_.frame_on_load) && !state_.last_info.extents.empty()) {
-      state_.camera = frame_extents(state_.camera, state_.last_info.extents);
-      if (state_.frame_requested) state_.follow_path = false;  // the user took the camera
-      state_.frame_requested = state_.frame_on_load = false;
-    }
+    move_camera();
 
     const glm::ivec2 size = context_->framebuffer_size();
     if (size.x <= 0 || size.y <= 0) return;  // minimised window
@@ -157,46 +149,16 @@ class Session {
     const glm::ivec2 image_size = record_size_.value_or(size);
     // A change of any setting the times depend on starts the HUD's statistics over.
     state_.stats.begin_frame(run_config(image_size), state_.frame);
-    FrameRequest request;
-    request.choices = state_.choices;
-    // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
-    request.measure_order_error = true;
-    request.paused = state_.paused;
-    // The comparison view's order error as a viewer sees it, taken as it arrives.
-    request.measure_pixels_off = state_.choices.compare;
-    // Frames whose image is read back: recorded, a screenshot asked for, or the run's last one
-    // when it writes a screenshot.
-    const bool last = frames_ >= 0 && state_.frame + 1 == std::uint64_t(frames_);
-    request.read_back =
-        recorder_ != nullptr || state_.screenshot_requested || (last && !screenshot_.empty());
     const RendererKind renderer = state_.choices.renderer;
     const FrameOutcome outcome =
-        frame_runner_->run(state_.scene, state_.camera, image_size, request);
+        frame_runner_->run(state_.scene, state_.camera, image_size, frame_request());
     state_.last_info = outcome.info;
     last_camera_ = outcome.camera;
-    // The comparison view's order error as a viewer sees it (both images exist there, or the
-    // compositor draws them); on CUDA an earlier frame's, as measures arrive.
-    float pixels_off = -1.0f;
-    if (state_.choices.compare) {
-      if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {
-        pixels_off = static_cast<float>(off->percent());
-        state_.stats.pixels_off.push(pixels_off);
-      }
-    }
+    const float pixels_off = compare_pixels_off();
     const double backend_ms = outcome.backend_ms;
     if (!state_.paused) state_.sim_time += state_.scene.time_step;
 
-    if (recorder_) {  // the image as the screenshot reads it: either renderer's, no HUD
-      recorder_->add(target_->read_pixels());
-      state_.recorded_frames = recorder_->frames();
-    }
-    if (state_.screenshot_requested) {
-      // Reported on stderr and in the HUD; a failed write does not end the session.
-      state_.screenshot_message =
-          save_key_screenshot(target_->read_pixels(), kKeyScreenshotDir, state_.frame, std::cerr,
-                              {screenshot_, report_});
-      state_.screenshot_requested = false;
-    }
+    save_images();
     state_.image_width = image_size.x;
     state_.image_height = image_size.y;
     if (!headless_) {
@@ -220,26 +182,85 @@ class Session {
     record.renderer = renderer;
     record.frame_ms = ms_since(frame_start);
     history_.push(record);
-    // GPU timings arrive a few frames late; each belongs to the frame that issued it.
-    // A late timing of an earlier configuration's frame goes to its record, not the statistics.
-    while (auto late = draw_timer_->poll()) {
-      const std::uint64_t of = state_.frame - late->frames_ago;
-      if (FrameRecord* r = history_.find(of)) r->draw_ms = late->milliseconds;
-      if (state_.stats.counts(of))
-        state_.stats.draw_ms.push(static_cast<float>(late->milliseconds));
-    }
-    while (auto late = present_timer_->poll()) {
-      const std::uint64_t of = state_.frame - late->frames_ago;
-      if (FrameRecord* r = history_.find(of)) r->present_ms = late->milliseconds;
-      if (state_.stats.counts(of)) {
-        state_.stats.present_ms.push(static_cast<float>(late->milliseconds));
-      }
-    }
+    record_gpu_times();
     record_composite(state_.last_info);
     record_stages(state_.last_info.stages);
     state_.stats.frame_ms.push(static_cast<float>(record.frame_ms));
     state_.stats.backend_ms.push(static_cast<float>(backend_ms));
     ++state_.frame;
+  }
+
+  // Before the frame runs: along the scene's camera path, and framed on the particles when
+  // asked (a key, or a scene just loaded).
+  void move_camera() {
+    if (state_.follow_path && !state_.scene.camera_path.empty()) {
+      state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
+                                     static_cast<float>(state_.sim_time));
+    }
+    if ((state_.frame_requested || state_.frame_on_load) && !state_.last_info.extents.empty()) {
+      state_.camera = frame_extents(state_.camera, state_.last_info.extents);
+      if (state_.frame_requested) state_.follow_path = false;  // the user took the camera
+      state_.frame_requested = state_.frame_on_load = false;
+    }
+  }
+
+  FrameRequest frame_request() const {
+    FrameRequest request;
+    request.choices = state_.choices;
+    // The HUD and the report show it (on CUDA a launch pair after the frame's graph).
+    request.measure_order_error = true;
+    request.paused = state_.paused;
+    // The comparison view's order error as a viewer sees it, taken as it arrives.
+    request.measure_pixels_off = state_.choices.compare;
+    // Frames whose image is read back: recorded, a screenshot asked for, or the run's last one
+    // when it writes a screenshot.
+    const bool last = frames_ >= 0 && state_.frame + 1 == std::uint64_t(frames_);
+    request.read_back =
+        recorder_ != nullptr || state_.screenshot_requested || (last && !screenshot_.empty());
+    return request;
+  }
+
+  // The comparison view's order error as a viewer sees it (both images exist there, or the
+  // compositor draws them); on CUDA an earlier frame's, as measures arrive. -1 when none.
+  float compare_pixels_off() {
+    float pixels_off = -1.0f;
+    if (state_.choices.compare) {
+      if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {
+        pixels_off = static_cast<float>(off->percent());
+        state_.stats.pixels_off.push(pixels_off);
+      }
+    }
+    return pixels_off;
+  }
+
+  // The frame's image, as the screenshot reads it (either renderer's, no HUD), to the recording
+  // and to a screenshot the E key asked for.
+  void save_images() {
+    if (recorder_) {
+      recorder_->add(target_->read_pixels());
+      state_.recorded_frames = recorder_->frames();
+    }
+    if (state_.screenshot_requested) {
+      // Reported on stderr and in the HUD; a failed write does not end the session.
+      state_.screenshot_message =
+          save_key_screenshot(target_->read_pixels(), kKeyScreenshotDir, state_.frame, std::cerr,
+                              {screenshot_, report_});
+      state_.screenshot_requested = false;
+    }
+  }
+
+  // GPU timings arrive a few frames late; each belongs to the frame that issued it.
+  // A late timing of an earlier configuration's frame goes to its record, not the statistics.
+  void record_gpu_times() {
+    record_timer(*draw_timer_, &FrameRecord::draw_ms, state_.stats.draw_ms);
+    record_timer(*present_timer_, &FrameRecord::present_ms, state_.stats.present_ms);
+  }
+  void record_timer(gl::GpuTimer& timer, double FrameRecord::*field, RollingSeries& series) {
+    while (auto late = timer.poll()) {
+      const std::uint64_t of = state_.frame - late->frames_ago;
+      if (FrameRecord* r = history_.find(of)) r->*field = late->milliseconds;
+      if (state_.stats.counts(of)) series.push(static_cast<float>(late->milliseconds));
+    }
   }
 
   // The heat view's caption: the share of pixels where the two orders' images differ, counted

@@ -173,28 +173,37 @@ std::string values_text(const std::vector<Segment>& segments, const Summary& fra
   return text;
 }
 
-}  // namespace
-
-void write_bench_chart(const std::filesystem::path& file, const BenchResults& results) {
-  const std::size_t runs = results.runs.size();
+// Each run's bar, frame summary, label and printed values, and what sizes the chart.
+struct ChartRows {
   std::vector<std::vector<Segment>> bars;
   std::vector<Summary> frames;
   std::vector<std::string> labels, values;
   double highest = 0.0;
   std::size_t longest_line = 60;
-  for (const BenchRun& run : results.runs) {
-    bars.push_back(segments_of(run));
-    frames.push_back(run.frame());
-    double total = 0.0;
-    for (const Segment& s : bars.back()) total += s.ms;
-    highest = std::max({highest, total, frames.back().median, frames.back().p90});
-    labels.push_back(run_label(run));
-    values.push_back(values_text(bars.back(), frames.back()));
-    longest_line = std::max(longest_line, labels.back().size() + 4 + values.back().size());
-  }
+};
 
-  // The legend: every series some run has, in stacking order, then the frame.
-  std::vector<std::pair<std::string, const char*>> legend;
+ChartRows chart_rows(const BenchResults& results) {
+  ChartRows rows;
+  for (const BenchRun& run : results.runs) {
+    rows.bars.push_back(segments_of(run));
+    rows.frames.push_back(run.frame());
+    double total = 0.0;
+    for (const Segment& s : rows.bars.back()) total += s.ms;
+    rows.highest =
+        std::max({rows.highest, total, rows.frames.back().median, rows.frames.back().p90});
+    rows.labels.push_back(run_label(run));
+    rows.values.push_back(values_text(rows.bars.back(), rows.frames.back()));
+    rows.longest_line =
+        std::max(rows.longest_line, rows.labels.back().size() + 4 + rows.values.back().size());
+  }
+  return rows;
+}
+
+using Legend = std::vector<std::pair<std::string, const char*>>;
+
+// Every series some run has, in stacking order, then the frame.
+Legend legend_of(const std::vector<std::vector<Segment>>& bars) {
+  Legend legend;
   auto used = [&](const std::string& name) {
     for (const auto& bar : bars) {
       for (const Segment& s : bar) {
@@ -217,45 +226,49 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
   }
   legend.emplace_back(kFrameName, kFrameColor);
   legend.emplace_back("frame p10-p90", nullptr);  // the whisker
-  const int width = std::clamp(
-      static_cast<int>(2 * kMargin + kCharWidth * static_cast<double>(longest_line)), 900, 2400);
-  const double plot_left = kMargin, plot_right = width - kMargin - kValueRoom;
+  return legend;
+}
 
-  std::ostringstream body;
-  // Legend rows, wrapped to the chart's width.
+// Legend rows, wrapped to the chart's width; returns the last row's baseline.
+int draw_legend(std::ostream& body, const Legend& legend, int width) {
   int legend_y = 70;
-  {
-    double x = kMargin;
-    for (const auto& [name, color] : legend) {
-      const double item = 18 + kCharWidth * static_cast<double>(name.size()) + 18;
-      if (x + item > width - kMargin && x > kMargin) {
-        x = kMargin;
-        legend_y += 20;
-      }
-      if (color != nullptr) {
-        body << "<rect x=\"" << num(x) << "\" y=\"" << legend_y - 11
-             << "\" width=\"12\" height=\"12\" fill=\"" << color << "\" stroke=\"#333333\" "
-             << "stroke-width=\"0.5\"/>\n";
-      } else {
-        body << whisker(x, x + 12, legend_y - 5);
-      }
-      body << "<text x=\"" << num(x + 18) << "\" y=\"" << legend_y << "\">" << escape(name)
-           << "</text>\n";
-      x += item;
+  double x = kMargin;
+  for (const auto& [name, color] : legend) {
+    const double item = 18 + kCharWidth * static_cast<double>(name.size()) + 18;
+    if (x + item > width - kMargin && x > kMargin) {
+      x = kMargin;
+      legend_y += 20;
     }
+    if (color != nullptr) {
+      body << "<rect x=\"" << num(x) << "\" y=\"" << legend_y - 11
+           << "\" width=\"12\" height=\"12\" fill=\"" << color << "\" stroke=\"#333333\" "
+           << "stroke-width=\"0.5\"/>\n";
+    } else {
+      body << whisker(x, x + 12, legend_y - 5);
+    }
+    body << "<text x=\"" << num(x + 18) << "\" y=\"" << legend_y << "\">" << escape(name)
+         << "</text>\n";
+    x += item;
   }
-  const int plot_top = legend_y + 22;
-  const int plot_bottom = plot_top + static_cast<int>(runs) * kRowHeight + 4;
-  const int height = plot_bottom + 56;
+  return legend_y;
+}
 
-  // Axis: zero to a round number above the longest bar, five or so gridlines.
+// The plot's horizontal scale: milliseconds from zero to `max` across [left, right].
+struct Axis {
+  double left, right, max;
+  double x_of(double ms) const { return left + (right - left) * ms / max; }
+};
+
+// Axis: zero to a round number above the longest bar, five or so gridlines.
+Axis draw_axis(std::ostream& body, double highest, double plot_left, double plot_right,
+               int plot_top, int plot_bottom) {
   const double step = nice_step(highest > 0.0 ? highest : 1.0, 5);
-  const double axis_max = step * std::ceil((highest > 0.0 ? highest : 1.0) / step - 1e-9);
-  const auto x_of = [&](double ms) { return plot_left + (plot_right - plot_left) * ms / axis_max; };
-  const int tick_count = static_cast<int>(std::lround(axis_max / step));
+  const Axis axis{plot_left, plot_right,
+                  step * std::ceil((highest > 0.0 ? highest : 1.0) / step - 1e-9)};
+  const int tick_count = static_cast<int>(std::lround(axis.max / step));
   for (int i = 0; i <= tick_count; ++i) {
     const double tick = step * i;
-    const double x = x_of(tick);
+    const double x = axis.x_of(tick);
     char tick_label[32];
     std::snprintf(tick_label, sizeof tick_label, "%g", tick);
     body << "<line x1=\"" << num(x) << "\" y1=\"" << plot_top << "\" x2=\"" << num(x) << "\" y2=\""
@@ -268,36 +281,59 @@ void write_bench_chart(const std::filesystem::path& file, const BenchResults& re
        << "<text x=\"" << num((plot_left + plot_right) / 2) << "\" y=\"" << plot_bottom + 36
        << "\" text-anchor=\"middle\">milliseconds, median per frame (linear axis; each row "
           "prints its values)</text>\n";
+  return axis;
+}
 
+// Run r's row: its label and values, its stacked bar and total, its frame bar and whisker.
+void draw_row(std::ostream& body, const ChartRows& rows, std::size_t r, const Axis& axis,
+              int row_y) {
+  const int bar_y = row_y + 20;
+  const Summary& frame = rows.frames[r];
+  body << "<g>\n<text x=\"" << num(axis.left + 4) << "\" y=\"" << row_y + 15
+       << "\"><tspan font-weight=\"bold\">" << escape(rows.labels[r])
+       << "</tspan><tspan dx=\"14\" fill=\"#444444\">" << escape(rows.values[r])
+       << "</tspan></text>\n";
+  double base = 0.0;
+  for (const Segment& s : rows.bars[r]) {
+    const double x0 = axis.x_of(base), x1 = axis.x_of(base + s.ms);
+    body << "<rect x=\"" << num(x0) << "\" y=\"" << bar_y << "\" width=\""
+         << num(std::max(x1 - x0, 0.0)) << "\" height=\"" << kBarHeight << "\" fill=\"" << s.color
+         << "\"><title>" << escape(s.name + ' ' + ms_text(s.ms)) << " ms</title></rect>\n";
+    base += s.ms;
+  }
+  if (!rows.bars[r].empty()) {
+    body << "<text x=\"" << num(axis.x_of(base) + 6) << "\" y=\"" << bar_y + kBarHeight - 3
+         << "\" font-size=\"11\">" << escape(ms_text(base)) << " ms</text>\n";
+  }
+  if (frame.samples > 0) {
+    body << "<rect x=\"" << num(axis.left) << "\" y=\"" << bar_y + kBarHeight + 3 << "\" width=\""
+         << num(axis.x_of(frame.median) - axis.left) << "\" height=\"" << kFrameBarHeight
+         << "\" fill=\"" << kFrameColor << "\"><title>" << kFrameName << ' '
+         << escape(ms_text(frame.median)) << " ms</title></rect>\n";
+    body << whisker(axis.x_of(frame.p10), axis.x_of(frame.p90), bar_y + kBarHeight / 2.0,
+                    "frame p10-p90 " + ms_text(frame.p10) + "-" + ms_text(frame.p90) + " ms");
+  }
+  body << "</g>\n";
+}
+
+}  // namespace
+
+void write_bench_chart(const std::filesystem::path& file, const BenchResults& results) {
+  const std::size_t runs = results.runs.size();
+  const ChartRows rows = chart_rows(results);
+  const int width = std::clamp(
+      static_cast<int>(2 * kMargin + kCharWidth * static_cast<double>(rows.longest_line)), 900,
+      2400);
+  const double plot_left = kMargin, plot_right = width - kMargin - kValueRoom;
+
+  std::ostringstream body;
+  const int legend_y = draw_legend(body, legend_of(rows.bars), width);
+  const int plot_top = legend_y + 22;
+  const int plot_bottom = plot_top + static_cast<int>(runs) * kRowHeight + 4;
+  const int height = plot_bottom + 56;
+  const Axis axis = draw_axis(body, rows.highest, plot_left, plot_right, plot_top, plot_bottom);
   for (std::size_t r = 0; r < runs; ++r) {
-    const int row_y = plot_top + static_cast<int>(r) * kRowHeight;
-    const int bar_y = row_y + 20;
-    body << "<g>\n<text x=\"" << num(plot_left + 4) << "\" y=\"" << row_y + 15
-         << "\"><tspan font-weight=\"bold\">" << escape(labels[r])
-         << "</tspan><tspan dx=\"14\" fill=\"#444444\">" << escape(values[r])
-         << "</tspan></text>\n";
-    double base = 0.0;
-    for (const Segment& s : bars[r]) {
-      const double x0 = x_of(base), x1 = x_of(base + s.ms);
-      body << "<rect x=\"" << num(x0) << "\" y=\"" << bar_y << "\" width=\""
-           << num(std::max(x1 - x0, 0.0)) << "\" height=\"" << kBarHeight << "\" fill=\"" << s.color
-           << "\"><title>" << escape(s.name + ' ' + ms_text(s.ms)) << " ms</title></rect>\n";
-      base += s.ms;
-    }
-    if (!bars[r].empty()) {
-      body << "<text x=\"" << num(x_of(base) + 6) << "\" y=\"" << bar_y + kBarHeight - 3
-           << "\" font-size=\"11\">" << escape(ms_text(base)) << " ms</text>\n";
-    }
-    if (frames[r].samples > 0) {
-      body << "<rect x=\"" << num(plot_left) << "\" y=\"" << bar_y + kBarHeight + 3 << "\" width=\""
-           << num(x_of(frames[r].median) - plot_left) << "\" height=\"" << kFrameBarHeight
-           << "\" fill=\"" << kFrameColor << "\"><title>" << kFrameName << ' '
-           << escape(ms_text(frames[r].median)) << " ms</title></rect>\n";
-      body << whisker(
-          x_of(frames[r].p10), x_of(frames[r].p90), bar_y + kBarHeight / 2.0,
-          "frame p10-p90 " + ms_text(frames[r].p10) + "-" + ms_text(frames[r].p90) + " ms");
-    }
-    body << "</g>\n";
+    draw_row(body, rows, r, axis, plot_top + static_cast<int>(r) * kRowHeight);
   }
   if (runs == 0) {
     body << "<text x=\"" << kMargin << "\" y=\"" << plot_top + 20 << "\">no runs</text>\n";

@@ -1,11 +1,5 @@
 #include "app/main/bench_config.hpp"
 
-#define TOML_HEADER_ONLY 1
-// toml++ 3.3.0's internal assertions fire on some malformed files (`[[[` asserts in parse_key)
-// that its release build reports as parse errors; Debug builds must report them the same way.
-#define TOML_ASSERT(expr) static_cast<void>(0)
-#include <toml++/toml.h>
-
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -17,6 +11,7 @@
 #include "app/scene/paths.hpp"
 #include "app/scene/printable.hpp"
 #include "app/scene/toml_guard.hpp"
+#include "app/scene/toml_header_only.hpp"
 #include "core/backend_limits.hpp"
 
 namespace particles {
@@ -59,21 +54,26 @@ std::filesystem::path resolve_scene(const std::filesystem::path& file, const tom
   return scene;
 }
 
-// "exact|unsorted|...": the names a draw order may have, for error messages.
-std::string draw_order_list() {
-  std::string names;
-  for (const std::string& n : draw_order_names()) names += (names.empty() ? "" : "|") + n;
-  return names;
+// "raster|composite": the names a choice may have, for error messages.
+std::string choice_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : "|") + n;
+  return list;
 }
 
-// "raster|composite": the names a renderer may have, for error messages.
-std::string renderer_names() {
-  std::string names;
-  for (RendererKind r : kAllRenderers) {
-    if (!names.empty()) names += '|';
-    names += to_string(r);
+// A list entry that names a choice: a string among `names` (from_string's), else a message
+// that lists them. `key`: the list; `what`: one entry's kind.
+template <class FromString>
+auto named_entry(const std::filesystem::path& file, const toml::node& item, const char* key,
+                 const char* what, FromString from_string, const std::vector<std::string>& names) {
+  const auto s = item.value<std::string>();
+  if (!s) fail_at(file, item.source(), std::string(key) + " entries must be strings");
+  const auto value = from_string(*s);
+  if (!value) {
+    fail_at(file, item.source(),
+            "unknown " + std::string(what) + " '" + *s + "' (" + choice_list(names) + ")");
   }
-  return names;
+  return *value;
 }
 
 template <typename F>
@@ -87,6 +87,110 @@ void for_each_in(const std::filesystem::path& file, const toml::node& node, cons
                 " out for the default");
   }
   for (const toml::node& item : *array) f(item);
+}
+
+// An integer key's value, within [lo, hi].
+std::int64_t integer_in(const std::filesystem::path& file, const std::string& name,
+                        const toml::node& node, std::int64_t lo, std::int64_t hi) {
+  // as_integer, not value<int64_t>: that converts a float, 1e30 too (undefined behaviour).
+  const auto* v = node.as_integer();
+  if (!v) fail_at(file, node.source(), name + " must be an integer");
+  if (**v < lo || **v > hi) {
+    fail_at(file, node.source(),
+            name + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+  return **v;
+}
+
+// The keys that list the bench's matrix (scenes, algorithms, ...); false for any other key.
+bool read_list_key(const std::filesystem::path& file, const std::string& name,
+                   const toml::node& node, BenchConfig& config) {
+  if (name == "scenes") {
+    config.scenes.clear();
+    for_each_in(file, node, "scenes", [&](const toml::node& item) {
+      const auto* s = item.as_string();
+      if (!s) fail_at(file, item.source(), "scenes entries must be strings");
+      config.scenes.push_back(resolve_scene(file, item, s->get()));
+    });
+  } else if (name == "algorithms") {
+    config.algorithms.clear();
+    for_each_in(file, node, "algorithms", [&](const toml::node& item) {
+      const auto s = item.value<std::string>();
+      const auto a = s ? algorithm_from_string(*s) : std::nullopt;
+      if (!a) fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
+      config.algorithms.push_back(*a);
+    });
+  } else if (name == "renderers") {
+    config.renderers.clear();
+    for_each_in(file, node, "renderers", [&](const toml::node& item) {
+      config.renderers.push_back(named_entry(file, item, "renderers", "renderer",
+                                             renderer_from_string, names_of(kRendererNames)));
+    });
+  } else if (name == "orders") {
+    config.orders.clear();
+    for_each_in(file, node, "orders", [&](const toml::node& item) {
+      config.orders.push_back(named_entry(file, item, "orders", "draw order",
+                                          draw_order_from_string, draw_order_names()));
+    });
+  } else if (name == "counts") {
+    config.counts.clear();
+    for_each_in(file, node, "counts", [&](const toml::node& item) {
+      const auto* v = item.as_integer();
+      if (!v || **v < 1 || **v > std::int64_t{kMaxCount}) {
+        fail_at(file, item.source(),
+                "counts entries must be integers in [1, " + std::string(kMaxCountText) + "]");
+      }
+      config.counts.push_back(static_cast<std::uint32_t>(**v));
+    });
+  } else if (name == "key_modes") {
+    config.key_modes.clear();
+    for_each_in(file, node, "key_modes", [&](const toml::node& item) {
+      const auto s = item.value<std::string>();
+      if (s == "exact") {
+        config.key_modes.push_back(KeyMode::exact);
+      } else if (s == "quantized") {
+        config.key_modes.push_back(KeyMode::quantized);
+      } else {
+        fail_at(file, item.source(), "key_modes entries must be \"exact\" or \"quantized\"");
+      }
+    });
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keys that set one value of every run (frames, size, ...); false for any other key.
+bool read_value_key(const std::filesystem::path& file, const std::string& name,
+                    const toml::node& node, BenchConfig& config) {
+  auto integer = [&](std::int64_t lo, std::int64_t hi) {
+    return integer_in(file, name, node, lo, hi);
+  };
+  if (name == "order_period") {
+    config.choices.order_period = static_cast<int>(integer(1, kMaxOrderPeriod));
+  } else if (name == "key_bits") {
+    config.choices.key_bits = static_cast<int>(integer(1, 32));
+  } else if (name == "frames") {
+    config.frames = static_cast<int>(integer(1, 1000000));
+  } else if (name == "warmup") {
+    config.warmup = static_cast<int>(integer(0, 100000));
+  } else if (name == "size") {
+    const auto text = node.value<std::string>();
+    const auto wh = text ? parse_size(*text) : std::nullopt;
+    if (!wh) fail_at(file, node.source(), "size must be \"WIDTHxHEIGHT\", each in 1..16384");
+    std::tie(config.width, config.height) = *wh;
+  } else if (name == "stage_every") {
+    config.choices.stage_sample_period = static_cast<int>(integer(1, 100000));
+  } else if (name == "verify" || name == "draw" || name == "fuse_stages") {
+    const auto v = node.value<bool>();
+    if (!node.is_boolean() || !v) fail_at(file, node.source(), name + " must be true or false");
+    (name == "verify" ? config.verify
+     : name == "draw" ? config.draw
+                      : config.choices.fuse_stages) = *v;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -119,99 +223,7 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
   }
   for (const auto& [key, node] : root) {
     const std::string name(key.str());
-    auto integer = [&](std::int64_t lo, std::int64_t hi) {
-      // as_integer, not value<int64_t>: that converts a float, 1e30 too (undefined behaviour).
-      const auto* v = node.as_integer();
-      if (!v) fail_at(file, node.source(), name + " must be an integer");
-      if (**v < lo || **v > hi) {
-        fail_at(file, node.source(),
-                name + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-      }
-      return **v;
-    };
-    if (name == "scenes") {
-      config.scenes.clear();
-      for_each_in(file, node, "scenes", [&](const toml::node& item) {
-        const auto* s = item.as_string();
-        if (!s) fail_at(file, item.source(), "scenes entries must be strings");
-        config.scenes.push_back(resolve_scene(file, item, s->get()));
-      });
-    } else if (name == "algorithms") {
-      config.algorithms.clear();
-      for_each_in(file, node, "algorithms", [&](const toml::node& item) {
-        const auto s = item.value<std::string>();
-        const auto a = s ? algorithm_from_string(*s) : std::nullopt;
-        if (!a)
-          fail_at(file, item.source(), "unknown algorithm (radix|oddeven|quicksort|cub|auto)");
-        config.algorithms.push_back(*a);
-      });
-    } else if (name == "renderers") {
-      config.renderers.clear();
-      for_each_in(file, node, "renderers", [&](const toml::node& item) {
-        const auto s = item.value<std::string>();
-        const auto r = s ? renderer_from_string(*s) : std::nullopt;
-        if (!s) fail_at(file, item.source(), "renderers entries must be strings");
-        if (!r) {
-          fail_at(file, item.source(), "unknown renderer '" + *s + "' (" + renderer_names() + ")");
-        }
-        config.renderers.push_back(*r);
-      });
-    } else if (name == "orders") {
-      config.orders.clear();
-      for_each_in(file, node, "orders", [&](const toml::node& item) {
-        const auto s = item.value<std::string>();
-        if (!s) fail_at(file, item.source(), "orders entries must be strings");
-        const auto o = draw_order_from_string(*s);
-        if (!o) {
-          fail_at(file, item.source(),
-                  "unknown draw order '" + *s + "' (" + draw_order_list() + ")");
-        }
-        config.orders.push_back(*o);
-      });
-    } else if (name == "order_period") {
-      config.choices.order_period = static_cast<int>(integer(1, kMaxOrderPeriod));
-    } else if (name == "counts") {
-      config.counts.clear();
-      for_each_in(file, node, "counts", [&](const toml::node& item) {
-        const auto* v = item.as_integer();
-        if (!v || **v < 1 || **v > std::int64_t{kMaxCount}) {
-          fail_at(file, item.source(),
-                  "counts entries must be integers in [1, " + std::string(kMaxCountText) + "]");
-        }
-        config.counts.push_back(static_cast<std::uint32_t>(**v));
-      });
-    } else if (name == "key_modes") {
-      config.key_modes.clear();
-      for_each_in(file, node, "key_modes", [&](const toml::node& item) {
-        const auto s = item.value<std::string>();
-        if (s == "exact") {
-          config.key_modes.push_back(KeyMode::exact);
-        } else if (s == "quantized") {
-          config.key_modes.push_back(KeyMode::quantized);
-        } else {
-          fail_at(file, item.source(), "key_modes entries must be \"exact\" or \"quantized\"");
-        }
-      });
-    } else if (name == "key_bits") {
-      config.choices.key_bits = static_cast<int>(integer(1, 32));
-    } else if (name == "frames") {
-      config.frames = static_cast<int>(integer(1, 1000000));
-    } else if (name == "warmup") {
-      config.warmup = static_cast<int>(integer(0, 100000));
-    } else if (name == "size") {
-      const auto text = node.value<std::string>();
-      const auto wh = text ? parse_size(*text) : std::nullopt;
-      if (!wh) fail_at(file, node.source(), "size must be \"WIDTHxHEIGHT\", each in 1..16384");
-      std::tie(config.width, config.height) = *wh;
-    } else if (name == "stage_every") {
-      config.choices.stage_sample_period = static_cast<int>(integer(1, 100000));
-    } else if (name == "verify" || name == "draw" || name == "fuse_stages") {
-      const auto v = node.value<bool>();
-      if (!node.is_boolean() || !v) fail_at(file, node.source(), name + " must be true or false");
-      (name == "verify" ? config.verify
-       : name == "draw" ? config.draw
-                        : config.choices.fuse_stages) = *v;
-    } else {
+    if (!read_list_key(file, name, node, config) && !read_value_key(file, name, node, config)) {
       fail_at(file, node.source(), "unknown key '" + name + "'");
     }
   }

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -18,8 +17,10 @@
 #include "app/main/backend.hpp"
 #include "app/main/bench_results.hpp"
 #include "app/main/frame_runner.hpp"
+#include "app/main/headless_rig.hpp"
 #include "app/main/lit_check.hpp"
 #include "app/main/order_check.hpp"
+#include "app/main/utc_now.hpp"
 #include "app/scene/scene_loader.hpp"
 #include "core/backend_limits.hpp"
 #include "core/camera.hpp"
@@ -29,13 +30,6 @@ namespace particles {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 // A one-line progress bar on stderr, only when it is a terminal.
 class Progress {
@@ -68,71 +62,27 @@ struct RunSpec {
 
 class BenchSession {
  public:
-  BenchSession(const BenchConfig& config) : config_(config) {
-    context_ = gl::make_headless_context(config.width, config.height);
-    backend_ = make_backend(config.backend);
-    buffers_ = std::make_unique<gl::ParticleBuffers>();
-    target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
+  BenchSession(const BenchConfig& config)
+      : config_(config), rig_(config.width, config.height, config.backend) {
     // Headless, the window's framebuffer is this stand-in: the present is the same blit.
     screen_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height},
                                                  gl::TargetFormat::window_rgba8);
-    renderer_ = std::make_unique<gl::ParticleRenderer>();
   }
 
-  std::string renderer() const { return context_->renderer_description(); }
-  std::string backend_name() const { return backend_->name(); }
+  std::string renderer() const { return rig_.context->renderer_description(); }
+  std::string backend_name() const { return rig_.backend->name(); }
 
   BenchRun run(const RunSpec& spec) {
-    const FrameChoices& choices = spec.choices;
-    BenchRun run;
-    run.scene = spec.scene.name;
-    run.backend = backend_->name();
-    run.fused_stages = choices.fuse_stages;
-    run.stage_every = choices.stage_sample_period;
-    run.algorithm = std::string(to_string(choices.algorithm));
-    run.key_mode = choices.key_mode == KeyMode::exact ? "exact" : "quantized";
-    run.renderer = std::string(to_string(choices.renderer));
-    run.order = std::string(to_string(choices.order));
-    run.order_period = choices.order_period;
-    run.count = spec.count;
+    BenchRun run = describe_run(spec);
     // Every run starts from the same initial state, so runs of one scene see the same frames.
-    backend_->reset(spec.scene.params, spec.count, *buffers_);
+    rig_.backend->reset(spec.scene.params, spec.count, *rig_.buffers);
     const int total = config_.warmup + config_.frames;
-    run.frames.resize(static_cast<std::size_t>(config_.frames));
     gl::GpuTimer draw_timer;
     gl::GpuTimer present_timer;
     std::int64_t first_stage_frame = -1;
-    auto record_stages = [&](const StageTimes& t, std::int64_t run_frame) {
-      if (t.frame < 0) return;
-      // Stage timings name the backend frame they measured; map it to this run's frame.
-      const std::int64_t index = run_frame - config_.warmup;
-      if (index >= 0 && index < config_.frames) {
-        if (t.has_stages) {
-          for (int s = 0; s < kStageCount; ++s) {
-            run.frames[index].stage_ms[s] = t.ms[s];
-            if (t.in_simulate[s]) run.in_simulate[static_cast<std::size_t>(s)] = true;
-          }
-        }
-        run.frames[index].span_ms = t.span_ms;
-      }
-    };
-    for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
-
-    FrameRequest request;
-    request.choices = choices;
-    request.draw = config_.draw;
-    // Approximate orders only: the exact order's frames stay as the other benches time them.
-    request.measure_order_error = choices.order != DrawOrder::exact;
-    // And as a viewer sees it: this frame's, waited for after the frame's time is taken.
-    request.measure_pixels_off = request.measure_order_error;
-    request.wait_for_pixels_off = true;
-    // Only the exact order is sorted as check_draw_order expects.
-    const bool verify = config_.verify && choices.order == DrawOrder::exact;
-    // Every order's image must show the particles that should light it (lit_check.hpp), and it
-    // must be this frame's image when it is read (the CUDA compositor does not wait otherwise).
-    const bool verify_lit = config_.verify && config_.draw;
-    request.read_back = verify_lit;
-    FrameRunner frame_runner(*backend_, *renderer_, *buffers_, *target_, draw_timer);
+    const FrameRequest request = frame_request(spec.choices);
+    FrameRunner frame_runner(*rig_.backend, *rig_.renderer, *rig_.buffers, *rig_.target,
+                             draw_timer);
     double sim_time = 0.0;
     // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
     // once, and a camera path then moves from that framed pose.
@@ -147,14 +97,13 @@ class BenchSession {
       const FrameOutcome outcome =
           frame_runner.run(spec.scene, pose, {config_.width, config_.height}, request);
       const FrameInfo& info = outcome.info;
-      const FrameSettings& settings = outcome.settings;
       sim_time += spec.scene.time_step;
       if (frame_pending && !info.extents.empty()) {
         base_pose = frame_extents(base_pose, info.extents);
         frame_pending = false;
       }
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
-      record_stages(info.stages, info.stages.frame - first_stage_frame);
+      record_stages(run, info.stages, info.stages.frame - first_stage_frame);
 
       if (info.composite_frame >= 0) {
         // Composite timings name the backend frame, counted from the run's reset.
@@ -164,83 +113,143 @@ class BenchSession {
       }
       if (config_.draw) {
         present_timer.begin();
-        target_->blit_to(screen_->framebuffer(), screen_->size());
+        rig_.target->blit_to(screen_->framebuffer(), screen_->size());
         present_timer.end();
       }
-
       const std::int64_t index = frame - config_.warmup;
-      if (index >= 0) {
-        BenchFrame& f = run.frames[index];
-        f.path = info.path;
-        f.order_error = info.order_error;
-        if (verify || verify_lit) {
-          const auto vertices = buffers_->read_vertices();
-          std::string problem;
-          if (verify) {
-            const OrderCheck check =
-                check_draw_order(vertices, buffers_->read_order(), settings.view, choices.key_mode,
-                                 choices.key_bits);
-            if (!check.ok) problem = check.problem;
-          }
-          if (verify_lit && problem.empty()) {
-            const LitCheck lit = check_drawn_frame_lit(spec.scene, outcome.camera, *renderer_,
-                                                       *target_, *buffers_, vertices);
-            if (!lit.ok) problem = lit.problem;
-          }
-          f.verified = verify && problem.empty();  // "verified": the exact order's frames
-          if (!problem.empty() && run.verify_failures++ == 0) {
-            run.first_failure = "frame " + std::to_string(index) + ": " + problem;
-          }
-        }
-        f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
-        // After the frame's time is taken: the measure composites both orders' images where
-        // the frame did not (the CPU backend here; the CUDA backend enqueued them after the
-        // frame's own work, and waits here for their count). Exact keys
-        // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
-        if (request.measure_order_error) {
-          if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
-            f.pixels_off = static_cast<float>(off->percent());
-          }
-        } else if (order_error_is_zero(settings)) {
-          f.pixels_off = 0.0f;
-        }
-      }
-      while (auto late = draw_timer.poll()) {
-        const std::int64_t issued =
-            frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
-        if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
-      }
-      while (auto late = present_timer.poll()) {
-        const std::int64_t issued =
-            frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
-        if (issued >= 0) run.frames[issued].present_ms = static_cast<float>(late->milliseconds);
-      }
+      if (index >= 0) record_frame(run, spec, outcome, request, frame_runner, index, start);
+      record_gpu_times(run, draw_timer, present_timer, frame);
     }
     glFinish();
-    while (auto late = draw_timer.poll()) {
-      const std::int64_t issued =
-          total - 1 - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
-      if (issued >= 0) run.frames[issued].draw_ms = static_cast<float>(late->milliseconds);
-    }
-    while (auto late = present_timer.poll()) {
-      const std::int64_t issued =
-          total - 1 - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
-      if (issued >= 0) run.frames[issued].present_ms = static_cast<float>(late->milliseconds);
-    }
-    for (const StageTimes& t : backend_->drain_stage_times()) {
-      record_stages(t, t.frame - first_stage_frame);
+    record_gpu_times(run, draw_timer, present_timer, total - 1);
+    for (const StageTimes& t : rig_.backend->drain_stage_times()) {
+      record_stages(run, t, t.frame - first_stage_frame);
     }
     return run;
   }
 
  private:
+  // The run's choices, and its frames not yet measured.
+  BenchRun describe_run(const RunSpec& spec) const {
+    const FrameChoices& choices = spec.choices;
+    BenchRun run;
+    run.scene = spec.scene.name;
+    run.backend = rig_.backend->name();
+    run.fused_stages = choices.fuse_stages;
+    run.stage_every = choices.stage_sample_period;
+    run.algorithm = std::string(to_string(choices.algorithm));
+    run.key_mode = choices.key_mode == KeyMode::exact ? "exact" : "quantized";
+    run.renderer = std::string(to_string(choices.renderer));
+    run.order = std::string(to_string(choices.order));
+    run.order_period = choices.order_period;
+    run.count = spec.count;
+    run.frames.resize(static_cast<std::size_t>(config_.frames));
+    for (BenchFrame& f : run.frames) f.stage_ms.fill(-1.0f);
+    return run;
+  }
+
+  FrameRequest frame_request(const FrameChoices& choices) const {
+    FrameRequest request;
+    request.choices = choices;
+    request.draw = config_.draw;
+    // Approximate orders only: the exact order's frames stay as the other benches time them.
+    request.measure_order_error = choices.order != DrawOrder::exact;
+    // And as a viewer sees it: this frame's, waited for after the frame's time is taken.
+    request.measure_pixels_off = request.measure_order_error;
+    request.wait_for_pixels_off = true;
+    // Every order's image must show the particles that should light it (lit_check.hpp), and it
+    // must be this frame's image when it is read (the CUDA compositor does not wait otherwise).
+    request.read_back = verify_lit();
+    return request;
+  }
+
+  // Only the exact order is sorted as check_draw_order expects.
+  bool verify_order(const FrameChoices& choices) const {
+    return config_.verify && choices.order == DrawOrder::exact;
+  }
+  bool verify_lit() const { return config_.verify && config_.draw; }
+
+  // Stage timings name the backend frame they measured (`run_frame`, counted from the run's
+  // first): only the measured frames' are kept.
+  void record_stages(BenchRun& run, const StageTimes& t, std::int64_t run_frame) const {
+    if (t.frame < 0) return;
+    const std::int64_t index = run_frame - config_.warmup;
+    if (index < 0 || index >= config_.frames) return;
+    if (t.has_stages) {
+      for (int s = 0; s < kStageCount; ++s) {
+        run.frames[index].stage_ms[s] = t.ms[s];
+        if (t.in_simulate[s]) run.in_simulate[static_cast<std::size_t>(s)] = true;
+      }
+    }
+    run.frames[index].span_ms = t.span_ms;
+  }
+
+  // Measured frame `index`: its path, its checks, its time (from `start`), then its pixels off.
+  void record_frame(BenchRun& run, const RunSpec& spec, const FrameOutcome& outcome,
+                    const FrameRequest& request, FrameRunner& frame_runner, std::int64_t index,
+                    Clock::time_point start) {
+    BenchFrame& f = run.frames[index];
+    f.path = outcome.info.path;
+    f.order_error = outcome.info.order_error;
+    const bool verify = verify_order(spec.choices);
+    if (verify || verify_lit()) {
+      const std::string problem = check_frame(spec, outcome, verify);
+      f.verified = verify && problem.empty();  // "verified": the exact order's frames
+      if (!problem.empty() && run.verify_failures++ == 0) {
+        run.first_failure = "frame " + std::to_string(index) + ": " + problem;
+      }
+    }
+    f.frame_ms = std::chrono::duration<float, std::milli>(Clock::now() - start).count();
+    // After the frame's time is taken: the measure composites both orders' images where
+    // the frame did not (the CPU backend here; the CUDA backend enqueued them after the
+    // frame's own work, and waits here for their count). Exact keys
+    // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
+    if (request.measure_order_error) {
+      if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
+        f.pixels_off = static_cast<float>(off->percent());
+      }
+    } else if (order_error_is_zero(outcome.settings)) {
+      f.pixels_off = 0.0f;
+    }
+  }
+
+  // The frame's draw order (when `check_order`) and lit pixels (when verify_lit()); empty
+  // when they hold, else the first problem.
+  std::string check_frame(const RunSpec& spec, const FrameOutcome& outcome, bool check_order) {
+    const auto vertices = rig_.buffers->read_vertices();
+    std::string problem;
+    if (check_order) {
+      const OrderCheck check =
+          check_draw_order(vertices, rig_.buffers->read_order(), outcome.settings.view,
+                           spec.choices.key_mode, spec.choices.key_bits);
+      if (!check.ok) problem = check.problem;
+    }
+    if (verify_lit() && problem.empty()) {
+      const LitCheck lit = check_drawn_frame_lit(spec.scene, outcome.camera, *rig_.renderer,
+                                                 *rig_.target, *rig_.buffers, vertices);
+      if (!lit.ok) problem = lit.problem;
+    }
+    return problem;
+  }
+
+  // The GPU timings that have come in, each to the frame that issued it (`frame`: the latest).
+  void record_gpu_times(BenchRun& run, gl::GpuTimer& draw, gl::GpuTimer& present,
+                        std::int64_t frame) const {
+    record_timer(run, draw, frame, &BenchFrame::draw_ms);
+    record_timer(run, present, frame, &BenchFrame::present_ms);
+  }
+  void record_timer(BenchRun& run, gl::GpuTimer& timer, std::int64_t frame,
+                    float BenchFrame::*field) const {
+    while (auto late = timer.poll()) {
+      const std::int64_t issued =
+          frame - static_cast<std::int64_t>(late->frames_ago) - config_.warmup;
+      if (issued >= 0) run.frames[issued].*field = static_cast<float>(late->milliseconds);
+    }
+  }
+
   const BenchConfig& config_;
-  std::unique_ptr<gl::GlContext> context_;
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<gl::ParticleBuffers> buffers_;
-  std::unique_ptr<gl::RenderTarget> target_;
+  HeadlessRig rig_;
   std::unique_ptr<gl::RenderTarget> screen_;
-  std::unique_ptr<gl::ParticleRenderer> renderer_;
 };
 
 }  // namespace

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <deque>
 #include <exception>
 #include <iostream>
@@ -20,11 +19,13 @@
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/frame_runner.hpp"
+#include "app/main/headless_rig.hpp"
 #include "app/main/lit_check.hpp"
 #include "app/main/memory_usage.hpp"
 #include "app/main/order_check.hpp"
 #include "app/main/scene_switch.hpp"
 #include "app/main/soak.hpp"
+#include "app/main/utc_now.hpp"
 #include "core/camera.hpp"
 #include "core/output_file.hpp"
 
@@ -32,13 +33,6 @@ namespace particles {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 const char* key_mode_name(KeyMode m) {
   return m == KeyMode::exact ? "exact" : "quantized";
@@ -98,18 +92,14 @@ struct SoakTotals {
 
 class SoakSession {
  public:
-  explicit SoakSession(SoakConfig& config) : config_(config) {
-    context_ = gl::make_headless_context(config.width, config.height);
-    backend_ = make_backend(config.backend);
-    finish_soak_config(config_, backend_->name());
-    buffers_ = std::make_unique<gl::ParticleBuffers>();
-    target_ = std::make_unique<gl::RenderTarget>(glm::ivec2{config.width, config.height});
-    renderer_ = std::make_unique<gl::ParticleRenderer>();
+  explicit SoakSession(SoakConfig& config)
+      : config_(config), rig_(config.width, config.height, config.backend) {
+    finish_soak_config(config_, rig_.backend->name());
     draw_timer_ = std::make_unique<gl::GpuTimer>();
   }
 
-  std::string gl_renderer() const { return context_->renderer_description(); }
-  std::string backend_name() const { return backend_->name(); }
+  std::string gl_renderer() const { return rig_.context->renderer_description(); }
+  std::string backend_name() const { return rig_.backend->name(); }
 
   void run() {
     const auto start = Clock::now();
@@ -150,13 +140,13 @@ class SoakSession {
     SwitchRequest request;
     if (first || scene_path != scene_path_) request.scene = scene_path;
     request.count = count;  // the soak's count, not the scene's default
-    const SwitchResult result = switch_scene(request, *backend_, *buffers_, scene_, count_);
+    const SwitchResult result = switch_scene(request, *rig_.backend, *rig_.buffers, scene_, count_);
     if (!result.error.empty()) throw std::runtime_error(result.error);
     scene_path_ = scene_path;
     ++totals_.resets;
     // As the window does on a switch: a new FrameRunner, the scene's camera, time from 0.
-    frame_runner_ =
-        std::make_unique<FrameRunner>(*backend_, *renderer_, *buffers_, *target_, *draw_timer_);
+    frame_runner_ = std::make_unique<FrameRunner>(*rig_.backend, *rig_.renderer, *rig_.buffers,
+                                                  *rig_.target, *draw_timer_);
     base_pose_ = scene_.camera;
     frame_pending_ = scene_.camera_auto_frame;
     sim_time_ = 0.0;
@@ -190,12 +180,12 @@ class SoakSession {
   // The frame's draw order (sorted far to near) and its image (not all background where
   // particles should show: lit_check.hpp).
   void verify(const FrameOutcome& outcome, const FrameChoices& choices) {
-    const auto vertices = buffers_->read_vertices();
-    const auto order = buffers_->read_order();
+    const auto vertices = rig_.buffers->read_vertices();
+    const auto order = rig_.buffers->read_order();
     const OrderCheck check = check_draw_order(vertices, order, outcome.settings.view,
                                               choices.key_mode, choices.key_bits);
-    const LitCheck lit =
-        check_drawn_frame_lit(scene_, outcome.camera, *renderer_, *target_, *buffers_, vertices);
+    const LitCheck lit = check_drawn_frame_lit(scene_, outcome.camera, *rig_.renderer, *rig_.target,
+                                               *rig_.buffers, vertices);
     ++totals_.verified;
     const std::string where =
         "frame " + std::to_string(totals_.frames) + " (" + scene_.name + ", " +
@@ -218,7 +208,7 @@ class SoakSession {
       std::snprintf(text, sizeof text, "GL error 0x%04x", static_cast<unsigned>(e));
       error(std::string("segment ") + std::to_string(segment) + ": " + text);
     }
-    backend_->drain_stage_times();  // the frames' GPU work is done before memory is read
+    rig_.backend->drain_stage_times();  // the frames' GPU work is done before memory is read
     SoakSample s;
     s.segment = segment;
     s.frame = totals_.frames;
@@ -229,7 +219,7 @@ class SoakSession {
     s.key_mode = key_mode_name(choices.key_mode);
     s.renderer = std::string(to_string(choices.renderer));
     s.rss_bytes = host_rss_bytes();
-    s.device_bytes = backend_->device_memory_used();
+    s.device_bytes = rig_.backend->device_memory_used();
     samples_.push_back(s);
   }
 
@@ -242,11 +232,7 @@ class SoakSession {
   }
 
   SoakConfig& config_;
-  std::unique_ptr<gl::GlContext> context_;
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<gl::ParticleBuffers> buffers_;
-  std::unique_ptr<gl::RenderTarget> target_;
-  std::unique_ptr<gl::ParticleRenderer> renderer_;
+  HeadlessRig rig_;
   std::unique_ptr<gl::GpuTimer> draw_timer_;
   std::unique_ptr<FrameRunner> frame_runner_;
   FrameThrottle throttle_;
@@ -288,24 +274,10 @@ nlohmann::json growth_json(const SoakGrowth& g) {
   return j;
 }
 
-}  // namespace
-
-int run_soak(SoakConfig config, const std::string& command) {
-  SoakSession session(config);  // loads the scenes: what the outputs must not replace
-  // Before the first frame, not after its 20,000.
-  check_output_dir(config.out_dir, "--out", {"samples.csv", "summary.json"}, config.inputs);
-  const std::string date = utc_now();
-  std::cerr << "soak: " << config.frames << " frames, a switch every " << config.every
-            << ", order checked every " << config.verify_every << ", " << config.scenes.size()
-            << " scenes, " << config.counts.size() << " counts, backend " << session.backend_name()
-            << ", cycle of " << soak_cycle_length(config) << " segments\n";
-  session.run();
-  const SoakTotals& t = session.totals();
-  const int cycle = soak_cycle_length(config);
-  const SoakGrowth rss = soak_growth(session.samples(), cycle, false);
-  const SoakGrowth device = soak_growth(session.samples(), cycle, true);
-  const bool on_device = session.backend_name() == "cuda";
-
+// What failed the soak; empty when it passed.
+std::vector<std::string> soak_failures(const SoakConfig& config, const SoakTotals& t,
+                                       const SoakGrowth& rss, const SoakGrowth& device,
+                                       bool on_device) {
   std::vector<std::string> failures;
   if (t.mis_sorted) failures.push_back(std::to_string(t.mis_sorted) + " mis-sorted frames");
   if (t.blank) {
@@ -326,8 +298,12 @@ int run_soak(SoakConfig config, const std::string& command) {
   };
   judge("host RSS", rss, true);
   judge("device memory", device, on_device);
-  const bool passed = failures.empty();
+  return failures;
+}
 
+// The Markdown tables printed at the end: the run's counts, then memory.
+std::string soak_table(const SoakConfig& config, const SoakTotals& t, int cycle,
+                       const SoakGrowth& rss, const SoakGrowth& device) {
   std::ostringstream table;
   table << "| soak | value |\n|---|---|\n"
         << "| frames | " << t.frames << " |\n"
@@ -350,13 +326,14 @@ int run_soak(SoakConfig config, const std::string& command) {
   row("device used", device);
   table << "\nafter warm-up and at end: the smallest sample of the cycle after the warm-up and of "
            "the last full cycle; peak: the largest after the warm-up\n";
+  return table.str();
+}
 
-  write_samples_csv(config.out_dir / "samples.csv", session.samples());
+// summary.json's figures and verdict (the caller adds what names the run).
+nlohmann::json soak_summary(const SoakConfig& config, const SoakTotals& t, int cycle,
+                            const SoakGrowth& rss, const SoakGrowth& device,
+                            const std::vector<std::string>& failures) {
   nlohmann::json summary;
-  summary["command"] = command;
-  summary["date"] = date;
-  summary["backend"] = session.backend_name();
-  summary["gl_renderer"] = session.gl_renderer();
   summary["frames"] = t.frames;
   summary["every"] = config.every;
   summary["verify_every"] = config.verify_every;
@@ -374,12 +351,41 @@ int run_soak(SoakConfig config, const std::string& command) {
   summary["max_growth_percent"] = config.max_growth_percent;
   summary["host_rss"] = growth_json(rss);
   summary["device_memory"] = growth_json(device);
-  summary["passed"] = passed;
+  summary["passed"] = failures.empty();
   summary["failures"] = failures;
+  return summary;
+}
+
+}  // namespace
+
+int run_soak(SoakConfig config, const std::string& command) {
+  SoakSession session(config);  // loads the scenes: what the outputs must not replace
+  // Before the first frame, not after its 20,000.
+  check_output_dir(config.out_dir, "--out", {"samples.csv", "summary.json"}, config.inputs);
+  const std::string date = utc_now();
+  std::cerr << "soak: " << config.frames << " frames, a switch every " << config.every
+            << ", order checked every " << config.verify_every << ", " << config.scenes.size()
+            << " scenes, " << config.counts.size() << " counts, backend " << session.backend_name()
+            << ", cycle of " << soak_cycle_length(config) << " segments\n";
+  session.run();
+  const SoakTotals& t = session.totals();
+  const int cycle = soak_cycle_length(config);
+  const SoakGrowth rss = soak_growth(session.samples(), cycle, false);
+  const SoakGrowth device = soak_growth(session.samples(), cycle, true);
+  const bool on_device = session.backend_name() == "cuda";
+  const std::vector<std::string> failures = soak_failures(config, t, rss, device, on_device);
+  const bool passed = failures.empty();
+
+  write_samples_csv(config.out_dir / "samples.csv", session.samples());
+  nlohmann::json summary = soak_summary(config, t, cycle, rss, device, failures);
+  summary["command"] = command;
+  summary["date"] = date;
+  summary["backend"] = session.backend_name();
+  summary["gl_renderer"] = session.gl_renderer();
   write_file_atomically(config.out_dir / "summary.json", summary.dump(2) + '\n');
 
   std::cout << "particles soak, " << date << ", " << session.gl_renderer() << '\n'
-            << table.str() << (passed ? "PASSED" : "FAILED") << '\n'
+            << soak_table(config, t, cycle, rss, device) << (passed ? "PASSED" : "FAILED") << '\n'
             << "wrote " << (config.out_dir / "samples.csv").string() << ", "
             << (config.out_dir / "summary.json").string() << '\n';
   for (const std::string& f : failures) std::cerr << "soak failed: " << f << '\n';

@@ -122,29 +122,29 @@ bool has_display() {
 
 }  // namespace
 
-std::unique_ptr<CLI::App> make_cli(Options& o) {
-  auto app = std::make_unique<CLI::App>(
-      "particles: real-time depth-sorted particle renderer (CUDA or CPU backend, OpenGL)",
-      "particles");
-  app->add_option_function<std::string>(
+namespace {
+
+// What runs: the scene, its count, and the sort, renderer and backend that run it.
+void add_scene_and_backend_options(CLI::App& app, Options& o) {
+  app.add_option_function<std::string>(
          "--scene", [&o](const std::string& s) { o.scene = resolve_scene_argument(s); },
          "Scene file (TOML), or a scene's name (galaxy: scenes/galaxy.toml; the scenes are "
          "listed below; default galaxy)")
       ->type_name("FILE")
       ->check(scene_argument_validator());
-  app->add_option_function<std::uint32_t>(
+  app.add_option_function<std::uint32_t>(
          "--count", [&o](const std::uint32_t& n) { o.count = n; },
          "Particle count (default the scene's: count on CUDA, cpu_count on the CPU); each "
          "backend's limit is listed below")
       ->type_name("N")
       ->check(CLI::Range(1u, kMaxCount));
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--algorithm",
          [&o](const std::string& s) { o.choices.algorithm = *algorithm_from_string(s); },
          algorithm_help())
       ->type_name("NAME")
       ->check(one_of(algorithm_names(), "algorithm"));
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--renderer",
          [&o](const std::string& s) {
            o.choices.renderer = *renderer_from_string(s);
@@ -154,7 +154,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "the CUDA backend, raster on the CPU")
       ->type_name("NAME")
       ->check(one_of({"raster", "composite"}, "renderer"));
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--backend",
          [&o](const std::string& s) {
            o.backend = s == "cuda"  ? BackendChoice::cuda
@@ -164,27 +164,31 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "Simulation/sort backend (default auto: CUDA when a device is usable, else the CPU)")
       ->type_name("NAME")
       ->check(one_of({"cuda", "cpu", "auto"}, "backend"));
-  app->add_flag("--headless", o.headless,
-                "Render offscreen (EGL), no window; the default when there is no display. Like "
-                "a window run it writes no file unless --screenshot, --report or --record asks");
-  app->add_option_function<int>(
+}
+
+// How long it runs, and what it writes: screenshots, reports, recordings; the camera that sees it.
+void add_run_and_output_options(CLI::App& app, Options& o) {
+  app.add_flag("--headless", o.headless,
+               "Render offscreen (EGL), no window; the default when there is no display. Like "
+               "a window run it writes no file unless --screenshot, --report or --record asks");
+  app.add_option_function<int>(
          "--frames", [&o](const int& n) { o.frames = n; },
          "Frames to run, then exit (headless default: 600)")
       ->type_name("N")
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--screenshot", [&o](const std::string& s) { o.screenshot = s; },
          "Write the last frame to this PNG (a regular file or a new name; never a link, a "
          "device or the scene's own files)")
       ->type_name("FILE")
       ->check(output_path_validator());
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--report", [&o](const std::string& s) { o.report = s; },
          "Write per-frame and per-stage timings to this CSV file (the same rules as "
          "--screenshot)")
       ->type_name("FILE")
       ->check(output_path_validator());
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--record", [&o](const std::string& s) { o.record = s; },
          "Write every frame to DIR as frame_00000.png, frame_00001.png, ... (RGB, written off "
          "the frame's path; DIR is created, or must be an empty folder: nothing else in it is "
@@ -195,7 +199,7 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "records the same frames")
       ->type_name("DIR")
       ->check(output_path_validator());
-  app->add_option_function<std::vector<std::string>>(
+  app.add_option_function<std::vector<std::string>>(
          "--camera",
          [&o](const std::vector<std::string>& words) {
            try {
@@ -209,15 +213,19 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "prints the current camera in this form")
       ->type_name("eye=X,Y,Z target=X,Y,Z [fov=DEG]")
       ->expected(1, 3);
-  app->add_flag("--keep-frames", o.keep_frames,
-                "Keep --record's PNGs after DIR/recording.mp4 is made (default: they are "
-                "removed once it exists)");
-  app->add_option("--record-fps", o.record_fps,
-                  "Frame rate of DIR/recording.mp4 (default 60); the simulation still steps "
-                  "by time_step per frame")
+  app.add_flag("--keep-frames", o.keep_frames,
+               "Keep --record's PNGs after DIR/recording.mp4 is made (default: they are "
+               "removed once it exists)");
+  app.add_option("--record-fps", o.record_fps,
+                 "Frame rate of DIR/recording.mp4 (default 60); the simulation still steps "
+                 "by time_step per frame")
       ->type_name("FPS")
       ->check(CLI::Range(1, 240));
-  app->add_option_function<std::string>(
+}
+
+// The draw order and its comparison, the depth keys, and the window.
+void add_order_and_display_options(CLI::App& app, Options& o) {
+  app.add_option_function<std::string>(
          "--key-mode",
          [&o](const std::string& s) {
            o.choices.key_mode = s == "quantized" ? KeyMode::quantized : KeyMode::exact;
@@ -225,11 +233,11 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "Depth keys: exact 32-bit floats or quantized to --key-bits (default exact)")
       ->type_name("MODE")
       ->check(one_of({"exact", "quantized"}, "key mode"));
-  app->add_option("--key-bits", o.choices.key_bits,
-                  "Bits per quantized depth key (default " + std::to_string(kDefaultKeyBits) + ")")
+  app.add_option("--key-bits", o.choices.key_bits,
+                 "Bits per quantized depth key (default " + std::to_string(kDefaultKeyBits) + ")")
       ->type_name("B")
       ->check(CLI::Range(1, 32));
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--size",
          [&o](const std::string& s) {
            const auto wh = parse_size(s);  // already validated by the check below
@@ -239,25 +247,25 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "Window / framebuffer size (default 1280x720)")
       ->type_name("WxH")
       ->check(size_validator());
-  app->add_option_function<std::string>(
+  app.add_option_function<std::string>(
          "--order", [&o](const std::string& s) { o.choices.order = *draw_order_from_string(s); },
          "Draw order: exact (sorted by view depth every frame; the default), unsorted, stale "
          "(sorted every --order-period frames), eye (by distance to the eye), coarse (8-bit depth "
          "keys)")
       ->type_name("NAME")
       ->check(one_of(draw_order_names(), "draw order"));
-  app->add_option(
+  app.add_option(
          "--order-period", o.choices.order_period,
          "Frames per sort of the stale order (default " + std::to_string(kDefaultOrderPeriod) + ")")
       ->type_name("N")
       ->check(CLI::Range(1, kMaxOrderPeriod));
-  app->add_flag_callback(
+  app.add_flag_callback(
       "--unsorted", [&o] { o.choices.order = DrawOrder::unsorted; },
       "Draw in index order (to see what sorting fixes): --order unsorted");
-  app->add_flag("--compare", o.choices.compare,
-                "Compare with the exact order: split screen (the left half drawn in the exact "
-                "order, the right half in --order) or a heat map, see --compare-mode");
-  app->add_option_function<std::string>(
+  app.add_flag("--compare", o.choices.compare,
+               "Compare with the exact order: split screen (the left half drawn in the exact "
+               "order, the right half in --order) or a heat map, see --compare-mode");
+  app.add_option_function<std::string>(
          "--compare-mode",
          [&o](const std::string& s) {
            o.choices.compare_mode = *compare_mode_from_string(s);
@@ -267,16 +275,28 @@ std::unique_ptr<CLI::App> make_cli(Options& o) {
          "pixel coloured by how far the two orders' images differ there)")
       ->type_name("MODE")
       ->check(one_of(compare_mode_names(), "comparison mode"));
-  app->add_flag_callback(
+  app.add_flag_callback(
       "--no-vsync", [&o] { o.vsync = false; }, "Do not wait for vsync");
   // The range of app/main/hud_layout.hpp's kMinUiScale and kMaxUiScale (this library does not
   // link the app's).
-  app->add_option_function<float>(
+  app.add_option_function<float>(
          "--ui-scale", [&o](const float& s) { o.ui_scale = s; },
          "Scale of the HUD's font and spacing, 0.75 to 3 (default the monitor's content scale, "
          "e.g. 2 on a 200% screen, where the window system reports one; else 1)")
       ->type_name("S")
       ->check(finite_range(0.75, 3.0));
+}
+
+}  // namespace
+
+std::unique_ptr<CLI::App> make_cli(Options& o) {
+  auto app = std::make_unique<CLI::App>(
+      "particles: real-time depth-sorted particle renderer (CUDA or CPU backend, OpenGL)",
+      "particles");
+  // In the order --help lists them.
+  add_scene_and_backend_options(*app, o);
+  add_run_and_output_options(*app, o);
+  add_order_and_display_options(*app, o);
   app->footer("\n" + backend_limits_help() + "\n\n" + scene_names_help());
   return app;
 }
