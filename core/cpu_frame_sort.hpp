@@ -1,7 +1,10 @@
 #pragma once
 // The CPU backend's frame-to-frame sort (the `auto` algorithm): it starts from last frame's draw
-// order, as the CUDA backend's auto path does. An order still sorted is kept; one with few
-// descents is finished by insertion; any other goes to the radix sort. Every path gives the order
+// order and takes the path the CUDA backend's does, by the same rule (choose_auto_path,
+// core/auto_policy.hpp, over the same two probes). An order still sorted is kept; one with no
+// element far from its place, where the GPU runs its odd-even merge-split, is finished by
+// insertion, the CPU's local sort (bounded: past a budget of moves it hands over); any other goes
+// to the radix sort. Every path gives the order
 // std::stable_sort gives from last frame's order, bit for bit: insertion moves never pass an
 // equal key, so an insertion sort abandoned part-way hands the radix sort an input whose ties
 // are still in their incoming order.
@@ -16,12 +19,12 @@ enum class FrameSortPath { already_sorted, insertion, radix };
 
 struct FrameSortResult {
   FrameSortPath path = FrameSortPath::radix;
-  std::uint64_t descents = 0;  // adjacent pairs of the incoming order out of key order
+  std::uint64_t descents = 0;          // adjacent pairs of the incoming order out of key order
+  std::uint64_t strided_descents = 0;  // pairs kAutoProbeStride apart out of key order
 };
 
-// An order with at most n / kInsertionDescentsDivisor descents is tried by insertion, which gives
-// up after kInsertionMovesPerPair * n element moves (the cost of about one radix pass).
-inline constexpr std::uint64_t kInsertionDescentsDivisor = 64;
+// Insertion gives up after kInsertionMovesPerPair * n element moves (the cost of about one radix
+// pass), and the radix sort finishes from where it stopped.
 inline constexpr std::uint64_t kInsertionMovesPerPair = 4;
 
 // Reorders `order` (last frame's order) stably by keys[order[i]], ascending. threads 0 takes

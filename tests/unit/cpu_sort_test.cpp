@@ -113,12 +113,20 @@ std::vector<Case> adversarial_cases() {
   std::vector<std::uint32_t> swapped = iota_order(n);
   for (std::size_t i = 0; i + 8 < n; i += 4099) std::swap(swapped[i], swapped[i + 8]);
   cases.push_back({"nearly sorted, duplicate keys", nearly, swapped});
-  // Few descents, but ten elements far from their places (ten times n moves): insertion runs out
-  // of moves part-way and the radix sort finishes from where it stopped.
+  // Few descents, but ten elements far from their places: the strided probe sees them, and the
+  // radix sort takes the frame without an insertion try.
   std::vector<std::uint32_t> far = iota_order(n);
   std::rotate(far.begin(), far.begin() + 10, far.end());  // the ten smallest keys go last
   for (std::size_t i = 10; i + 4 < n / 2; i += 5003) std::swap(far[i], far[i + 4]);
   cases.push_back({"ten keys from the far end", ascending, far});
+  // No key far from its place (the GPU's odd-even case), but each block of 1,024 reversed: more
+  // moves than insertion's budget, so the radix sort finishes from where insertion stopped.
+  std::vector<std::uint32_t> blocks = iota_order(n);
+  for (std::size_t i = 0; i + 1024 <= n; i += 1024) {
+    std::reverse(blocks.begin() + static_cast<long>(i),
+                 blocks.begin() + static_cast<long>(i + 1024));
+  }
+  cases.push_back({"blocks of 1,024 reversed", ascending, blocks});
   cases.push_back({"already sorted", ascending, iota_order(n)});
   return cases;
 }
@@ -151,6 +159,7 @@ TEST(CpuFrameSort, TakesTheCheapPathThatFits) {
   EXPECT_EQ(path_of("all keys equal"), FrameSortPath::already_sorted);
   EXPECT_EQ(path_of("nearly sorted, duplicate keys"), FrameSortPath::insertion);
   EXPECT_EQ(path_of("ten keys from the far end"), FrameSortPath::radix);
+  EXPECT_EQ(path_of("blocks of 1,024 reversed"), FrameSortPath::radix);
   EXPECT_EQ(path_of("reversed"), FrameSortPath::radix);
 }
 
