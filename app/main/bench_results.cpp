@@ -314,7 +314,8 @@ std::string bench_table(const BenchResults& results) {
        "the CPU wall time of the whole frame. descents % is the % of the drawn order's adjacent "
        "pairs that exact view-depth keys put the other way round; pixels off is the % of lit "
        "pixels whose image differs by more than 8/255 from the exact order's image of the same "
-       "frame, what a viewer sees (the CPU backend measures it, outside the frame's time). Both "
+       "frame, what a viewer sees (measured after the frame, outside its time, on either backend). "
+       "Both "
        "are median / p99, measured for the approximate orders (exact keys sorted exactly: 0); "
        "only the exact order is verified.\n";
   const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
