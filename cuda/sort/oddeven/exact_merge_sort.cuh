@@ -18,15 +18,18 @@
 //     blocks that are running and wait only for earlier units in turn, so any grid finishes,
 //     resident all at once or not, with no cooperative launch (the partition sort's bucket
 //     kernel, when a bucket overflowed).
-// The tile sort (phase 1) is in exact_tile_sort.cuh, the schedules in exact_schedules.cuh.
 // Every block calls it with kThreads threads and kSharedBytes of dynamic shared memory.
+#include <cooperative_groups.h>
+
 #include <cstdint>
+
+#include <cuda/atomic>
 
 #include "cuda/common/dynamic_shared.cuh"
 #include "cuda/common/warp.cuh"
+#include "cuda/sort/block/block_buckets.cuh"
+#include "cuda/sort/block/block_radix.cuh"
 #include "cuda/sort/block/merge.hpp"
-#include "cuda/sort/oddeven/exact_schedules.cuh"
-#include "cuda/sort/oddeven/exact_tile_sort.cuh"
 #include "cuda/sort/policy.hpp"
 #include "cuda/sort/sorter.hpp"
 
@@ -34,6 +37,193 @@ namespace particles::cuda::detail::exact {
 // Internal linkage: each source that includes it compiles its own copy (no relocatable device
 // code), the odd-even sorter's and the partition sort's.
 namespace {
+
+constexpr int kThreads = kBlockSortThreads;
+constexpr int kItems = kBlockSortItems;
+constexpr int kTile = kBlockSortTile;
+constexpr int kWarps = kThreads / kWarpSize;
+constexpr int kWindow = kOddEvenWindow;
+constexpr int kBucketBits = 12;  // one bucket per key of a tile
+static_assert((1 << kBucketBits) == kTile, "bucket count is the tile size");
+static_assert(kWindow < kTile && kItems % 4 == 0, "window inside a tile; uint4 bucket scans");
+
+using Rank = BlockRadixRank<kThreads, kItems>;
+
+struct BucketShared {
+  std::uint32_t keys[kTile];  // in bucket order
+  std::uint32_t values[kTile];
+  std::uint32_t input_keys[kTile];  // in input order: parked here rather than in registers
+  std::uint32_t input_values[kTile];
+  std::uint32_t offset[kTile + 1];  // counts, then exclusive offsets, of the buckets
+  std::uint16_t position[kTile];    // index in the input tile: the tie-break that keeps it stable
+};
+struct RadixShared {
+  Rank::Storage rank;
+  std::uint32_t keys[kTile];
+  std::uint32_t values[kTile];
+};
+struct NeighbourShared {
+  std::uint32_t left[kTile];  // sort keys of the windows of tiles c-1 and c+1
+  std::uint32_t right[kTile];
+};
+struct MergeShared {
+  std::uint32_t keys[kTile];
+  std::uint32_t values[kTile];
+  int split[2];
+};
+struct Shared {
+  union {
+    BucketShared bucket;
+    RadixShared radix;
+    NeighbourShared neighbour;
+    MergeShared merge;
+  };
+  std::uint32_t scratch[2][kWarps];  // block reductions and scans
+  std::uint32_t ticket;              // TicketSchedule: the unit thread 0 took for the block
+};
+constexpr std::size_t kSharedBytes = sizeof(Shared);
+
+struct Args {
+  std::uint32_t* keys;
+  std::uint32_t* values;
+  std::uint32_t* scratch_keys;  // the sorted tiles; n each
+  std::uint32_t* scratch_values;
+  TileEnds* ends;  // [tiles]
+  std::uint32_t n;
+  KeyBits bits;
+  // When not null, a device word holding an address that the sorted values also go to.
+  std::uint32_t* const* final_values_at;
+  // The input values are not read: each is its place (the identity).
+  bool values_are_places;
+  __device__ std::uint32_t input_value(std::uint32_t i) const {
+    return values_are_places ? i : values[i];
+  }
+};
+
+// Tile sort for crowded buckets (many equal keys): ranking inside a bucket costs its size per
+// key, so radix-sort by the bits that vary instead (every key of the tile shares the bits above
+// the highest bit of differ = lo ^ hi). Kept out of line: its registers do not burden the
+// bucket path.
+__device__ __noinline__ void radix_sort_tile(Args a, std::uint32_t start, int len,
+                                             std::uint32_t differ, std::uint32_t* out_keys,
+                                             std::uint32_t* out_values, TileEnds& ends) {
+  Shared& sh = dynamic_shared<Shared>();
+  std::uint32_t keys[kItems], values[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {  // reloaded (L2): the caller's registers stay its own
+    const int q = Rank::striped_index(i);
+    keys[i] = q < len ? a.keys[start + q] : 0xffffffffu;  // padding sorts last
+    values[i] = q < len ? a.input_value(start + q) : 0u;
+  }
+  const KeyBits tile_bits{a.bits.begin_bit, a.bits.begin_bit + bit_width(differ)};
+  block_sort_pairs<kThreads, kItems>(keys, values, tile_bits, sh.radix.rank, sh.radix.keys,
+                                     sh.radix.values);
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      out_keys[start + q] = keys[i];
+      out_values[start + q] = values[i];
+      note_tile_end(ends, q, len, kWindow, a.bits(keys[i]));
+    }
+  }
+}
+
+// Stable sort of tile `tile` of the input into out_keys / out_values (same positions), recording
+// its ends. Input index q is the warp-striped Rank::striped_index, as on the radix path.
+// The per-tile steps are out-of-line calls (a call per tile costs nothing): inlined into one
+// kernel body at 64 registers (2 blocks of 512 per SM) they spill.
+__device__ __noinline__ void sort_tile(Args a, std::uint32_t tile, std::uint32_t* out_keys,
+                                       std::uint32_t* out_values) {
+  Shared& sh = dynamic_shared<Shared>();
+  const std::uint32_t start = tile * kTile;
+  const int len = static_cast<int>(min(static_cast<std::uint32_t>(kTile), a.n - start));
+  TileEnds& ends = a.ends[tile];
+  std::uint32_t lo = 0xffffffffu, hi = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {  // each thread reads back only its own q until the scatter's barrier
+      const std::uint32_t key = a.keys[start + q];
+      sh.bucket.input_keys[q] = key;
+      sh.bucket.input_values[q] = a.input_value(start + q);
+      lo = min(lo, a.bits(key));
+      hi = max(hi, a.bits(key));
+    }
+  }
+  for (int b = static_cast<int>(threadIdx.x); b < kTile; b += kThreads) sh.bucket.offset[b] = 0;
+  block_min_max(lo, hi, sh.scratch);  // its barriers also order the zeroing before the counting
+
+  if (lo == hi) {  // all keys equal: the tile is its own stable sort
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const int q = Rank::striped_index(i);
+      if (q < len) {
+        out_keys[start + q] = sh.bucket.input_keys[q];
+        out_values[start + q] = sh.bucket.input_values[q];
+        note_tile_end(ends, q, len, kWindow, lo);
+      }
+    }
+    return;
+  }
+
+  const TileBuckets bucket(lo, hi, kBucketBits);
+  std::uint32_t ticket[kItems];  // bucket << 16 | place in the bucket (both < 2^12)
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      const std::uint32_t b = bucket(a.bits(sh.bucket.input_keys[q]));
+      ticket[i] = b << 16 | atomicAdd(&sh.bucket.offset[b], 1u);
+    }
+  }
+  __syncthreads();
+
+  // Counts -> exclusive offsets. Thread t owns buckets [t * kItems, (t + 1) * kItems).
+  const bool crowded = bucket_counts_to_offsets<kItems, kOddEvenBucketLimit>(
+      &sh.bucket.offset[threadIdx.x * kItems], sh.scratch);
+  if (threadIdx.x == 0) sh.bucket.offset[kTile] = static_cast<std::uint32_t>(len);
+
+  if (__syncthreads_or(crowded)) {
+    radix_sort_tile(a, start, len, lo ^ hi, out_keys, out_values, ends);
+    return;
+  }
+
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int q = Rank::striped_index(i);
+    if (q < len) {
+      const std::uint32_t to = sh.bucket.offset[ticket[i] >> 16] + (ticket[i] & 0xffffu);
+      sh.bucket.keys[to] = sh.bucket.input_keys[q];
+      sh.bucket.values[to] = sh.bucket.input_values[q];
+      sh.bucket.position[to] = static_cast<std::uint16_t>(q);
+    }
+  }
+  __syncthreads();
+  // Bucket order is sorted order up to the order inside each bucket: a key's place is its
+  // bucket's offset plus the bucket's keys before it by (sort key, input position).
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < len) {
+      const std::uint32_t key = sh.bucket.keys[p];
+      const std::uint32_t sort_key = a.bits(key);
+      const std::uint32_t position = sh.bucket.position[p];
+      const std::uint32_t b = bucket(sort_key);
+      const int first = static_cast<int>(sh.bucket.offset[b]);
+      const int end = static_cast<int>(sh.bucket.offset[b + 1]);
+      int f = first;
+      for (int m = first; m < end; ++m) {
+        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
+        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
+      }
+      out_keys[start + f] = key;
+      out_values[start + f] = sh.bucket.values[p];
+      note_tile_end(ends, f, len, kWindow, sort_key);
+    }
+  }
+  __syncthreads();  // shared memory is reused by the next tile
+}
 
 // True in every thread of every block when one round of merge-splits finishes the sort (each
 // block reads all the tiles' ends, so all decide alike without another grid barrier).
@@ -195,6 +385,108 @@ __device__ __noinline__ void finish_tile(Args a, std::uint32_t tile, const std::
     if (final_values != nullptr) final_values[i] = value;
   }
 }
+
+// Block-strided units on a cooperative grid, a grid barrier between phases.
+class GridSchedule {
+ public:
+  template <typename Unit>
+  __device__ void phase(std::uint32_t units, Unit&& unit) {
+    wait_for_previous();
+    for (std::uint32_t u = blockIdx.x; u < units; u += gridDim.x) unit(u);
+    behind_ = true;
+  }
+  // Every unit of the phase before is done and its writes visible to the block.
+  __device__ void wait_for_previous() {
+    if (behind_) cooperative_groups::this_grid().sync();
+    behind_ = false;
+  }
+
+ private:
+  bool behind_ = false;
+};
+
+// Phases a sort takes at most: the partition sort's gather, the tile sort, one round or a merge
+// per doubling of the run up to 2^32 keys (tiles of 2^12), the finish.
+inline constexpr int kMaxTicketPhases = 1 + 1 + (32 - kBucketBits) + 1;
+// The words a TicketSchedule counts with: zero before its first unit, and left zero by finish().
+struct TicketWords {
+  std::uint32_t next;                    // the next unit to hand out, numbered across the phases
+  std::uint32_t exited;                  // blocks past their last unit
+  std::uint32_t done[kMaxTicketPhases];  // finished units, by phase
+};
+
+// Units handed out in order (see the top of the file). Each block holds one unit at a time: the
+// first from the constructor, the next once it finishes one. Every thread of every block of the
+// grid constructs it and calls the same phases.
+class TicketSchedule {
+ public:
+  __device__ explicit TicketSchedule(TicketWords* words) : words_(words) { held_ = take(); }
+
+  template <typename Unit>
+  __device__ void phase(std::uint32_t units, Unit&& unit) {
+    const std::uint32_t end = begin_ + units;
+    while (held_ < end) {
+      wait_for_previous();
+      unit(held_ - begin_);
+      __syncthreads();  // the unit's writes, all of them, before its count (release, below)
+      if (threadIdx.x == 0) {
+        ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> done(words_->done[phase_]);
+        done.fetch_add(1u, ::cuda::memory_order_release);
+      }
+      held_ = take();
+    }
+    begin_ = end;
+    previous_units_ = units;
+    ++phase_;
+  }
+
+  // Every unit of the phase before is done and its writes visible to the block. Called only with
+  // a unit past that phase held (or all handed out), so its units all went to running blocks.
+  __device__ void wait_for_previous() {
+    if (phase_ == 0) return;
+    if (threadIdx.x == 0) {
+      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> done(words_->done[phase_ - 1]);
+      while (done.load(::cuda::memory_order_acquire) < previous_units_) __nanosleep(100);
+    }
+    __syncthreads();
+  }
+
+  // After the last phase: true in the block that exits last (then no block reads or writes the
+  // words again), which has zeroed them for the next sort.
+  __device__ bool finish() {
+    Shared& sh = dynamic_shared<Shared>();
+    __syncthreads();  // every thread has read the block's last unit
+    if (threadIdx.x == 0) {
+      ::cuda::atomic_ref<std::uint32_t, ::cuda::thread_scope_device> exited(words_->exited);
+      const bool last_out = exited.fetch_add(1u, ::cuda::memory_order_acq_rel) == gridDim.x - 1;
+      if (last_out) {
+        words_->next = 0;
+        words_->exited = 0;
+        for (int p = 0; p < phase_; ++p) words_->done[p] = 0;
+      }
+      sh.ticket = last_out ? 1u : 0u;
+    }
+    __syncthreads();
+    return sh.ticket != 0;
+  }
+
+ private:
+  // Thread 0 takes the next unit for the block. The barrier before it also keeps the shared word
+  // from being overwritten while a thread may still read the last one.
+  __device__ std::uint32_t take() {
+    Shared& sh = dynamic_shared<Shared>();
+    __syncthreads();
+    if (threadIdx.x == 0) sh.ticket = atomicAdd(&words_->next, 1u);
+    __syncthreads();
+    return sh.ticket;
+  }
+
+  TicketWords* words_;
+  std::uint32_t held_ = 0;
+  std::uint32_t begin_ = 0;  // the first unit of the phase being handed out
+  std::uint32_t previous_units_ = 0;
+  int phase_ = 0;
+};
 
 // The exact sort of a.keys / a.values (and the copy of the values to *a.final_values_at) on the
 // given schedule, which may have run phases of its own before. Returns what it did, the same in
