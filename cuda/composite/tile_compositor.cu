@@ -104,6 +104,18 @@ void TileCompositor::take_reports() {
   }
 }
 
+// One composite's binning: its tile grid, and the passes its entries are sorted and blended in.
+struct TileCompositor::BinningPlan {
+  TileGrid grid;
+  std::uint32_t tiles = 0;
+  std::uint32_t sentinel = 0;  // the padding's key
+  int tile_bits = 0;           // key bits of the tiles and the sentinel
+  std::uint64_t passes = 0;
+  std::uint64_t per_pass = 0;
+  std::uint64_t binned = 0;      // per_pass * passes
+  std::uint64_t item_bound = 0;  // the most work items a pass can have
+};
+
 void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertices,
                                const float* sprite_scales, const std::uint32_t* order,
                                std::uint32_t count, const SpriteCamera& camera,
@@ -115,12 +127,13 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   if (output.surface == 0 && output.pixels == nullptr) {
     throw std::invalid_argument("TileCompositor: no output surface or pixels");
   }
-  const TileGrid grid = tile_grid(camera.width, camera.height);
-  const auto tiles = static_cast<std::uint32_t>(grid.count());
-  const std::uint32_t sentinel = tiles;                                 // the padding's key
-  const int tile_bits = bits_for(static_cast<std::size_t>(tiles) + 1);  // tiles and the sentinel
+  BinningPlan plan;
+  plan.grid = tile_grid(camera.width, camera.height);
+  plan.tiles = static_cast<std::uint32_t>(plan.grid.count());
+  plan.sentinel = plan.tiles;
+  plan.tile_bits = bits_for(static_cast<std::size_t>(plan.tiles) + 1);
   reserve_sprites(std::max(count, 1u));
-  reserve_tiles(tiles);
+  reserve_tiles(plan.tiles);
   take_reports();
 
   TimingSlot& timing = timing_[next_timing_];
@@ -128,6 +141,24 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
   const bool timed = frame_ != kUntimedFrame && !timing.pending;
   if (timed) CUDA_CHECK(cudaEventRecord(timing.start.get(), stream));
 
+  const std::uint64_t* total = project(stream, vertices, sprite_scales, order, count, camera);
+  plan_passes(plan, stream);
+  send_report(total, plan.binned, stream);
+  for (std::uint64_t pass = 0; pass < plan.passes; ++pass)
+    composite_pass(plan, pass, count, total, background, output, stream);
+  last_count_ = count;
+
+  if (timed) {
+    CUDA_CHECK(cudaEventRecord(timing.end.get(), stream));
+    timing.frame = frame_;
+    timing.pending = true;
+    next_timing_ ^= 1;
+  }
+}
+
+const std::uint64_t* TileCompositor::project(cudaStream_t stream, const ParticleVertex* vertices,
+                                             const float* sprite_scales, const std::uint32_t* order,
+                                             std::uint32_t count, const SpriteCamera& camera) {
   project_kernel<<<blocks_for(std::uint64_t{count} + 1, kProjectThreads), kProjectThreads, 0,
                    stream>>>(vertices, sprite_scales, order, count, camera, sprite_geometry_.data(),
                              sprite_colors_.data(), sprite_offsets_.data());
@@ -145,20 +176,26 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     CUDA_CHECK(cudaStreamSynchronize(stream));
     expected_entries_ = first_total;
   }
+  return total;
+}
 
+void TileCompositor::plan_passes(BinningPlan& plan, cudaStream_t stream) {
   // Entries binned: the newest reported total with a quarter's headroom, in passes of at most
   // max_entries_per_pass_ (each pass's window of the frame's entries sorted apart, blended over
   // the image the one before left).
   const std::uint64_t wanted = *expected_entries_ + *expected_entries_ / 4 + 4096;
-  const std::uint64_t passes = (wanted + max_entries_per_pass_ - 1) / max_entries_per_pass_;
-  const std::uint64_t per_pass = (wanted + passes - 1) / passes;
-  const std::uint64_t binned = per_pass * passes;
-  reserve_entries(static_cast<std::size_t>(per_pass), stream);
-  const std::uint64_t item_bound = std::uint64_t{tiles} + per_pass / kFartherChunk;
-  reserve_work_items(static_cast<std::size_t>(item_bound));
-  last_passes_ = static_cast<std::size_t>(passes);
-  last_binned_ = binned;
+  plan.passes = (wanted + max_entries_per_pass_ - 1) / max_entries_per_pass_;
+  plan.per_pass = (wanted + plan.passes - 1) / plan.passes;
+  plan.binned = plan.per_pass * plan.passes;
+  reserve_entries(static_cast<std::size_t>(plan.per_pass), stream);
+  plan.item_bound = std::uint64_t{plan.tiles} + plan.per_pass / kFartherChunk;
+  reserve_work_items(static_cast<std::size_t>(plan.item_bound));
+  last_passes_ = static_cast<std::size_t>(plan.passes);
+  last_binned_ = plan.binned;
+}
 
+void TileCompositor::send_report(const std::uint64_t* total, std::uint64_t binned,
+                                 cudaStream_t stream) {
   // The total goes back to the host without a wait: a later composite reads it (take_reports).
   for (Report& r : reports_) {
     if (r.pending) continue;
@@ -170,60 +207,56 @@ void TileCompositor::composite(cudaStream_t stream, const ParticleVertex* vertic
     r.pending = true;
     break;
   }
+}
 
-  const auto length = static_cast<std::uint32_t>(per_pass);
-  for (std::uint64_t p = 0; p < passes; ++p) {
-    const std::uint64_t window = p * per_pass;
-    CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0, std::size_t{tiles} * sizeof(uint2), stream));
-    if (count > 0) {
-      emit_kernel<<<blocks_for(length, kEmitEntries), kEmitThreads, 0, stream>>>(
-          sprite_geometry_.data(), sprite_offsets_.data(), count, window, per_pass, grid,
-          entry_tiles_.data(), entry_sprites_.data());
-      CUDA_CHECK_LAUNCH("emit_kernel", stream);
-    }
-    pad_kernel<<<std::min(blocks_for(length, kRangeThreads), kPadBlocks), kRangeThreads, 0,
-                 stream>>>(total, window, length, sentinel, entry_tiles_.data(),
-                           entry_sprites_.data());
-    CUDA_CHECK_LAUNCH("pad_kernel", stream);
-    sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, tile_bits, stream);
-    tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
-        entry_tiles_.data(), length, sentinel, tile_ranges_.data());
-    CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
-    // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
-    // is launched for the most there can be (a tile has at most 1 + its entries / kFartherChunk)
-    // and its blocks past the count found return at once.
-    extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
-                         stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
-    CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);
-    std::size_t bytes = chunk_scan_workspace_.size();
-    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
-                                             first_extra_chunk_.data(), first_extra_chunk_.data(),
-                                             static_cast<std::int64_t>(tiles) + 1, stream));
-    work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
-        first_extra_chunk_.data(), tiles, work_items_.data());
-    CUDA_CHECK_LAUNCH("work_item_kernel", stream);
-    const auto blend = [&](auto writer) {
-      blend_kernel<<<static_cast<unsigned>(item_bound), kBlendThreads, 0, stream>>>(
-          grid, work_items_.data(), first_extra_chunk_.data(), tile_ranges_.data(),
-          entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(),
-          partial_sums_.data(), chunks_done_.data(), hidden_from_.data(), total, binned,
-          incomplete_.data(), background, /*start_from_image=*/p > 0, writer);
-    };
-    if (output.surface != 0) {
-      blend(SurfaceWriter{output.surface});
-    } else {
-      blend(LinearWriter{output.pixels, grid.width});
-    }
-    CUDA_CHECK_LAUNCH("blend_kernel", stream);
+void TileCompositor::composite_pass(const BinningPlan& plan, std::uint64_t pass,
+                                    std::uint32_t count, const std::uint64_t* total,
+                                    const PixelF& background, const CompositeOutput& output,
+                                    cudaStream_t stream) {
+  const TileGrid& grid = plan.grid;
+  const std::uint32_t tiles = plan.tiles;
+  const auto length = static_cast<std::uint32_t>(plan.per_pass);
+  const std::uint64_t window = pass * plan.per_pass;
+  CUDA_CHECK(cudaMemsetAsync(tile_ranges_.data(), 0, std::size_t{tiles} * sizeof(uint2), stream));
+  if (count > 0) {
+    emit_kernel<<<blocks_for(length, kEmitEntries), kEmitThreads, 0, stream>>>(
+        sprite_geometry_.data(), sprite_offsets_.data(), count, window, plan.per_pass, grid,
+        entry_tiles_.data(), entry_sprites_.data());
+    CUDA_CHECK_LAUNCH("emit_kernel", stream);
   }
-  last_count_ = count;
-
-  if (timed) {
-    CUDA_CHECK(cudaEventRecord(timing.end.get(), stream));
-    timing.frame = frame_;
-    timing.pending = true;
-    next_timing_ ^= 1;
+  pad_kernel<<<std::min(blocks_for(length, kRangeThreads), kPadBlocks), kRangeThreads, 0, stream>>>(
+      total, window, length, plan.sentinel, entry_tiles_.data(), entry_sprites_.data());
+  CUDA_CHECK_LAUNCH("pad_kernel", stream);
+  sorter_->sort(entry_tiles_.data(), entry_sprites_.data(), length, 0, plan.tile_bits, stream);
+  tile_range_kernel<<<blocks_for(length, kRangeThreads), kRangeThreads, 0, stream>>>(
+      entry_tiles_.data(), length, plan.sentinel, tile_ranges_.data());
+  CUDA_CHECK_LAUNCH("tile_range_kernel", stream);
+  // The work items: each tile's chunks, counted, scanned and listed on the device; the blend
+  // is launched for the most there can be (a tile has at most 1 + its entries / kFartherChunk)
+  // and its blocks past the count found return at once.
+  extra_chunk_kernel<<<blocks_for(std::uint64_t{tiles} + 1, kWorkThreads), kWorkThreads, 0,
+                       stream>>>(tile_ranges_.data(), tiles, first_extra_chunk_.data());
+  CUDA_CHECK_LAUNCH("extra_chunk_kernel", stream);
+  std::size_t bytes = chunk_scan_workspace_.size();
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(chunk_scan_workspace_.data(), bytes,
+                                           first_extra_chunk_.data(), first_extra_chunk_.data(),
+                                           static_cast<std::int64_t>(tiles) + 1, stream));
+  work_item_kernel<<<blocks_for(tiles, kWorkThreads), kWorkThreads, 0, stream>>>(
+      first_extra_chunk_.data(), tiles, work_items_.data());
+  CUDA_CHECK_LAUNCH("work_item_kernel", stream);
+  const auto blend = [&](auto writer) {
+    blend_kernel<<<static_cast<unsigned>(plan.item_bound), kBlendThreads, 0, stream>>>(
+        grid, work_items_.data(), first_extra_chunk_.data(), tile_ranges_.data(),
+        entry_sprites_.data(), sprite_geometry_.data(), sprite_colors_.data(), partial_sums_.data(),
+        chunks_done_.data(), hidden_from_.data(), total, plan.binned, incomplete_.data(),
+        background, /*start_from_image=*/pass > 0, writer);
+  };
+  if (output.surface != 0) {
+    blend(SurfaceWriter{output.surface});
+  } else {
+    blend(LinearWriter{output.pixels, grid.width});
   }
+  CUDA_CHECK_LAUNCH("blend_kernel", stream);
 }
 
 std::uint64_t TileCompositor::last_entries(cudaStream_t stream) const {
