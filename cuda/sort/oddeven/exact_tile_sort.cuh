@@ -109,6 +109,36 @@ __device__ __noinline__ void radix_sort_tile(Args a, std::uint32_t start, int le
   }
 }
 
+// sort_tile's last step, once the tile's pairs are in bucket order in shared memory: bucket order
+// is sorted order up to the order inside each bucket, so a key's place is its bucket's offset plus
+// the bucket's keys before it by (sort key, input position). Inlined: a step of sort_tile's body.
+__device__ __forceinline__ void rank_in_buckets(const Args& a, const TileBuckets& bucket,
+                                                std::uint32_t start, int len,
+                                                std::uint32_t* out_keys, std::uint32_t* out_values,
+                                                TileEnds& ends) {
+  Shared& sh = dynamic_shared<Shared>();
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = i * kThreads + static_cast<int>(threadIdx.x);
+    if (p < len) {
+      const std::uint32_t key = sh.bucket.keys[p];
+      const std::uint32_t sort_key = a.bits(key);
+      const std::uint32_t position = sh.bucket.position[p];
+      const std::uint32_t b = bucket(sort_key);
+      const int first = static_cast<int>(sh.bucket.offset[b]);
+      const int end = static_cast<int>(sh.bucket.offset[b + 1]);
+      int f = first;
+      for (int m = first; m < end; ++m) {
+        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
+        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
+      }
+      out_keys[start + f] = key;
+      out_values[start + f] = sh.bucket.values[p];
+      note_tile_end(ends, f, len, kWindow, sort_key);
+    }
+  }
+}
+
 // Stable sort of tile `tile` of the input into out_keys / out_values (same positions), recording
 // its ends. Input index q is the warp-striped Rank::striped_index, as on the radix path.
 // The per-tile steps are out-of-line calls (a call per tile costs nothing): inlined into one
@@ -180,28 +210,7 @@ __device__ __noinline__ void sort_tile(Args a, std::uint32_t tile, std::uint32_t
     }
   }
   __syncthreads();
-  // Bucket order is sorted order up to the order inside each bucket: a key's place is its
-  // bucket's offset plus the bucket's keys before it by (sort key, input position).
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int p = i * kThreads + static_cast<int>(threadIdx.x);
-    if (p < len) {
-      const std::uint32_t key = sh.bucket.keys[p];
-      const std::uint32_t sort_key = a.bits(key);
-      const std::uint32_t position = sh.bucket.position[p];
-      const std::uint32_t b = bucket(sort_key);
-      const int first = static_cast<int>(sh.bucket.offset[b]);
-      const int end = static_cast<int>(sh.bucket.offset[b + 1]);
-      int f = first;
-      for (int m = first; m < end; ++m) {
-        const std::uint32_t other = a.bits(sh.bucket.keys[m]);
-        f += other < sort_key || (other == sort_key && sh.bucket.position[m] < position);
-      }
-      out_keys[start + f] = key;
-      out_values[start + f] = sh.bucket.values[p];
-      note_tile_end(ends, f, len, kWindow, sort_key);
-    }
-  }
+  rank_in_buckets(a, bucket, start, len, out_keys, out_values, ends);
   __syncthreads();  // shared memory is reused by the next tile
 }
 
