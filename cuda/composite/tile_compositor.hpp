@@ -111,6 +111,17 @@ class TileCompositor {
   void reserve_tiles(std::size_t tiles);
   void reserve_work_items(std::size_t items);
   std::size_t entries_capacity() const { return entry_tiles_.size(); }
+  // composite's steps (see the top of the file): 1-2, returning the total's device word; the
+  // passes' sizes; the total's report; and 3-6 for one pass.
+  struct BinningPlan;
+  const std::uint64_t* project(cudaStream_t stream, const ParticleVertex* vertices,
+                               const float* sprite_scales, const std::uint32_t* order,
+                               std::uint32_t count, const SpriteCamera& camera);
+  void plan_passes(BinningPlan& plan, cudaStream_t stream);
+  void send_report(const std::uint64_t* total, std::uint64_t binned, cudaStream_t stream);
+  void composite_pass(const BinningPlan& plan, std::uint64_t pass, std::uint32_t count,
+                      const std::uint64_t* total, const PixelF& background,
+                      const CompositeOutput& output, cudaStream_t stream);
 
   // By draw position: the projected sprite's window position, 2 / size and alpha; its colour;
   // how many tiles it touches, then (scanned in place) its first entry.
@@ -123,7 +134,7 @@ class TileCompositor {
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
   // Per tile (and one more: the total), its first further chunk's place among the further chunks
-  // (the work items' order: tile_compositor.cu, chunk_item); the items (tile, chunk); each item's
+  // (the work items' order: tile_work_items.cuh, chunk_item); the items (tile, chunk); each item's
   // sums, where its tile has several chunks; per tile, its chunks finished in this pass, and the
   // nearest chunk that closed all its pixels on its own (~0u: none yet).
   DeviceBuffer<std::uint32_t> first_extra_chunk_;

@@ -41,35 +41,11 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   const std::uint32_t n = device_.count();
   const bool compare = settings.compare_order && n > 0;
   const bool compare_into_gl = compare && compare_order_buffer != 0;
-  if (compare_into_gl && compare_order_buffer != compare_order_buffer_) {
-    device_.synchronize();  // no frame still writes through the old registration
-    compare_order_ = InteropBuffer();
-    compare_order_ = InteropBuffer(compare_order_buffer, InteropAccess::write_discard);
-    compare_order_buffer_ = compare_order_buffer;
-  }
   const bool compare_composite = compare && composite != nullptr;
   // A measure of its own, unless the comparison view's images serve (counted from them below).
   const bool measure = pixels_off != nullptr && n > 0 && !compare_composite;
-  pixels_off_wait_ = pixels_off != nullptr && pixels_off->wait;
-  pixels_off_empty_ = pixels_off != nullptr && n == 0;
-  if (compare_composite || measure) {
-    const SpriteCamera& camera = compare_composite ? composite->camera : pixels_off->camera;
-    const std::size_t pixels =
-        static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height);
-    if (exact_order_.size() != n || exact_image_.size() != pixels) {
-      device_.synchronize();  // no composite still reads the old buffers
-      exact_order_.resize(n);
-      exact_image_.resize(pixels);
-      drawn_image_.resize(pixels);
-    }
-  }
-  if (composite != nullptr && (!image_ || image_.gl_texture() != composite->texture ||
-                               image_generation_ != composite->texture_generation)) {
-    device_.synchronize();  // no composite still writes through the old registration
-    image_ = InteropImage();
-    image_ = InteropImage(composite->texture);
-    image_generation_ = composite->texture_generation;
-  }
+  prepare_frame(n, composite, compare_into_gl ? compare_order_buffer : 0, pixels_off,
+                compare_composite, measure);
   // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
   // so a move costs nothing. Every mapping ends (unmap) at the end of the inner scope.
   using Clock = std::chrono::steady_clock;
@@ -107,21 +83,7 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     const CompositeOutput screen{image_map ? image_map->surface() : 0, nullptr};
     if (composite != nullptr) compositor_.set_frame(frame_);
     const auto composite_frame = [&] {
-      if (compare_composite) {
-        // The comparison view costs a second composite, both into linear images first.
-        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                              targets.order, n, composite->camera, composite->background,
-                              CompositeOutput{0, drawn_image_.data()});
-        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                              targets.exact_order, n, composite->camera, composite->background,
-                              CompositeOutput{0, exact_image_.data()});
-        compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
-                             composite->camera.width, composite->camera.height, screen,
-                             device_.stream());
-      } else if (composite != nullptr) {
-        compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                              targets.order, n, composite->camera, composite->background, screen);
-      }
+      composite_targets(settings, composite, targets, n, screen, compare_composite);
     };
     composite_frame();
     if (composite != nullptr && composite->read_back && !compositor_.complete(device_.stream())) {
@@ -144,6 +106,57 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   host_times_ = {ms(start, mapped), ms(mapped, ran), ms(ran, composited),
                  ms(composited, Clock::now())};
   return info;
+}
+
+void CudaPipeline::prepare_frame(std::uint32_t n, const CompositeJob* composite,
+                                 GLuint compare_order_buffer, const PixelsOffJob* pixels_off,
+                                 bool compare_composite, bool measure) {
+  if (compare_order_buffer != 0 && compare_order_buffer != compare_order_buffer_) {
+    device_.synchronize();  // no frame still writes through the old registration
+    compare_order_ = InteropBuffer();
+    compare_order_ = InteropBuffer(compare_order_buffer, InteropAccess::write_discard);
+    compare_order_buffer_ = compare_order_buffer;
+  }
+  pixels_off_wait_ = pixels_off != nullptr && pixels_off->wait;
+  pixels_off_empty_ = pixels_off != nullptr && n == 0;
+  if (compare_composite || measure) {
+    const SpriteCamera& camera = compare_composite ? composite->camera : pixels_off->camera;
+    const std::size_t pixels =
+        static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height);
+    if (exact_order_.size() != n || exact_image_.size() != pixels) {
+      device_.synchronize();  // no composite still reads the old buffers
+      exact_order_.resize(n);
+      exact_image_.resize(pixels);
+      drawn_image_.resize(pixels);
+    }
+  }
+  if (composite != nullptr && (!image_ || image_.gl_texture() != composite->texture ||
+                               image_generation_ != composite->texture_generation)) {
+    device_.synchronize();  // no composite still writes through the old registration
+    image_ = InteropImage();
+    image_ = InteropImage(composite->texture);
+    image_generation_ = composite->texture_generation;
+  }
+}
+
+void CudaPipeline::composite_targets(const FrameSettings& settings, const CompositeJob* composite,
+                                     const FrameTargets& targets, std::uint32_t n,
+                                     const CompositeOutput& screen, bool compare_composite) {
+  if (compare_composite) {
+    // The comparison view costs a second composite, both into linear images first.
+    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales, targets.order,
+                          n, composite->camera, composite->background,
+                          CompositeOutput{0, drawn_image_.data()});
+    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
+                          targets.exact_order, n, composite->camera, composite->background,
+                          CompositeOutput{0, exact_image_.data()});
+    compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
+                         composite->camera.width, composite->camera.height, screen,
+                         device_.stream());
+  } else if (composite != nullptr) {
+    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales, targets.order,
+                          n, composite->camera, composite->background, screen);
+  }
 }
 
 void CudaPipeline::enqueue_measure(const FrameTargets& targets, std::uint32_t n,

@@ -86,6 +86,14 @@ class CudaPipeline {
   const HostTimes& last_host_times() const noexcept { return host_times_; }
 
  private:
+  // run_frame's steps. Before the frame: the registrations and buffers it needs, made again where
+  // they changed (compare_order_buffer: 0 unless the comparison view's order goes to GL). While
+  // its buffers are mapped: its composite, or the comparison view's two and their view.
+  void prepare_frame(std::uint32_t n, const CompositeJob* composite, GLuint compare_order_buffer,
+                     const PixelsOffJob* pixels_off, bool compare_composite, bool measure);
+  void composite_targets(const FrameSettings& settings, const CompositeJob* composite,
+                         const FrameTargets& targets, std::uint32_t n,
+                         const CompositeOutput& screen, bool compare_composite);
   // The measure's two composites and its count, after the frame's own (PixelsOffJob), while the
   // frame's buffers are still mapped.
   void enqueue_measure(const FrameTargets& targets, std::uint32_t n, const PixelsOffJob& job);
