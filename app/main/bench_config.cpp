@@ -66,16 +66,6 @@ std::string draw_order_list() {
   return names;
 }
 
-// "raster|composite": the names a renderer may have, for error messages.
-std::string renderer_names() {
-  std::string names;
-  for (RendererKind r : kAllRenderers) {
-    if (!names.empty()) names += '|';
-    names += to_string(r);
-  }
-  return names;
-}
-
 template <typename F>
 void for_each_in(const std::filesystem::path& file, const toml::node& node, const char* key, F f) {
   const toml::array* array = node.as_array();
@@ -152,7 +142,8 @@ void parse_bench_text(std::string_view toml_text, const std::filesystem::path& f
         const auto r = s ? renderer_from_string(*s) : std::nullopt;
         if (!s) fail_at(file, item.source(), "renderers entries must be strings");
         if (!r) {
-          fail_at(file, item.source(), "unknown renderer '" + *s + "' (" + renderer_names() + ")");
+          fail_at(file, item.source(),
+                  "unknown renderer '" + *s + "' (" + renderer_names_text("|") + ")");
         }
         config.renderers.push_back(*r);
       });
