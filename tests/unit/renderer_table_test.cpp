@@ -96,7 +96,8 @@ SpriteCamera looking_down_z() {
   camera.projection[11] = -1.0f;  // w = -z: a perspective divide
   camera.projection[15] = 0.0f;
   camera.projection[10] = 0.5f;
-  camera.sprite_size = 0.3f;
+  camera.sprite_size = 2.0f;  // several pixels wide at these depths
+  camera.point_size_max = 256.0f;
   return camera;
 }
 
@@ -118,6 +119,9 @@ TEST(RendererTable, TheCompositeRendersTwinThroughTheInterfaceDrawsTheTwinsImage
   EXPECT_EQ(through.width, 40);
   EXPECT_EQ(through.height, 30);
   EXPECT_EQ(through.pixels, twin.pixels);
+  std::size_t lit = 0;
+  for (const PixelF& p : through.pixels) lit += !(p == background);
+  EXPECT_GT(lit, 20u) << "the sprites should show";
   renderer->composite({vertices, scales, reversed}, camera, background, other);
   EXPECT_NE(other.pixels, through.pixels);
 }
