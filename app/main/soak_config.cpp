@@ -31,8 +31,8 @@ SoakSettings soak_settings(const SoakConfig& c, int segment) {
   s.count = pick(c.counts.size());
   s.algorithm = pick(c.algorithms.size());
   s.key_mode = pick(c.key_modes.size());
-  // Key modes and renderers both have two values: stepping the renderer every other segment
-  // pairs each key mode with each renderer within four segments.
+  // The renderer steps once per round of key modes, which pairs each key mode with each renderer
+  // within key modes x renderers segments (four with two of each).
   s.renderer = c.renderers.empty()
                    ? 0
                    : (p / std::max<std::size_t>(c.key_modes.size(), 1)) % c.renderers.size();
@@ -137,12 +137,11 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
       ->delimiter(',')
       ->type_name("MODE,...")
       ->check(one_of({"exact", "quantized"}, "key mode"));
-  std::vector<std::string> renderer_names;
-  for (RendererKind r : kAllRenderers) renderer_names.emplace_back(to_string(r));
-  soak->add_option("--renderers", f.renderers, "Renderers (default: both)")
+  soak->add_option("--renderers", f.renderers,
+                   "Renderers (default: all, " + renderer_names_text(", ") + ")")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(one_of(renderer_names, "renderer"));
+      ->check(one_of(renderer_names(), "renderer"));
   soak->add_option("--max-growth", f.max_growth,
                    "Memory growth after the warm-up cycle that fails the soak, in % (default 1)")
       ->type_name("PERCENT")
@@ -185,7 +184,10 @@ SoakConfig resolve_soak_config(const SoakFlags& f) {
   }
   for (const auto& name : f.renderers) {
     const auto r = renderer_from_string(name);
-    if (!r) throw std::runtime_error("unknown renderer '" + name + "'");
+    if (!r) {
+      throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
+                               ")");
+    }
     c.renderers.push_back(*r);
   }
   c.frames = f.frames;
