@@ -50,9 +50,7 @@ class Session {
     state_.scene = load_scene(options.scene);
     if (options.camera) override_camera(state_.scene, *options.camera);
     state_.choices = options.choices;
-    state_.camera = state_.scene.camera;
-    state_.follow_path = !state_.scene.camera_path.empty();
-    state_.frame_on_load = state_.scene.camera_auto_frame;
+    state_.camera = CameraDirector::for_scene(state_.scene);
 
     // The files the run ends with, checked before any window opens (not after its 600 frames),
     // and never the files it reads. A run writes only the files it is asked for, headless too.
@@ -151,7 +149,7 @@ class Session {
     state_.stats.begin_frame(run_config(image_size), state_.frame);
     const RendererKind renderer = state_.choices.renderer;
     const FrameOutcome outcome =
-        frame_runner_->run(state_.scene, state_.camera, image_size, frame_request());
+        frame_runner_->run(state_.scene, state_.camera.pose, image_size, frame_request());
     state_.last_info = outcome.info;
     last_camera_ = outcome.camera;
     const float pixels_off = compare_pixels_off();
@@ -190,18 +188,11 @@ class Session {
     ++state_.frame;
   }
 
-  // Before the frame runs: along the scene's camera path, and framed on the particles when
-  // asked (a key, or a scene just loaded).
+  // Before the frame runs: framed on the last frame's particles when asked (a key, or a scene
+  // just loaded), and along the scene's camera path.
   void move_camera() {
-    if (state_.follow_path && !state_.scene.camera_path.empty()) {
-      state_.camera = camera_on_path(state_.camera, state_.scene.camera_path,
-                                     static_cast<float>(state_.sim_time));
-    }
-    if ((state_.frame_requested || state_.frame_on_load) && !state_.last_info.extents.empty()) {
-      state_.camera = frame_extents(state_.camera, state_.last_info.extents);
-      if (state_.frame_requested) state_.follow_path = false;  // the user took the camera
-      state_.frame_requested = state_.frame_on_load = false;
-    }
+    state_.camera.on_extents(state_.last_info.extents);
+    state_.camera.frame_pose(state_.scene.camera_path, state_.sim_time);
   }
 
   FrameRequest frame_request() const {

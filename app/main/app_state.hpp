@@ -11,6 +11,7 @@
 #include "app/main/compare_labels.hpp"
 #include "app/main/live_stats.hpp"
 #include "app/scene/options.hpp"
+#include "core/camera_director.hpp"
 #include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
 #include "core/scene_desc.hpp"
@@ -28,9 +29,9 @@ struct AppState {
   // options.choices, with the backend's renderer unless --renderer named one.
   FrameChoices choices;
   bool paused = false;
-  bool follow_path = true;  // the scene's camera path drives the camera until the user moves it
-  bool frame_requested = false;  // re-frame the camera on the extents next frame
-  bool frame_on_load = false;    // the scene asked to be framed once its extents are known
+  // The camera: its pose, the scene's path (followed until the user moves the camera) and a
+  // framing on the particles' extents (asked by the scene or the F key).
+  CameraDirector camera;
   bool screenshot_requested = false;
   std::string screenshot_message;  // the last P-key screenshot's outcome, for the HUD
   bool quit_requested = false;
@@ -53,7 +54,6 @@ struct AppState {
   std::filesystem::path record_dir;  // --record's directory (absolute); empty: not recording
   std::uint64_t recorded_frames = 0;
 
-  CameraPose camera;
   double cursor_x = 0.0, cursor_y = 0.0;  // last cursor position, for mouse drags
   double sim_time = 0.0;
   std::uint64_t frame = 0;

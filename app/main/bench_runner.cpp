@@ -24,6 +24,7 @@
 #include "app/scene/scene_loader.hpp"
 #include "core/backend_limits.hpp"
 #include "core/camera.hpp"
+#include "core/camera_director.hpp"
 #include "core/output_file.hpp"
 
 namespace particles {
@@ -84,24 +85,15 @@ class BenchSession {
     FrameRunner frame_runner(*rig_.backend, *rig_.renderer, *rig_.buffers, *rig_.target,
                              draw_timer);
     double sim_time = 0.0;
-    // camera.auto_frame: as in the app, the scene's pose is framed on the first frame's extents
-    // once, and a camera path then moves from that framed pose.
-    CameraPose base_pose = spec.scene.camera;
-    bool frame_pending = spec.scene.camera_auto_frame;
+    CameraDirector camera = CameraDirector::for_scene(spec.scene);  // as the window's
     for (int frame = 0; frame < total; ++frame) {
       const auto start = Clock::now();
-      CameraPose pose = base_pose;
-      if (!spec.scene.camera_path.empty()) {
-        pose = camera_on_path(pose, spec.scene.camera_path, static_cast<float>(sim_time));
-      }
+      const CameraPose pose = camera.frame_pose(spec.scene.camera_path, sim_time);
       const FrameOutcome outcome =
           frame_runner.run(spec.scene, pose, {config_.width, config_.height}, request);
       const FrameInfo& info = outcome.info;
       sim_time += spec.scene.time_step;
-      if (frame_pending && !info.extents.empty()) {
-        base_pose = frame_extents(base_pose, info.extents);
-        frame_pending = false;
-      }
+      camera.on_extents(info.extents);
       if (first_stage_frame < 0 && info.stages.frame >= 0) first_stage_frame = info.stages.frame;
       record_stages(run, info.stages, info.stages.frame - first_stage_frame);
 

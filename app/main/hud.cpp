@@ -217,7 +217,7 @@ void settings(AppState& state) {
 
   ImGui::Checkbox("paused (Space)", &state.paused);
   same_line_if_fits(checkbox_width("camera path (C)"));
-  ImGui::Checkbox("camera path (C)", &state.follow_path);
+  ImGui::Checkbox("camera path (C)", &state.camera.follow_path);
   ImGui::Checkbox("fuse stages", &state.choices.fuse_stages);
   tooltip(
       "Fused, \"simulate\" times simulate + extents (+ exact keys) as one kernel (CUDA); "
@@ -230,7 +230,7 @@ void settings(AppState& state) {
   tooltip(
       "Off, every 8th frame times each stage and the others only the pipeline's span: on "
       "CUDA each timed stage boundary slows the frame.");
-  if (ImGui::Button("frame (F)")) state.frame_requested = true;
+  if (ImGui::Button("frame (F)")) state.camera.request_framing();
   same_line_if_fits(button_width("screenshot (P)"));
   if (ImGui::Button("screenshot (P)")) state.screenshot_requested = true;
   // Where the last one went, or why it was not saved (the session goes on either way).

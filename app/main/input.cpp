@@ -28,9 +28,9 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
 void on_scroll(GLFWwindow* window, double /*dx*/, double dy) {
   if (ImGui::GetIO().WantCaptureMouse) return;
   AppState& s = state_of(window);
-  s.follow_path = false;
-  s.camera.distance =
-      std::clamp(s.camera.distance * std::pow(0.9f, static_cast<float>(dy)), 0.05f, 1.0e5f);
+  s.camera.follow_path = false;
+  s.camera.pose.distance =
+      std::clamp(s.camera.pose.distance * std::pow(0.9f, static_cast<float>(dy)), 0.05f, 1.0e5f);
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ void apply_key(AppState& s, int key) {
       c.key_mode = c.key_mode == KeyMode::exact ? KeyMode::quantized : KeyMode::exact;
       break;
     case GLFW_KEY_F:
-      s.frame_requested = true;
+      s.camera.request_framing();
       break;
     case GLFW_KEY_LEFT_BRACKET:
     case GLFW_KEY_RIGHT_BRACKET:
@@ -82,10 +82,10 @@ void apply_key(AppState& s, int key) {
       if (*s.requested_count == s.count) s.requested_count.reset();
       break;
     case GLFW_KEY_C:
-      s.follow_path = !s.follow_path;
+      s.camera.follow_path = !s.camera.follow_path;
       break;
     case GLFW_KEY_E:  // the current view, ready to pass to --camera (camera_option.hpp)
-      std::cout << camera_option_text(s.camera) << std::endl;
+      std::cout << camera_option_text(s.camera.pose) << std::endl;
       break;
     case GLFW_KEY_P:
     case GLFW_KEY_F12:
@@ -118,15 +118,15 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
   state.cursor_x = x;
   state.cursor_y = y;
   if (ImGui::GetIO().WantCaptureMouse) return;
-  CameraPose& cam = state.camera;
+  CameraPose& cam = state.camera.pose;
   if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
-    state.follow_path = false;
+    state.camera.follow_path = false;
     cam.yaw_deg -= 0.3f * dx;
     cam.pitch_deg = std::clamp(cam.pitch_deg + 0.3f * dy, -89.0f, 89.0f);
   } else if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
              glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
     // Pan in the camera's own plane, scaled so the point under the cursor follows it.
-    state.follow_path = false;
+    state.camera.follow_path = false;
     const float yaw = cam.yaw_deg * 3.14159265f / 180.0f;
     const float scale = 0.0015f * cam.distance;
     const Vec3 right{std::cos(yaw), 0.0f, -std::sin(yaw)};

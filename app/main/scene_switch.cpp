@@ -104,10 +104,7 @@ SwitchResult apply_switch_requests(AppState& state, Backend& backend,
   } else {
     state.switch_error.clear();
   }
-  state.camera = state.scene.camera;
-  state.follow_path = !state.scene.camera_path.empty();
-  state.frame_on_load = state.scene.camera_auto_frame;
-  state.frame_requested = false;
+  state.camera = CameraDirector::for_scene(state.scene);
   state.sim_time = 0.0;
   state.last_info = FrameInfo{};  // the old scene's extents must not frame the new one
   state.count_presets =

@@ -27,6 +27,7 @@
 #include "app/main/soak.hpp"
 #include "app/main/utc_now.hpp"
 #include "core/camera.hpp"
+#include "core/camera_director.hpp"
 #include "core/output_file.hpp"
 
 namespace particles {
@@ -147,8 +148,7 @@ class SoakSession {
     // As the window does on a switch: a new FrameRunner, the scene's camera, time from 0.
     frame_runner_ = std::make_unique<FrameRunner>(*rig_.backend, *rig_.renderer, *rig_.buffers,
                                                   *rig_.target, *draw_timer_);
-    base_pose_ = scene_.camera;
-    frame_pending_ = scene_.camera_auto_frame;
+    camera_ = CameraDirector::for_scene(scene_);
     sim_time_ = 0.0;
   }
 
@@ -156,19 +156,13 @@ class SoakSession {
     FrameRequest request;
     request.choices = segment_choices(config_, settings_);
     for (int i = 0; i < frames; ++i) {
-      CameraPose pose = base_pose_;
-      if (!scene_.camera_path.empty()) {
-        pose = camera_on_path(pose, scene_.camera_path, static_cast<float>(sim_time_));
-      }
+      const CameraPose pose = camera_.frame_pose(scene_.camera_path, sim_time_);
       const bool check = totals_.frames % config_.verify_every == 0;
       request.read_back = check;  // the image the check reads must be this frame's
       const FrameOutcome outcome =
           frame_runner_->run(scene_, pose, {config_.width, config_.height}, request);
       sim_time_ += scene_.time_step;
-      if (frame_pending_ && !outcome.info.extents.empty()) {
-        base_pose_ = frame_extents(base_pose_, outcome.info.extents);
-        frame_pending_ = false;
-      }
+      camera_.on_extents(outcome.info.extents);
       if (check) verify(outcome, request.choices);
       throttle_.frame_issued();
       while (draw_timer_->poll()) {
@@ -242,8 +236,7 @@ class SoakSession {
   std::filesystem::path scene_path_;
   SceneDesc scene_;
   std::uint32_t count_ = 0;
-  CameraPose base_pose_;
-  bool frame_pending_ = false;
+  CameraDirector camera_;  // as the window's and the bench's
   double sim_time_ = 0.0;
 
   SoakTotals totals_;

@@ -123,7 +123,7 @@ class TileCompositor {
   std::unique_ptr<Sorter> sorter_;   // made for the entry capacity
   DeviceBuffer<uint2> tile_ranges_;  // [begin, end) into the sorted entries, by tile
   // Per tile (and one more: the total), its first further chunk's place among the further chunks
-  // (the work items' order: tile_compositor.cu, chunk_item); the items (tile, chunk); each item's
+  // (the work items' order: tile_work_items.cuh, chunk_item); the items (tile, chunk); each item's
   // sums, where its tile has several chunks; per tile, its chunks finished in this pass, and the
   // nearest chunk that closed all its pixels on its own (~0u: none yet).
   DeviceBuffer<std::uint32_t> first_extra_chunk_;

@@ -107,7 +107,7 @@ class SceneSwitch : public ::testing::Test {
     gl::GpuTimer timer;
     FrameRunner runner(*backend_, renderer, *buffers_, target, timer);
     const FrameRequest request;
-    const FrameOutcome out = runner.run(state_.scene, state_.camera, {64, 64}, request);
+    const FrameOutcome out = runner.run(state_.scene, state_.camera.pose, {64, 64}, request);
     return check_draw_order(buffers_->read_vertices(), buffers_->read_order(), out.settings.view,
                             request.choices.key_mode, request.choices.key_bits);
   }
@@ -123,7 +123,7 @@ TEST_F(SceneSwitch, SceneAndCountResetTheBackendAndTheView) {
   state_.choices.renderer = RendererKind::composite;
   state_.choices.key_mode = KeyMode::quantized;
   state_.sim_time = 12.5;
-  state_.follow_path = false;
+  state_.camera.follow_path = false;
   state_.last_info.extents.min = {-1, -1, -1};
   state_.last_info.extents.max = {1, 1, 1};
   state_.requested_scene = kScenes / "fountain.toml";
@@ -139,9 +139,9 @@ TEST_F(SceneSwitch, SceneAndCountResetTheBackendAndTheView) {
   EXPECT_EQ(buffers_->count(), 2500u);
   EXPECT_EQ(state_.sim_time, 0.0);
   EXPECT_TRUE(state_.last_info.extents.empty());
-  EXPECT_EQ(state_.follow_path, !state_.scene.camera_path.empty());
-  EXPECT_EQ(state_.frame_on_load, state_.scene.camera_auto_frame);
-  EXPECT_EQ(state_.camera.distance, state_.scene.camera.distance);
+  EXPECT_EQ(state_.camera.follow_path, !state_.scene.camera_path.empty());
+  EXPECT_EQ(state_.camera.frame_pending, state_.scene.camera_auto_frame);
+  EXPECT_EQ(state_.camera.pose.distance, state_.scene.camera.distance);
   // The user's choices survive.
   EXPECT_EQ(state_.choices.algorithm, Algorithm::quicksort);
   EXPECT_EQ(state_.choices.renderer, RendererKind::composite);
