@@ -8,8 +8,9 @@
 //
 // Today: GL rasterization of one point sprite per particle (the reference), and the tile
 // compositor (CUDA kernels on the CUDA backend, its threaded CPU twin on the CPU backend) writing
-// the image that GL then presents. Both blend the same sprites in the same draw order
-// (core/composite/sprite.hpp).
+// the image that GL then presents; both blend the same sprites in the same draw order
+// (core/composite/sprite.hpp). Beside them, on the CPU backend only for now, two renderers that
+// need no sort: weighted blended OIT and stochastic transparency.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -21,7 +22,7 @@
 
 namespace particles {
 
-enum class RendererKind { raster, composite };
+enum class RendererKind { raster, composite, weighted_blended, stochastic };
 
 // How a renderer makes its image. A GL-drawn one draws into the render target after the backend's
 // frame (app/gl/renderer.hpp), timed by a GL timer query ("draw"). A composited one is run by the
@@ -48,6 +49,13 @@ inline constexpr std::array kRenderers = {
                  "draw (GL)"},
     RendererInfo{RendererKind::composite, "composite", "the tile compositor",
                  RendererPath::composited, "composite"},
+    // Sort-free transparency beside the sorted renderers (issue #65): their CPU twins only so far
+    // (core/composite/weighted_blended.hpp, stochastic_transparency.hpp).
+    RendererInfo{RendererKind::weighted_blended, "wboit", "weighted blended OIT, no sort",
+                 RendererPath::composited, "composite", true, false},
+    RendererInfo{RendererKind::stochastic, "stochastic",
+                 "stochastic transparency, 8 samples a pixel, no sort", RendererPath::composited,
+                 "composite", true, false},
 };
 inline constexpr std::size_t kRendererCount = kRenderers.size();
 

@@ -11,6 +11,8 @@ std::unique_ptr<Renderer> make_gl_renderer(RendererKind kind, ParticleRenderer& 
     case RendererKind::raster:
       return std::make_unique<RasterRenderer>(sprites);
     case RendererKind::composite:
+    case RendererKind::weighted_blended:
+    case RendererKind::stochastic:
       break;  // the backend composites it
   }
   return nullptr;

@@ -18,8 +18,10 @@ std::vector<std::uint32_t> soak_default_counts(const std::string& backend_name) 
 }
 
 int soak_cycle_length(const SoakConfig& c) {
-  const std::size_t longest = std::max({c.scenes.size(), c.counts.size(), c.algorithms.size(),
-                                        c.key_modes.size(), c.renderers.size(), std::size_t{1}});
+  // Long enough for every list, and for each key mode under each renderer (soak_settings).
+  const std::size_t longest =
+      std::max({c.scenes.size(), c.counts.size(), c.algorithms.size(), c.key_modes.size(),
+                c.renderers.size(), c.key_modes.size() * c.renderers.size(), std::size_t{1}});
   return static_cast<int>(longest);
 }
 
@@ -66,7 +68,7 @@ void finish_soak_config(SoakConfig& c, const std::string& backend_name) {
   }
   if (c.algorithms.empty()) c.algorithms.assign(kAllAlgorithms.begin(), kAllAlgorithms.end());
   if (c.key_modes.empty()) c.key_modes = {KeyMode::exact, KeyMode::quantized};
-  if (c.renderers.empty()) c.renderers.assign(kAllRenderers.begin(), kAllRenderers.end());
+  if (c.renderers.empty()) c.renderers = renderers_on(backend_name);
   if (c.every < 1) throw std::runtime_error("--every must be at least 1");
   if (c.verify_every < 1) throw std::runtime_error("--verify-every must be at least 1");
   const std::int64_t cycle_frames = std::int64_t{soak_cycle_length(c)} * c.every;

@@ -37,6 +37,9 @@ std::unique_ptr<DeviceCompositor> make_device_compositor(RendererKind kind) {
       return std::make_unique<TileRenderer>();
     case RendererKind::raster:
       break;  // GL draws it
+    case RendererKind::weighted_blended:
+    case RendererKind::stochastic:
+      break;  // no CUDA kernels yet: the table offers them on the CPU backend only
   }
   return nullptr;
 }

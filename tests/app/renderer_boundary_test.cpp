@@ -52,8 +52,8 @@ TEST(RendererKey, RStepsThroughEveryRendererOfTheBackendAndBack) {
     EXPECT_EQ(visited, offered) << backend;
     EXPECT_EQ(state.choices.renderer, offered.front()) << backend << ": R wraps around";
   }
-  AppState state;  // today's two renderers: R flips between them
-  state.backend_name = "cpu";
+  AppState state;  // the CUDA backend's two renderers: R flips between them
+  state.backend_name = "cuda";
   state.choices.renderer = RendererKind::raster;
   apply_key(state, GLFW_KEY_R);
   EXPECT_EQ(state.choices.renderer, RendererKind::composite);

@@ -6,12 +6,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/composite/compositor.hpp"
 #include "core/composite/cpu_compositor.hpp"
+#include "core/composite/cpu_stochastic.hpp"
+#include "core/composite/cpu_weighted_blended.hpp"
 
 namespace particles {
 namespace {
@@ -52,7 +56,7 @@ TEST(RendererTable, TheListsAndHelpTextsNameEveryRenderer) {
               std::string::npos)
         << r.name;
   }
-  EXPECT_EQ(renderer_names_text("|"), "raster|composite");  // today's two
+  EXPECT_EQ(renderer_names_text("|"), "raster|composite|wboit|stochastic");
   EXPECT_EQ(renderers_on("nowhere"), std::vector<RendererKind>{});
 }
 
@@ -74,9 +78,13 @@ TEST(RendererTable, TheCycleVisitsEveryRendererOfTheBackendOnce) {
       EXPECT_EQ(seen.size(), offered.size()) << backend;
     }
   }
-  // Today both renderers run on both backends, and R flips between them.
+  // The CPU backend cycles through all four; the CUDA backend, which has no sort-free kernels
+  // yet, flips between the sorted two.
   EXPECT_EQ(next_renderer(RendererKind::raster, "cpu"), RendererKind::composite);
-  EXPECT_EQ(next_renderer(RendererKind::composite, "cpu"), RendererKind::raster);
+  EXPECT_EQ(next_renderer(RendererKind::composite, "cpu"), RendererKind::weighted_blended);
+  EXPECT_EQ(next_renderer(RendererKind::stochastic, "cpu"), RendererKind::raster);
+  EXPECT_EQ(next_renderer(RendererKind::composite, "cuda"), RendererKind::raster);
+  EXPECT_FALSE(renderer_runs_on(RendererKind::weighted_blended, "cuda"));
   EXPECT_EQ(next_renderer(RendererKind::raster, "nowhere"), RendererKind::raster);
 }
 
@@ -124,6 +132,48 @@ TEST(RendererTable, TheCompositeRendersTwinThroughTheInterfaceDrawsTheTwinsImage
   EXPECT_GT(lit, 20u) << "the sprites should show";
   renderer->composite({vertices, scales, reversed}, camera, background, other);
   EXPECT_NE(other.pixels, through.pixels);
+}
+
+// The sort-free renderers through the interface are their twins (weighted blended OIT, and
+// stochastic transparency at its default settings), and need no order: a reversed one gives the
+// same image within float rounding. Both differ from the sorted composite where sprites overlap.
+TEST(RendererTable, TheSortFreeRenderersDrawTheirTwinsImagesInAnyOrder) {
+  const std::vector<ParticleVertex> vertices = {{0.0f, 0.0f, -4.0f, 0xc0ff8020u},
+                                                {0.1f, 0.05f, -3.0f, 0x8020a0ffu},
+                                                {-0.1f, 0.0f, -5.0f, 0xa040ff40u}};
+  const std::vector<float> scales = {1.0f, 1.5f, 0.8f};
+  const std::vector<std::uint32_t> order = {2, 0, 1}, reversed = {1, 0, 2};
+  const SpriteCamera camera = looking_down_z();
+  const PixelF background = premultiplied(0.1f, 0.1f, 0.2f, 1.0f);
+  CompositeImage exact;
+  CpuCompositor().composite(vertices, order, camera, background, exact, scales);
+  for (const RendererKind kind : {RendererKind::weighted_blended, RendererKind::stochastic}) {
+    const std::unique_ptr<Compositor> renderer = make_cpu_compositor(kind);
+    ASSERT_NE(renderer, nullptr) << to_string(kind);
+    CompositeImage through, twin, other;
+    renderer->composite({vertices, scales, order}, camera, background, through);
+    if (kind == RendererKind::weighted_blended) {
+      CpuWeightedBlended().composite(vertices, order, camera, background, twin, scales);
+    } else {
+      CpuStochastic().composite(vertices, order, camera, background, StochasticSettings{}, twin,
+                                scales);
+    }
+    EXPECT_EQ(through.pixels, twin.pixels) << to_string(kind);
+    renderer->composite({vertices, scales, reversed}, camera, background, other);
+    ASSERT_EQ(other.pixels.size(), through.pixels.size());
+    float largest = 0.0f, from_exact = 0.0f;
+    for (std::size_t i = 0; i < through.pixels.size(); ++i) {
+      const PixelF& t = through.pixels[i];
+      const PixelF& o = other.pixels[i];
+      const PixelF& e = exact.pixels[i];
+      for (const float d : {o.r - t.r, o.g - t.g, o.b - t.b, o.a - t.a})
+        largest = std::max(largest, std::fabs(d));
+      for (const float d : {e.r - t.r, e.g - t.g, e.b - t.b, e.a - t.a})
+        from_exact = std::max(from_exact, std::fabs(d));
+    }
+    EXPECT_LE(largest, 1e-5f) << to_string(kind) << ": the order changed the image";
+    EXPECT_GT(from_exact, 1.0f / 255.0f) << to_string(kind) << ": no different from the sorted one";
+  }
 }
 
 }  // namespace
