@@ -220,6 +220,8 @@ class Session {
         pixels_off = static_cast<float>(off->percent());
         state_.stats.pixels_off.push(pixels_off);
       }
+      // Part of the frame (the CPU backend composites for it): timed, not left in "other".
+      state_.stats.pixels_off_ms.push(static_cast<float>(frame_runner_->pixels_off_ms()));
     }
     return pixels_off;
   }

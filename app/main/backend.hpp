@@ -15,6 +15,7 @@
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/pixels_off.hpp"
+#include "core/renderer_kind.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -24,10 +25,12 @@ class ParticleBuffers;
 class RenderTarget;
 }  // namespace gl
 
-// The composite renderer's request: the frame's sprites blended into `target`'s colour texture
-// by the backend's tile compositor (CUDA kernels, or the CPU twin and an upload), replacing the
-// GL draw.
+// A composited renderer's request (core/renderer_kind.hpp): the frame's particles made into
+// `target`'s colour texture by the backend's compositor of that renderer (CUDA kernels through
+// cuda/composite/device_compositor.hpp, or the CPU twin of core/composite/compositor.hpp and an
+// upload), in place of a GL draw. The backend runs whichever renderer is named, without knowing it.
 struct CompositeRequest {
+  RendererKind renderer = RendererKind::composite;  // a composited one, which the backend runs
   SpriteCamera camera;
   PixelF background;  // premultiplied
   gl::RenderTarget* target = nullptr;
@@ -55,8 +58,10 @@ class Backend {
   virtual void reset(const ModelParams& params, std::uint32_t count,
                      gl::ParticleBuffers& buffers) = 0;
   // With a CompositeRequest the frame's image is also composited into its target (see above);
-  // FrameInfo then carries composite timings as they arrive. With a PixelsOffRequest the frame
-  // is measured for pixels_off() (see above).
+  // FrameInfo then carries composite timings as they arrive: the renderer's whole work, the
+  // comparison view's second composite and (CPU) the upload included. Throws
+  // std::invalid_argument for a renderer the backend cannot composite (renderer_runs_on). With a
+  // PixelsOffRequest the frame is measured for pixels_off() (see above).
   virtual FrameInfo run_frame(const FrameSettings& settings,
                               const CompositeRequest* composite = nullptr,
                               const PixelsOffRequest* pixels_off = nullptr) = 0;

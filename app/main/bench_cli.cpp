@@ -51,10 +51,12 @@ void add_matrix_options(CLI::App& bench, BenchFlags& f) {
       ->check(one_of({"exact", "quantized"}, "key mode"));
   bench
       .add_option("--renderers", f.renderers,
-                  "Renderers (default: the backend's, composite on CUDA, raster on the CPU)")
+                  "Renderers: " + renderer_names_text(", ") + " (default: the backend's, " +
+                      std::string(to_string(default_renderer("cuda"))) + " on CUDA, " +
+                      std::string(to_string(default_renderer("cpu"))) + " on the CPU)")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(one_of(names_of(kRendererNames), "renderer"));
+      ->check(one_of(renderer_names(), "renderer"));
   bench
       .add_option("--orders", f.orders,
                   "Draw orders (default exact): exact, unsorted, stale, eye, coarse; approximate "
@@ -162,7 +164,10 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
     for (const auto& name : f.renderers) {
       // The CLI checked the names; a caller that filled BenchFlags itself may not have.
       const auto r = renderer_from_string(name);
-      if (!r) throw std::runtime_error("unknown renderer '" + name + "' (raster|composite)");
+      if (!r) {
+        throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
+                                 ")");
+      }
       c.renderers.push_back(*r);
     }
   }

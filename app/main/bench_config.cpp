@@ -123,8 +123,8 @@ bool read_list_key(const std::filesystem::path& file, const std::string& name,
   } else if (name == "renderers") {
     config.renderers.clear();
     for_each_in(file, node, "renderers", [&](const toml::node& item) {
-      config.renderers.push_back(named_entry(file, item, "renderers", "renderer",
-                                             renderer_from_string, names_of(kRendererNames)));
+      config.renderers.push_back(
+          named_entry(file, item, "renderers", "renderer", renderer_from_string, renderer_names()));
     });
   } else if (name == "orders") {
     config.orders.clear();

@@ -1,13 +1,19 @@
 // The CPU backend: the CpuPipeline's frame, then one upload of vertices and draw order, and for
-// the composite renderer the CPU compositor's image uploaded into the render target.
+// a composited renderer its CPU twin's image (core/composite/compositor.hpp) uploaded into the
+// render target.
+#include <array>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "core/backend_limits.hpp"
+#include "core/composite/compositor.hpp"
 #include "core/composite/cpu_compositor.hpp"
 #include "core/composite/difference_heat.hpp"
 #include "core/composite/split_view.hpp"
@@ -55,13 +61,18 @@ class CpuBackend final : public Backend {
       info.compare_order = true;
     }
     if (composite != nullptr) {
+      // The renderer's whole work is timed: both composites of the comparison view, the count
+      // that reuses them, composing the view and the upload (issue #63: an untimed part lands in
+      // the HUD's "other").
       const auto start = std::chrono::steady_clock::now();
-      compositor_.composite(pipeline_.vertices(), pipeline_.order(), composite->camera,
-                            composite->background, image_, pipeline_.sprite_scales());
-      drawn_image_ = !settings.compare_order;  // the composed view replaces it
-      if (settings.compare_order) {            // the comparison view costs a second composite
-        compositor_.composite(pipeline_.vertices(), exact_order_, composite->camera,
-                              composite->background, exact_image_, pipeline_.sprite_scales());
+      Compositor& renderer = compositor(composite->renderer);
+      const CompositeParticles drawn = particles(pipeline_.order());
+      renderer.composite(drawn, composite->camera, composite->background, image_);
+      // pixels_off() may reuse the frame's image only where it is the measure's renderer's.
+      drawn_image_ = !settings.compare_order && composite->renderer == kPixelsOffRenderer;
+      if (settings.compare_order) {  // the comparison view costs a second composite
+        renderer.composite(particles(exact_order_), composite->camera, composite->background,
+                           exact_image_);
         // Both images exist now, before the view is composed from them: one pass to compare.
         pixels_off_ = count_pixels_off(exact_image_, image_, composite->background);
         if (settings.compare_mode == CompareMode::heat) {
@@ -70,11 +81,11 @@ class CpuBackend final : public Backend {
           compose_split_view(exact_image_, image_);
         }
       }
+      composite->target->upload(image_.width, image_.height, image_.pixels);
       info.composite_ms =
           std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
       info.composite_frame = frame_;
-      composite->target->upload(image_.width, image_.height, image_.pixels);
     }
     ++frame_;
     return info;
@@ -86,20 +97,38 @@ class CpuBackend final : public Backend {
                                       const PixelF& background) override {
     if (pixels_off_) return pixels_off_;
     if (exact_order_.empty()) exact_order_ = pipeline_.exact_order(view_);
+    Compositor& measure = compositor(kPixelsOffRenderer);
     if (!drawn_image_) {
-      compositor_.composite(pipeline_.vertices(), pipeline_.order(), camera, background, image_,
-                            pipeline_.sprite_scales());
+      measure.composite(particles(pipeline_.order()), camera, background, image_);
       drawn_image_ = true;
     }
-    compositor_.composite(pipeline_.vertices(), exact_order_, camera, background, exact_image_,
-                          pipeline_.sprite_scales());
+    measure.composite(particles(exact_order_), camera, background, exact_image_);
     pixels_off_ = count_pixels_off(exact_image_, image_, background);
     return pixels_off_;
   }
 
  private:
+  // The frame's particles in `order`.
+  CompositeParticles particles(std::span<const std::uint32_t> order) const {
+    return {pipeline_.vertices(), pipeline_.sprite_scales(), order};
+  }
+
+  // The CPU twin of composited renderer `kind`, made on its first frame and kept (a switch back
+  // costs nothing).
+  Compositor& compositor(RendererKind kind) {
+    std::unique_ptr<Compositor>& c = compositors_[renderer_index(kind)];
+    if (!c) c = make_cpu_compositor(kind);
+    if (!c) {
+      throw std::invalid_argument("the " + std::string(to_string(kind)) +
+                                  " renderer has no CPU compositor");
+    }
+    return *c;
+  }
+
   CpuPipeline pipeline_;
-  CpuCompositor compositor_;
+  // By renderer (renderer_index); the measure's images are kPixelsOffRenderer's, so when that
+  // renderer shows the frame one compositor (and its scratch memory) serves both.
+  std::array<std::unique_ptr<Compositor>, kRendererCount> compositors_;
   CompositeImage image_;
   CompositeImage exact_image_;  // the exact order's image, for the comparison view
   // The last frame's, for pixels_off(): its view, its exact order once computed, whether image_

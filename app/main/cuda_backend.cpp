@@ -69,6 +69,7 @@ class CudaBackend final : public Backend {
       return pipeline_.run_frame(settings, nullptr, compare, job_of_measure);
     }
     cuda::CompositeJob job;
+    job.renderer = composite->renderer;
     job.camera = composite->camera;
     job.background = composite->background;
     job.texture = composite->target->color_texture();

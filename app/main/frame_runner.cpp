@@ -10,11 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/gl/difference_heat_pass.hpp"
 #include "app/gl/gpu_timer.hpp"
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/particle_renderer.hpp"
 #include "app/gl/render_target.hpp"
+#include "app/gl/renderer.hpp"
 #include "app/main/scene_draw.hpp"
 #include "core/view_depth.hpp"
 
@@ -95,12 +95,18 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
   // A frame neither composited nor drawn shows no comparison.
   settings.compare_order = choices.compare && request.draw;
 
-  // The composite renderer's image is made by the backend, in its frame; the raster renderer
-  // draws the backend's buffers after it.
+  // The renderer the choices name, as the renderer table says: a composited one's image is made
+  // by the backend, in its frame; a GL-drawn one draws the backend's buffers after it.
+  const RendererInfo& renderer = renderer_info(choices.renderer);
+  if (!renderer_runs_on(renderer.kind, backend_name_)) {
+    throw std::runtime_error("the " + std::string(renderer.name) +
+                             " renderer does not run on the " + backend_name_ + " backend");
+  }
   const gl::DrawParams draw = scene_draw_params(scene, buffers_.count(), camera, size);
   std::optional<CompositeRequest> composite;
-  if (request.draw && choices.renderer == RendererKind::composite) {
+  if (request.draw && renderer.path == RendererPath::composited) {
     composite = composite_request(draw, renderer_, target_);
+    composite->renderer = renderer.kind;
     composite->read_back = request.read_back;
   }
   {
@@ -120,38 +126,32 @@ FrameOutcome FrameRunner::run(const SceneDesc& scene, const CameraPose& pose, gl
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   check_finite_extents(out.info.extents);
   if (!out.info.extents.empty()) last_extents_ = out.info.extents;
-  if (request.draw && choices.renderer == RendererKind::raster) {
+  if (request.draw && renderer.path == RendererPath::gl_draw) {
+    gl::Renderer& gl = gl_renderer(renderer.kind);
     target_.bind();
     // The clear before the timer's query begins: on Mesa's llvmpipe a GL_TIME_ELAPSED query
     // begun before the context's first clear or draw has no scene to record its start in, and
     // reads back the end's raw clock (the uptime, 10^6 ms and more) as the first frame's time.
     renderer_.clear(draw);
     draw_timer_.begin();
-    const bool compare = out.info.compare_order && buffers_.has_compare_order();
-    if (compare && choices.compare_mode == CompareMode::heat) {
-      draw_heat_view(draw);
-    } else if (compare) {
-      renderer_.draw_split(buffers_, draw);
-    } else {
-      renderer_.draw_particles(buffers_, draw);
-    }
+    std::optional<CompareMode> compare;
+    if (out.info.compare_order && buffers_.has_compare_order()) compare = choices.compare_mode;
+    gl.draw({buffers_, draw, compare}, target_);
     draw_timer_.end();
   }
   return out;
 }
 
 std::optional<PixelsOff> FrameRunner::pixels_off() {
+  pixels_off_ms_ = 0.0;
   if (!last_camera_) return std::nullopt;
-  return backend_.pixels_off(*last_camera_, last_background_);
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<PixelsOff> off = backend_.pixels_off(*last_camera_, last_background_);
+  pixels_off_ms_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return off;
 }
 
-struct FrameRunner::HeatView {
-  explicit HeatView(glm::ivec2 size) : exact(size), drawn(size) {}
-  gl::RenderTarget exact, drawn;
-  gl::DifferenceHeatPass pass{gl::find_shader_dir()};
-};
-
-// Out of line, where HeatView is complete.
 FrameRunner::FrameRunner(Backend& backend, gl::ParticleRenderer& renderer,
                          gl::ParticleBuffers& buffers, gl::RenderTarget& target,
                          gl::GpuTimer& draw_timer)
@@ -159,23 +159,19 @@ FrameRunner::FrameRunner(Backend& backend, gl::ParticleRenderer& renderer,
       renderer_(renderer),
       buffers_(buffers),
       target_(target),
-      draw_timer_(draw_timer) {}
+      draw_timer_(draw_timer),
+      backend_name_(backend.name()) {}
 
+// Out of line, where gl::Renderer is complete.
 FrameRunner::~FrameRunner() = default;
 
-void FrameRunner::draw_heat_view(const gl::DrawParams& draw) {
-  if (!heat_) heat_ = std::make_unique<HeatView>(target_.size());
-  heat_->exact.resize(target_.size());
-  heat_->drawn.resize(target_.size());
-  for (const bool exact : {true, false}) {
-    const gl::RenderTarget& image = exact ? heat_->exact : heat_->drawn;
-    image.bind();
-    renderer_.clear(draw);
-    buffers_.use_compare_order(exact);
-    renderer_.draw_particles(buffers_, draw);
+gl::Renderer& FrameRunner::gl_renderer(RendererKind kind) {
+  std::unique_ptr<gl::Renderer>& r = gl_renderers_[renderer_index(kind)];
+  if (!r) r = gl::make_gl_renderer(kind, renderer_);
+  if (!r) {
+    throw std::logic_error("the " + std::string(to_string(kind)) + " renderer is not GL-drawn");
   }
-  buffers_.use_compare_order(false);
-  heat_->pass.draw(heat_->exact, heat_->drawn, target_);
+  return *r;
 }
 
 }  // namespace particles

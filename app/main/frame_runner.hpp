@@ -1,14 +1,17 @@
 #pragma once
 // One frame as the window and the bench both run it, so that what the bench measures is what
 // the user sees: the camera's matrices (clip planes around the particles' last extents), the
-// backend's frame (with the compositor's request under the composite renderer), and GL's draw of
-// the sorted particles into the render target under the raster renderer. What happens to the
-// image next (present, HUD, screenshot, checks) is the caller's. Make one per backend reset: it
-// keeps the particles' last extents for the clip planes.
+// backend's frame (with a composite request under a composited renderer), and under a GL-drawn
+// renderer its draw of the sorted particles into the render target. Which renderer does what is
+// the renderer table's (core/renderer_kind.hpp); this file names none. What happens to the image
+// next (present, HUD, screenshot, checks) is the caller's. Make one per backend reset: it keeps
+// the particles' last extents for the clip planes.
 #include <glm/vec2.hpp>
 
+#include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "app/main/backend.hpp"
@@ -18,6 +21,7 @@
 #include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
 #include "core/pixels_off.hpp"
+#include "core/renderer_kind.hpp"
 #include "core/scene_desc.hpp"
 
 namespace particles {
@@ -28,6 +32,7 @@ class GpuTimer;
 class ParticleBuffers;
 class ParticleRenderer;
 class RenderTarget;
+class Renderer;
 }  // namespace gl
 
 // One frame as its caller asks for it: what the user chose, and what this frame needs beyond it.
@@ -84,22 +89,27 @@ class FrameRunner {
   // for by FrameRequest::measure_pixels_off). Nullopt before the first frame and when the backend
   // has no measure to return (Backend::pixels_off).
   std::optional<PixelsOff> pixels_off();
+  // Host time of the last pixels_off() call, ms: on the CPU backend the measure's composites (of
+  // both orders, or the exact one where the frame's image serves), which the live comparison view
+  // runs every frame and so must be timed beside the frame's parts (issue #63); on CUDA a poll.
+  double pixels_off_ms() const { return pixels_off_ms_; }
 
  private:
-  void draw_heat_view(const gl::DrawParams& draw);
+  // The GL-drawn renderer of `kind`, made on its first frame and kept.
+  gl::Renderer& gl_renderer(RendererKind kind);
 
   Backend& backend_;
   gl::ParticleRenderer& renderer_;
   gl::ParticleBuffers& buffers_;
   gl::RenderTarget& target_;
   gl::GpuTimer& draw_timer_;
-  // The raster heat map's two images and its pass, made on its first frame.
-  struct HeatView;
-  std::unique_ptr<HeatView> heat_;
+  const std::string backend_name_;  // Backend::name(), which renderers it runs
+  std::array<std::unique_ptr<gl::Renderer>, kRendererCount> gl_renderers_;  // by renderer_index
   Extents last_extents_;  // the newest the backend reported (they arrive a frame late)
   // The last frame's camera and background as the compositor takes them, for pixels_off().
   std::optional<SpriteCamera> last_camera_;
   PixelF last_background_;
+  double pixels_off_ms_ = 0.0;
 };
 
 }  // namespace particles

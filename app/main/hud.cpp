@@ -67,7 +67,7 @@ bool section(const char* name, bool open_by_default) {
   return ImGui::CollapsingHeader(name);
 }
 
-// A combo box over every value of a choice (renderer, draw order), named by to_string.
+// A combo box over every value of a choice (draw order, comparison view), named by to_string.
 template <class Choice, std::size_t N>
 void choice_combo(const char* label, const char* id, Choice& value,
                   const std::array<Choice, N>& all) {
@@ -184,11 +184,27 @@ void draw_order_controls(AppState& state) {
   order_error_line(state);
 }
 
+// The renderer picker: every renderer of the table that this backend implements, each entry with
+// its few words ("raster: GL point sprites"); the closed box shows the name alone.
+void renderer_combo(AppState& state) {
+  row_label("renderer R");
+  if (ImGui::BeginCombo("##renderer", to_string(state.choices.renderer).data())) {
+    for (const RendererKind r : renderers_on(state.backend_name)) {
+      const std::string label =
+          std::string(to_string(r)) + ": " + std::string(renderer_info(r).description);
+      const bool selected = r == state.choices.renderer;
+      if (ImGui::Selectable(label.c_str(), selected)) state.choices.renderer = r;
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+}
+
 void settings(AppState& state) {
   scene_picker(state);
   count_control(state);
   algorithm_combo(state);
-  choice_combo("renderer R", "##renderer", state.choices.renderer, kAllRenderers);
+  renderer_combo(state);
   bool quantized = state.choices.key_mode == KeyMode::quantized;
   if (ImGui::Checkbox("quantized keys (K)", &quantized)) {
     state.choices.key_mode = quantized ? KeyMode::quantized : KeyMode::exact;
@@ -236,18 +252,14 @@ void plot_series(const char* name, const RollingSeries& series, bool in_simulate
 }
 
 // Where the frame's time goes, as shares of the median frame: the backend's stages (the pipeline
-// span), the renderer's own stage (GL draw or composite), the present, and the rest of the frame
-// (host work, waiting on the present), so that the list adds up to 100% (frame_shares.hpp).
+// span), the renderer's own part (its draw or composite), the comparison view's pixels-off
+// measure, the present, and the rest of the frame (host work, waiting on the present), so that
+// the list adds up to 100% (frame_shares.hpp, frame_parts in live_stats.hpp).
 void frame_shares(const AppState& state) {
   const LiveStats& st = state.stats;
   const double frame = st.frame_ms.summary().median;
   if (frame <= 0.0) return;
-  const bool raster = state.choices.renderer == RendererKind::raster;
-  const FrameShares shares =
-      account_frame(frame, {{"pipeline", st.span_ms.summary().median},
-                            {raster ? "draw (GL)" : "composite",
-                             (raster ? st.draw_ms : st.composite_ms).summary().median},
-                            {"present", st.present_ms.summary().median}});
+  const FrameShares shares = account_frame(frame, frame_parts(st, state.choices.renderer));
   ImGui::TextWrapped("frame %s ms (median):", compact_ms(frame).c_str());
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
   if (ImGui::BeginTable("shares", 3, kFlags)) {
@@ -308,11 +320,10 @@ void stacked_stage_bar(const AppState& state) {
 void graphs(const AppState& state) {
   plot_series("frame", state.stats.frame_ms);
   plot_series("backend", state.stats.backend_ms);
-  if (state.choices.renderer == RendererKind::raster) {
-    plot_series("draw (GL)", state.stats.draw_ms);
-  } else {
-    plot_series("composite", state.stats.composite_ms);
-  }
+  const RendererKind renderer = state.choices.renderer;
+  plot_series(std::string(renderer_info(renderer).timed_as).c_str(),
+              renderer_series(state.stats, renderer));
+  if (state.choices.compare) plot_series(kPixelsOffShareName, state.stats.pixels_off_ms);
   plot_series("present", state.stats.present_ms);
   plot_series("pipeline span", state.stats.span_ms);
   if (ImGui::TreeNode("each stage")) {

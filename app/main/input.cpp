@@ -22,7 +22,20 @@ AppState& state_of(GLFWwindow* window) {
 
 void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mods*/) {
   if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
+  apply_key(state_of(window), key);
+}
+
+void on_scroll(GLFWwindow* window, double /*dx*/, double dy) {
+  if (ImGui::GetIO().WantCaptureMouse) return;
   AppState& s = state_of(window);
+  s.camera.follow_path = false;
+  s.camera.pose.distance =
+      std::clamp(s.camera.pose.distance * std::pow(0.9f, static_cast<float>(dy)), 0.05f, 1.0e5f);
+}
+
+}  // namespace
+
+void apply_key(AppState& s, int key) {
   FrameChoices& c = s.choices;  // what most keys change
   if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(kAllAlgorithms.size())) {
     c.algorithm = kAllAlgorithms[static_cast<std::size_t>(key - GLFW_KEY_1)];
@@ -32,9 +45,8 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
     case GLFW_KEY_SPACE:
       s.paused = !s.paused;
       break;
-    case GLFW_KEY_R:
-      c.renderer =
-          c.renderer == RendererKind::raster ? RendererKind::composite : RendererKind::raster;
+    case GLFW_KEY_R:  // the next renderer of the table that this backend implements
+      c.renderer = next_renderer(c.renderer, s.backend_name);
       break;
     case GLFW_KEY_U:
       c.order = c.order == DrawOrder::unsorted ? DrawOrder::exact : DrawOrder::unsorted;
@@ -92,16 +104,6 @@ void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int /*mod
   }
 }
 
-void on_scroll(GLFWwindow* window, double /*dx*/, double dy) {
-  if (ImGui::GetIO().WantCaptureMouse) return;
-  AppState& s = state_of(window);
-  s.camera.follow_path = false;
-  s.camera.pose.distance =
-      std::clamp(s.camera.pose.distance * std::pow(0.9f, static_cast<float>(dy)), 0.05f, 1.0e5f);
-}
-
-}  // namespace
-
 void install_input_callbacks(GLFWwindow* window, AppState& state) {
   glfwSetWindowUserPointer(window, &state);
   glfwSetKeyCallback(window, on_key);
@@ -134,9 +136,11 @@ void apply_mouse(GLFWwindow* window, AppState& state) {
 }
 
 std::span<const KeyBinding> key_bindings() {
-  static constexpr KeyBinding kBindings[] = {
+  // The renderers as the table lists them: "renderer (raster, composite)".
+  static const std::string kRendererAction = "renderer (" + renderer_names_text(", ") + ")";
+  static const KeyBinding kBindings[] = {
       {"1-5", "algorithm: radix, oddeven, quicksort, cub, auto"},
-      {"R", "renderer (raster, composite)"},
+      {"R", kRendererAction.c_str()},
       {"Space", "pause"},
       {"U", "unsorted on/off"},
       {"O", "next draw order"},

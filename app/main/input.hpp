@@ -13,6 +13,11 @@ struct AppState;
 // chains to these).
 void install_input_callbacks(GLFWwindow* window, AppState& state);
 
+// What key `key` (a GLFW_KEY_ code) does to `state`, as a press in the window does when ImGui
+// does not want the keyboard: R steps to the next renderer this backend implements
+// (next_renderer), wrapping around, and so on (key_bindings).
+void apply_key(AppState& state, int key);
+
 // Applies mouse dragging to the camera once per frame, unless ImGui wants the mouse.
 void apply_mouse(GLFWwindow* window, AppState& state);
 

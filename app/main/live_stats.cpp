@@ -30,6 +30,18 @@ SummarySpan summary_span(std::uint64_t history_first, std::size_t records,
   return {start + warmup, warmup};
 }
 
+const RollingSeries& renderer_series(const LiveStats& stats, RendererKind renderer) {
+  return renderer_info(renderer).path == RendererPath::gl_draw ? stats.draw_ms : stats.composite_ms;
+}
+
+std::vector<FramePart> frame_parts(const LiveStats& stats, RendererKind renderer) {
+  return {{"pipeline", stats.span_ms.summary().median},
+          {std::string(renderer_info(renderer).timed_as),
+           renderer_series(stats, renderer).summary().median},
+          {kPixelsOffShareName, stats.pixels_off_ms.summary().median},
+          {"present", stats.present_ms.summary().median}};
+}
+
 bool LiveStats::begin_frame(const RunConfig& config, std::uint64_t frame) {
   const RunConfig c = normalized(config);
   if (started_ && c == config_) return false;
@@ -44,7 +56,7 @@ bool LiveStats::begin_frame(const RunConfig& config, std::uint64_t frame) {
 
 void LiveStats::clear() {
   for (RollingSeries* s : {&frame_ms, &backend_ms, &draw_ms, &composite_ms, &present_ms, &span_ms,
-                           &order_error, &pixels_off}) {
+                           &order_error, &pixels_off, &pixels_off_ms}) {
     *s = RollingSeries(240);
   }
   for (RollingSeries& s : stage_ms) s = RollingSeries();

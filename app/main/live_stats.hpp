@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "app/main/frame_shares.hpp"
 #include "app/main/frame_stats.hpp"
 #include "core/frame_choices.hpp"
 #include "core/frame_types.hpp"
@@ -45,6 +47,19 @@ struct SummarySpan {
 SummarySpan summary_span(std::uint64_t history_first, std::size_t records,
                          std::uint64_t config_first);
 
+class LiveStats;
+
+// The series of `renderer`'s own part of the frame: draw_ms for a GL-drawn renderer, composite_ms
+// for a composited one (core/renderer_kind.hpp).
+const RollingSeries& renderer_series(const LiveStats& stats, RendererKind renderer);
+
+// The measured parts of the frame as the HUD lists them (frame_shares.hpp takes medians of
+// them): the pipeline's span, the renderer's part (named as the renderer table says), the
+// comparison view's pixels-off measure and the present. Every part of a frame's work that is
+// timed is here, so that "other" is only what is not (issue #63).
+inline constexpr const char* kPixelsOffShareName = "pixels off (measure)";
+std::vector<FramePart> frame_parts(const LiveStats& stats, RendererKind renderer);
+
 class LiveStats {
  public:
   // At the start of each session frame: a configuration unlike the last one empties every series
@@ -60,13 +75,16 @@ class LiveStats {
 
   RollingSeries frame_ms{240};
   RollingSeries backend_ms{240};
-  RollingSeries draw_ms{240};       // GL rasterization (raster renderer)
-  RollingSeries composite_ms{240};  // the tile compositor (composite renderer)
+  RollingSeries draw_ms{240};       // a GL-drawn renderer's draw (GL timer)
+  RollingSeries composite_ms{240};  // a composited renderer's work, timed by the backend
   RollingSeries present_ms{240};    // GL putting the image on screen (the window blit)
   RollingSeries span_ms{240};  // the whole pipeline (GPU or CPU), on frames that timed it alone
   std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
   RollingSeries order_error{240};                   // % of adjacent pairs out of order
   RollingSeries pixels_off{240};  // % of lit pixels off the exact order's image (compare view)
+  // Host time of the comparison view's pixels-off measure (FrameRunner::pixels_off_ms): on the
+  // CPU backend the measure's composites, part of every compared frame.
+  RollingSeries pixels_off_ms{240};
 
  private:
   void clear();

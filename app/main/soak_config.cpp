@@ -18,8 +18,10 @@ std::vector<std::uint32_t> soak_default_counts(const std::string& backend_name) 
 }
 
 int soak_cycle_length(const SoakConfig& c) {
-  const std::size_t longest = std::max({c.scenes.size(), c.counts.size(), c.algorithms.size(),
-                                        c.key_modes.size(), c.renderers.size(), std::size_t{1}});
+  // Long enough for every list, and for each key mode under each renderer (soak_settings).
+  const std::size_t longest =
+      std::max({c.scenes.size(), c.counts.size(), c.algorithms.size(), c.key_modes.size(),
+                c.renderers.size(), c.key_modes.size() * c.renderers.size(), std::size_t{1}});
   return static_cast<int>(longest);
 }
 
@@ -31,8 +33,8 @@ SoakSettings soak_settings(const SoakConfig& c, int segment) {
   s.count = pick(c.counts.size());
   s.algorithm = pick(c.algorithms.size());
   s.key_mode = pick(c.key_modes.size());
-  // Key modes and renderers both have two values: stepping the renderer every other segment
-  // pairs each key mode with each renderer within four segments.
+  // The renderer steps once per round of key modes, which pairs each key mode with each renderer
+  // within key modes x renderers segments (four with two of each).
   s.renderer = c.renderers.empty()
                    ? 0
                    : (p / std::max<std::size_t>(c.key_modes.size(), 1)) % c.renderers.size();
@@ -66,7 +68,7 @@ void finish_soak_config(SoakConfig& c, const std::string& backend_name) {
   }
   if (c.algorithms.empty()) c.algorithms.assign(kAllAlgorithms.begin(), kAllAlgorithms.end());
   if (c.key_modes.empty()) c.key_modes = {KeyMode::exact, KeyMode::quantized};
-  if (c.renderers.empty()) c.renderers.assign(kAllRenderers.begin(), kAllRenderers.end());
+  if (c.renderers.empty()) c.renderers = renderers_on(backend_name);
   if (c.every < 1) throw std::runtime_error("--every must be at least 1");
   if (c.verify_every < 1) throw std::runtime_error("--verify-every must be at least 1");
   const std::int64_t cycle_frames = std::int64_t{soak_cycle_length(c)} * c.every;
@@ -137,12 +139,11 @@ CLI::App* add_soak_command(CLI::App& cli, SoakFlags& f) {
       ->delimiter(',')
       ->type_name("MODE,...")
       ->check(one_of({"exact", "quantized"}, "key mode"));
-  std::vector<std::string> renderer_names;
-  for (RendererKind r : kAllRenderers) renderer_names.emplace_back(to_string(r));
-  soak->add_option("--renderers", f.renderers, "Renderers (default: both)")
+  soak->add_option("--renderers", f.renderers,
+                   "Renderers (default: all, " + renderer_names_text(", ") + ")")
       ->delimiter(',')
       ->type_name("NAME,...")
-      ->check(one_of(renderer_names, "renderer"));
+      ->check(one_of(renderer_names(), "renderer"));
   soak->add_option("--max-growth", f.max_growth,
                    "Memory growth after the warm-up cycle that fails the soak, in % (default 1)")
       ->type_name("PERCENT")
@@ -185,7 +186,10 @@ SoakConfig resolve_soak_config(const SoakFlags& f) {
   }
   for (const auto& name : f.renderers) {
     const auto r = renderer_from_string(name);
-    if (!r) throw std::runtime_error("unknown renderer '" + name + "'");
+    if (!r) {
+      throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
+                               ")");
+    }
     c.renderers.push_back(*r);
   }
   c.frames = f.frames;

@@ -103,6 +103,11 @@ std::string algorithm_help() {
 
 }  // namespace
 
+std::string renderer_help() {
+  return renderer_descriptions() + "; default " + std::string(to_string(default_renderer("cuda"))) +
+         " on the CUDA backend, " + std::string(to_string(default_renderer("cpu"))) + " on the CPU";
+}
+
 std::string scene_names_help() {
   std::string names;
   for (const auto& file : list_scene_files()) {
@@ -150,10 +155,9 @@ void add_scene_and_backend_options(CLI::App& app, Options& o) {
            o.choices.renderer = *renderer_from_string(s);
            o.renderer_given = true;
          },
-         "raster (GL point sprites) or composite (the tile compositor); default composite on "
-         "the CUDA backend, raster on the CPU")
+         renderer_help())
       ->type_name("NAME")
-      ->check(one_of({"raster", "composite"}, "renderer"));
+      ->check(one_of(renderer_names(), "renderer"));
   app.add_option_function<std::string>(
          "--backend",
          [&o](const std::string& s) {

@@ -66,6 +66,11 @@ constexpr RendererKind default_renderer(std::string_view backend) {
   return backend == "cuda" ? RendererKind::composite : RendererKind::raster;
 }
 
+// --renderer's help: every renderer of the table with its few words, and each backend's default:
+// "raster (GL point sprites), composite (the tile compositor); default composite on the CUDA
+// backend, raster on the CPU".
+std::string renderer_help();
+
 // "1280x720" -> {1280, 720}; nullopt when malformed or a side is outside 1..16384.
 std::optional<std::pair<int, int>> parse_size(const std::string& text);
 // The check of a --size flag, naming what it expected and got.

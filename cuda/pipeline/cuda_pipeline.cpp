@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "core/scene_models.hpp"
 
@@ -29,11 +30,24 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   compare_order_ = InteropBuffer();  // registered again, at this count, by the next comparison
   compare_order_buffer_ = 0;
   exact_order_ = DeviceBuffer<std::uint32_t>();
-  compositor_.forget_timings();
+  for (const auto& c : compositors_) {
+    if (c) c->forget_timings();
+  }
   pixels_off_counter_.forget();  // they measured the frames before
   pixels_off_wait_ = false;
   pixels_off_empty_ = false;
+  pixels_off_compositor_ = nullptr;
   frame_ = 0;
+}
+
+DeviceCompositor& CudaPipeline::compositor(RendererKind kind) {
+  std::unique_ptr<DeviceCompositor>& c = compositors_[renderer_index(kind)];
+  if (!c) c = make_device_compositor(kind);
+  if (!c) {
+    throw std::invalid_argument("CudaPipeline: the " + std::string(to_string(kind)) +
+                                " renderer has no CUDA compositor");
+  }
+  return *c;
 }
 
 FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const CompositeJob* composite,
@@ -42,8 +56,13 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
   const bool compare = settings.compare_order && n > 0;
   const bool compare_into_gl = compare && compare_order_buffer != 0;
   const bool compare_composite = compare && composite != nullptr;
+  // The renderer the frame names; nothing below knows which it is.
+  DeviceCompositor* const renderer =
+      composite != nullptr ? &compositor(composite->renderer) : nullptr;
   // A measure of its own, unless the comparison view's images serve (counted from them below).
   const bool measure = pixels_off != nullptr && n > 0 && !compare_composite;
+  // Made (on first use) before the buffers are mapped, as the renderer's are.
+  DeviceCompositor* const measurer = measure ? &compositor(kPixelsOffRenderer) : nullptr;
   prepare_frame(n, composite, compare_into_gl ? compare_order_buffer : 0, pixels_off,
                 compare_composite, measure);
   // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
@@ -81,12 +100,14 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     info.compare_order = compare_into_gl || compare_composite;
     ran = Clock::now();
     const CompositeOutput screen{image_map ? image_map->surface() : 0, nullptr};
-    if (composite != nullptr) compositor_.set_frame(frame_);
+    const DeviceParticles drawn{targets.vertices, targets.sprite_scales, targets.order, n};
+    if (renderer != nullptr) renderer->set_frame(frame_);
     const auto composite_frame = [&] {
-      composite_targets(settings, composite, targets, n, screen, compare_composite);
+      composite_targets(settings, renderer, composite, drawn, targets.exact_order, screen,
+                        compare_composite);
     };
     composite_frame();
-    if (composite != nullptr && composite->read_back && !compositor_.complete(device_.stream())) {
+    if (renderer != nullptr && composite->read_back && !renderer->complete(device_.stream())) {
       composite_frame();  // sized now for this frame's entries
     }
     composited = Clock::now();
@@ -94,14 +115,20 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     if (compare_composite) {
       pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
                                   composite->background, device_.stream());
+      pixels_off_compositor_ = renderer;
     } else if (measure) {
-      enqueue_measure(targets, n, *pixels_off);
+      enqueue_measure(*measurer, targets, n, *pixels_off);
     }
   }
   ++frame_;
-  if (const auto timing = compositor_.poll_timing()) {
-    info.composite_frame = timing->frame;
-    info.composite_ms = timing->ms;
+  // Each renderer's timings, as they arrive (one of a renderer switched away from still counts).
+  for (const auto& c : compositors_) {
+    if (!c) continue;
+    if (const std::optional<CompositeTiming> timing = c->poll_timing()) {
+      info.composite_frame = timing->frame;
+      info.composite_ms = timing->ms;
+      break;
+    }
   }
   host_times_ = {ms(start, mapped), ms(mapped, ran), ms(ran, composited),
                  ms(composited, Clock::now())};
@@ -139,35 +166,39 @@ void CudaPipeline::prepare_frame(std::uint32_t n, const CompositeJob* composite,
   }
 }
 
-void CudaPipeline::composite_targets(const FrameSettings& settings, const CompositeJob* composite,
-                                     const FrameTargets& targets, std::uint32_t n,
+void CudaPipeline::composite_targets(const FrameSettings& settings, DeviceCompositor* renderer,
+                                     const CompositeJob* composite, const DeviceParticles& drawn,
+                                     const std::uint32_t* exact_order,
                                      const CompositeOutput& screen, bool compare_composite) {
   if (compare_composite) {
     // The comparison view costs a second composite, both into linear images first.
-    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales, targets.order,
-                          n, composite->camera, composite->background,
-                          CompositeOutput{0, drawn_image_.data()});
-    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales,
-                          targets.exact_order, n, composite->camera, composite->background,
-                          CompositeOutput{0, exact_image_.data()});
+    DeviceParticles exact = drawn;
+    exact.order = exact_order;
+    renderer->composite(device_.stream(), drawn, composite->camera, composite->background,
+                        CompositeOutput{0, drawn_image_.data()});
+    renderer->composite(device_.stream(), exact, composite->camera, composite->background,
+                        CompositeOutput{0, exact_image_.data()});
     compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
                          composite->camera.width, composite->camera.height, screen,
                          device_.stream());
-  } else if (composite != nullptr) {
-    compositor_.composite(device_.stream(), targets.vertices, targets.sprite_scales, targets.order,
-                          n, composite->camera, composite->background, screen);
+  } else if (renderer != nullptr) {
+    renderer->composite(device_.stream(), drawn, composite->camera, composite->background, screen);
   }
 }
 
-void CudaPipeline::enqueue_measure(const FrameTargets& targets, std::uint32_t n,
-                                   const PixelsOffJob& job) {
+void CudaPipeline::enqueue_measure(DeviceCompositor& measure, const FrameTargets& targets,
+                                   std::uint32_t n, const PixelsOffJob& job) {
   cudaStream_t stream = device_.stream();
   // Outside the frame's composite timing: the measure is no part of what a viewer waits for.
-  compositor_.set_frame(TileCompositor::kUntimedFrame);
-  compositor_.composite(stream, targets.vertices, targets.sprite_scales, targets.order, n,
-                        job.camera, job.background, CompositeOutput{0, drawn_image_.data()});
-  compositor_.composite(stream, targets.vertices, targets.sprite_scales, targets.exact_order, n,
-                        job.camera, job.background, CompositeOutput{0, exact_image_.data()});
+  measure.set_frame(DeviceCompositor::kUntimedFrame);
+  const DeviceParticles drawn{targets.vertices, targets.sprite_scales, targets.order, n};
+  DeviceParticles exact = drawn;
+  exact.order = targets.exact_order;
+  measure.composite(stream, drawn, job.camera, job.background,
+                    CompositeOutput{0, drawn_image_.data()});
+  measure.composite(stream, exact, job.camera, job.background,
+                    CompositeOutput{0, exact_image_.data()});
+  pixels_off_compositor_ = &measure;
   pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
                               job.background, stream);
 }
@@ -182,7 +213,9 @@ std::optional<PixelsOff> CudaPipeline::pixels_off() {
     const std::optional<PixelsOff> counted = pixels_off_counter_.wait_newest();
     // A composite that outgrew its binning left an earlier frame's image (tile_compositor.hpp):
     // no measure rather than a wrong one (the next composite is sized to fit).
-    if (!compositor_.complete(device_.stream())) return std::nullopt;
+    if (pixels_off_compositor_ != nullptr && !pixels_off_compositor_->complete(device_.stream())) {
+      return std::nullopt;
+    }
     return counted;
   }
   return pixels_off_counter_.poll();

@@ -5,32 +5,38 @@
 // (unmapping orders the stream's work before GL's later use of the buffers).
 #include <glad/gl.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/frame_types.hpp"
 #include "core/pixels_off.hpp"
+#include "core/renderer_kind.hpp"
 #include "core/scene_desc.hpp"
 #include "cuda/common/device_buffer.hpp"
+#include "cuda/composite/device_compositor.hpp"
 #include "cuda/composite/pixels_off.hpp"
-#include "cuda/composite/tile_compositor.hpp"
 #include "cuda/interop/interop_buffer.hpp"
 #include "cuda/interop/interop_image.hpp"
 #include "cuda/pipeline/device_pipeline.hpp"
 
 namespace particles::cuda {
 
-// The composite renderer's part of a frame: the tile compositor writes the image into a GL
-// texture (the render target's colour texture) in the same mapped scope as the frame.
+// A composited renderer's part of a frame: its kernels (cuda/composite/device_compositor.hpp) write
+// the image into a GL texture (the render target's colour texture) in the same mapped scope as the
+// frame.
 struct CompositeJob {
+  RendererKind renderer = RendererKind::composite;  // a composited one (core/renderer_kind.hpp)
   SpriteCamera camera;
   PixelF background;                     // premultiplied
   GLuint texture = 0;                    // GL_TEXTURE_2D, RGBA32F, camera.width x camera.height
   std::uint64_t texture_generation = 0;  // changes whenever GL replaced the texture
   // The image will be read back (a screenshot, a recording, a test): wait if need be so that it
-  // is this frame's, compositing again a frame that outgrew its binning (tile_compositor.hpp).
+  // is this frame's, compositing again a frame the renderer left incomplete
+  // (DeviceCompositor::complete: the tile compositor's binning).
   bool read_back = false;
 };
 
@@ -88,15 +94,21 @@ class CudaPipeline {
  private:
   // run_frame's steps. Before the frame: the registrations and buffers it needs, made again where
   // they changed (compare_order_buffer: 0 unless the comparison view's order goes to GL). While
-  // its buffers are mapped: its composite, or the comparison view's two and their view.
+  // its buffers are mapped: its composite by `renderer`, or the comparison view's two and their
+  // view.
   void prepare_frame(std::uint32_t n, const CompositeJob* composite, GLuint compare_order_buffer,
                      const PixelsOffJob* pixels_off, bool compare_composite, bool measure);
-  void composite_targets(const FrameSettings& settings, const CompositeJob* composite,
-                         const FrameTargets& targets, std::uint32_t n,
-                         const CompositeOutput& screen, bool compare_composite);
-  // The measure's two composites and its count, after the frame's own (PixelsOffJob), while the
-  // frame's buffers are still mapped.
-  void enqueue_measure(const FrameTargets& targets, std::uint32_t n, const PixelsOffJob& job);
+  void composite_targets(const FrameSettings& settings, DeviceCompositor* renderer,
+                         const CompositeJob* composite, const DeviceParticles& drawn,
+                         const std::uint32_t* exact_order, const CompositeOutput& screen,
+                         bool compare_composite);
+  // The measure's two composites (by `measure`, kPixelsOffRenderer's compositor) and its count,
+  // after the frame's own (PixelsOffJob), while the frame's buffers are still mapped.
+  void enqueue_measure(DeviceCompositor& measure, const FrameTargets& targets, std::uint32_t n,
+                       const PixelsOffJob& job);
+  // The kernels of composited renderer `kind`, made on its first frame and kept (a switch back
+  // costs nothing); throws std::invalid_argument for a renderer the CUDA backend cannot composite.
+  DeviceCompositor& compositor(RendererKind kind);
 
   DevicePipeline device_;
   HostTimes host_times_;
@@ -112,8 +124,12 @@ class CudaPipeline {
   DeviceBuffer<std::uint32_t> exact_order_;
   DeviceBuffer<PixelF> exact_image_;
   DeviceBuffer<PixelF> drawn_image_;
-  TileCompositor compositor_;
+  // By renderer (renderer_index); the measure's images are kPixelsOffRenderer's, so when that
+  // renderer shows the frame one compositor (and its device memory) serves both.
+  std::array<std::unique_ptr<DeviceCompositor>, kRendererCount> compositors_;
   PixelsOffCounter pixels_off_counter_;
+  // The compositor whose images the newest measure counts, for pixels_off()'s completeness check.
+  DeviceCompositor* pixels_off_compositor_ = nullptr;
   // How pixels_off() reads the newest frame's measure: waiting for it (PixelsOffJob::wait), or
   // as counts arrive; and whether that frame had no particles (nothing lit, nothing counted).
   bool pixels_off_wait_ = false;

@@ -244,7 +244,8 @@ TEST(BenchCommand, BadSizeFlagIsAUsageErrorNamingIt) {
 TEST(BenchCommand, BadRendererInFileNamesLineColumnAndName) {
   const Result r = run_bench_file("renderer", "frames = 10\nrenderers = [\"raster\", \"splat\"]\n");
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.output.find("renderer.toml:2:24: unknown renderer 'splat' (raster|composite)"),
+  EXPECT_NE(r.output.find(
+                "renderer.toml:2:24: unknown renderer 'splat' (raster|composite|wboit|stochastic)"),
             std::string::npos)
       << r.output;
 }
@@ -324,8 +325,9 @@ TEST(BenchConfig, RenderersDefaultToTheBackendsOwn) {
 TEST(BenchConfig, BadRenderersInTheFileNameFileLineAndColumn) {
   const std::string unknown =
       load_error("unknown", "frames = 10\nrenderers = [\"raster\", \"gl\"]\n");
-  EXPECT_NE(unknown.find("unknown.toml:2:24: unknown renderer 'gl' (raster|composite)"),
-            std::string::npos)
+  EXPECT_NE(
+      unknown.find("unknown.toml:2:24: unknown renderer 'gl' (raster|composite|wboit|stochastic)"),
+      std::string::npos)
       << unknown;
   const std::string number = load_error("number", "renderers = [1]\n");
   EXPECT_NE(number.find("number.toml:1:14: renderers entries must be strings"), std::string::npos)

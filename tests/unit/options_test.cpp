@@ -99,6 +99,23 @@ TEST_F(OptionsTest, RendererGivenIsKept) {
   }
 }
 
+// --help names every renderer of the table with its few words, and --renderer takes no name
+// outside it (the check lists the table's names).
+TEST_F(OptionsTest, HelpListsEveryRendererOfTheTable) {
+  const Parsed help = parse({"--help"});
+  for (const RendererInfo& r : kRenderers) {
+    EXPECT_NE(help.out.find(std::string(r.name) + " (" + std::string(r.description) + ")"),
+              std::string::npos)
+        << r.name << " missing from --help:\n"
+        << help.out;
+  }
+  const Parsed bad = parse({"--renderer", "gl"});
+  EXPECT_FALSE(bad.outcome.options);
+  for (const RendererInfo& r : kRenderers) {
+    EXPECT_NE(bad.err.find(std::string(r.name)), std::string::npos) << bad.err;
+  }
+}
+
 TEST_F(OptionsTest, SceneByName) {
   const Parsed p = parse({"--scene", "fountain"});
   ASSERT_TRUE(p.outcome.options) << p.err;
