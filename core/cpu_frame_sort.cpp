@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/auto_policy.hpp"
+#include "core/cpu_descents.hpp"
 #include "core/parallel_for.hpp"
 
 namespace particles {
@@ -42,22 +43,6 @@ Gathered gather_and_count(std::span<const std::uint32_t> keys, std::span<const s
     all.min = std::min(all.min, g.min);
     all.max = std::max(all.max, g.max);
   }
-  return all;
-}
-
-// Pairs (i, i + stride) of the gathered keys out of order, over all cores.
-std::uint64_t count_strided_descents(const std::uint32_t* gathered, std::size_t n,
-                                     std::size_t stride, unsigned chunks) {
-  if (n <= stride) return 0;
-  std::vector<std::uint64_t> partial(chunks, 0);
-  parallel_for_chunks(n - stride, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
-    std::uint64_t descents = 0;
-    for (std::size_t i = begin; i < end; ++i)
-      descents += gathered[i] > gathered[i + stride] ? 1 : 0;
-    partial[c] = descents;
-  });
-  std::uint64_t all = 0;
-  for (const std::uint64_t d : partial) all += d;
   return all;
 }
 
@@ -101,8 +86,9 @@ FrameSortResult cpu_sort_from_last_order(std::span<const std::uint32_t> keys,
     result.path = FrameSortPath::already_sorted;
     return result;
   }
-  result.strided_descents =
-      count_strided_descents(scratch.keys[0].data(), n, kAutoProbeStride, chunks);
+  const std::uint32_t* gathered = scratch.keys[0].data();
+  result.strided_descents = count_strided_descents(n, kAutoProbeStride, chunks,
+                                                   [&](std::size_t i) { return gathered[i]; });
   // The probes' counts saturate as the device's 32-bit words do; only zero or not matters.
   const auto word = [](std::uint64_t count) { return count == 0 ? 0u : 1u; };
   const SortPath path = choose_auto_path(word(result.descents), word(result.strided_descents));

@@ -161,32 +161,6 @@ void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t
                       });
 }
 
-std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
-                                 std::span<const std::uint32_t> order) {
-  std::uint64_t descents = 0;
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    descents += keys[order[i - 1]] > keys[order[i]] ? 1 : 0;
-  }
-  return descents;
-}
-
-std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
-                                         std::span<const std::uint32_t> order,
-                                         std::uint32_t stride) {
-  if (order.size() <= stride) return 0;
-  const unsigned chunks = parallel_threads();
-  std::vector<std::uint64_t> partial(chunks, 0);
-  parallel_for_chunks(order.size() - stride, chunks,
-                      [&](std::size_t c, std::size_t begin, std::size_t end) {
-                        std::uint64_t descents = 0;
-                        for (std::size_t i = begin; i < end; ++i) {
-                          descents += keys[order[i]] > keys[order[i + stride]] ? 1 : 0;
-                        }
-                        partial[c] = descents;
-                      });
-  return std::accumulate(partial.begin(), partial.end(), std::uint64_t{0});
-}
-
 float cpu_order_error(std::span<const std::uint32_t> exact_keys,
                       std::span<const std::uint32_t> order) {
   return order_error_of(cpu_count_descents(exact_keys, order), order.size());

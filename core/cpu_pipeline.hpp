@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/auto_policy.hpp"
+#include "core/cpu_descents.hpp"
 #include "core/cpu_radix_sort.hpp"
 #include "core/frame_types.hpp"
 #include "core/particle.hpp"
@@ -80,13 +81,6 @@ Extents cpu_step_particles(const ModelParams& params, std::span<ParticleState> s
                            std::span<std::uint32_t> keys, std::span<float> sprite_scales = {});
 // Turns the exact keys of cpu_step_particles into quantized ones, as cpu_depth_keys makes them.
 void cpu_quantize_keys(const Extents& extents, int bits, std::span<std::uint32_t> keys);
-// Adjacent pairs of `order` whose keys are out of ascending order.
-std::uint64_t cpu_count_descents(std::span<const std::uint32_t> keys,
-                                 std::span<const std::uint32_t> order);
-// Pairs (order[i], order[i + stride]) whose keys are out of ascending order.
-std::uint64_t cpu_count_strided_descents(std::span<const std::uint32_t> keys,
-                                         std::span<const std::uint32_t> order,
-                                         std::uint32_t stride);
 // FrameInfo::order_error of `order`: its descents under exact view-depth keys (exact_keys, by
 // particle index), over n - 1.
 float cpu_order_error(std::span<const std::uint32_t> exact_keys,
