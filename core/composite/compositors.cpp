@@ -10,8 +10,11 @@
 namespace particles {
 namespace {
 
-// The tile compositor's twin, through the renderer interface.
-class TileCompositorTwin final : public Compositor {
+// A twin whose composite takes the interface's arguments as they are, through the interface: the
+// tile compositor's (CpuCompositor) and weighted blended OIT's (CpuWeightedBlended, for which the
+// order is only the list of particles to draw).
+template <class Twin>
+class PlainTwin final : public Compositor {
  public:
   void composite(const CompositeParticles& p, const SpriteCamera& camera, const PixelF& background,
                  CompositeImage& out) override {
@@ -19,19 +22,7 @@ class TileCompositorTwin final : public Compositor {
   }
 
  private:
-  CpuCompositor twin_;
-};
-
-// Weighted blended OIT: the order is only the list of particles to draw.
-class WeightedBlendedTwin final : public Compositor {
- public:
-  void composite(const CompositeParticles& p, const SpriteCamera& camera, const PixelF& background,
-                 CompositeImage& out) override {
-    twin_.composite(p.vertices, p.order, camera, background, out, p.sprite_scales);
-  }
-
- private:
-  CpuWeightedBlended twin_;
+  Twin twin_;
 };
 
 // Stochastic transparency at its default settings (8 samples, alpha-corrected) with a fixed
@@ -53,9 +44,9 @@ class StochasticTwin final : public Compositor {
 std::unique_ptr<Compositor> make_cpu_compositor(RendererKind kind) {
   switch (kind) {
     case RendererKind::composite:
-      return std::make_unique<TileCompositorTwin>();
+      return std::make_unique<PlainTwin<CpuCompositor>>();
     case RendererKind::weighted_blended:
-      return std::make_unique<WeightedBlendedTwin>();
+      return std::make_unique<PlainTwin<CpuWeightedBlended>>();
     case RendererKind::stochastic:
       return std::make_unique<StochasticTwin>();
     case RendererKind::raster:

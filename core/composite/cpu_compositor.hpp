@@ -7,22 +7,14 @@
 #include <span>
 #include <vector>
 
+#include "core/composite/composite_image.hpp"
+#include "core/composite/cpu_sprite_bands.hpp"
 #include "core/composite/front_to_back.hpp"
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
 #include "core/particle.hpp"
 
 namespace particles {
-
-// Premultiplied float pixels, rows bottom first as GL stores a texture.
-struct CompositeImage {
-  int width = 0, height = 0;
-  std::vector<PixelF> pixels;
-  const PixelF& at(int x, int y) const {
-    return pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
-                  static_cast<std::size_t>(x)];
-  }
-};
 
 class CpuCompositor {
  public:
@@ -40,12 +32,10 @@ class CpuCompositor {
 
  private:
   unsigned threads_;
-  std::vector<ProjectedSprite> sprites_;  // by draw position
-  std::vector<PixelBounds> bounds_;       // the pixels each may touch, by draw position
-  // Per chunk of draw positions, per band of rows: the draw positions that reach the band, in
-  // order. Chunks are projected and binned in parallel; bands are blended in parallel, each
-  // walking the chunks backwards, so every pixel takes its sprites nearest first.
-  std::vector<std::vector<std::vector<std::uint32_t>>> band_lists_;
+  // The sprites projected and listed by band (project_into_bands); bands are blended in
+  // parallel, each walking its chunks' lists backwards, so every pixel takes its sprites nearest
+  // first.
+  SpriteBands bands_;
   std::vector<std::vector<FrontToBack>> band_pixels_;  // per band: its pixels' sums
 };
 

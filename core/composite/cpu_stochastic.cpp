@@ -23,17 +23,11 @@ void CpuStochastic::composite(std::span<const ParticleVertex> vertices,
                                 std::to_string(kStochasticMaxSamples));
   }
   project_into_bands("CpuStochastic", threads_, vertices, order, camera, sprite_scales, bands_);
-  out.width = camera.width;
-  out.height = camera.height;
-  out.pixels.resize(static_cast<std::size_t>(out.width) * static_cast<std::size_t>(out.height));
   const std::size_t per_pixel = static_cast<std::size_t>(samples);
   band_samples_.resize(static_cast<std::size_t>(bands_.bands));
   band_revealage_.resize(static_cast<std::size_t>(bands_.bands));
-  parallel_for_each_index(threads_, band_samples_.size(), [&](std::size_t band) {
-    const int band_y0 = static_cast<int>(band) * kSpriteBandRows;
-    const int band_y1 = std::min(out.height, band_y0 + kSpriteBandRows);
-    const std::size_t pixels =
-        static_cast<std::size_t>(out.width) * static_cast<std::size_t>(band_y1 - band_y0);
+  blend_bands(threads_, bands_, out, [&](std::size_t band, BandRows rows) {
+    const std::size_t pixels = rows.pixels(out.width);
     std::vector<StochasticSample>& kept = band_samples_[band];
     std::vector<float>& revealage = band_revealage_[band];
     kept.assign(pixels * per_pixel, StochasticSample{});
@@ -44,26 +38,26 @@ void CpuStochastic::composite(std::span<const ParticleVertex> vertices,
         const PixelBounds& b = bands_.bounds[i];
         const std::uint32_t particle = order[i];
         const float depth = bands_.depths[i];
-        for (int y = std::max(b.y0, band_y0); y < std::min(b.y1, band_y1); ++y) {
-          const std::size_t row = static_cast<std::size_t>(y - band_y0) * out.width;
+        for (int y = std::max(b.y0, rows.y0); y < std::min(b.y1, rows.y1); ++y) {
           for (int x = b.x0; x < b.x1; ++x) {
             const float w = sprite_weight(s, x, y);
             if (w < 0.0f) continue;
             const float a = s.alpha * w;
+            const std::size_t local = rows.local(out.width, x, y);
             const std::uint32_t pixel =
                 static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(out.width) +
                 static_cast<std::uint32_t>(x);
-            stochastic_take(kept.data() + (row + x) * per_pixel, samples,
+            stochastic_take(kept.data() + local * per_pixel, samples,
                             stochastic_fragment_key(settings.seed, particle, pixel), a, depth,
                             particle);
-            revealage[row + x] *= 1.0f - a;
+            revealage[local] *= 1.0f - a;
           }
         }
       }
     }
-    for (int y = band_y0; y < band_y1; ++y) {
+    for (int y = rows.y0; y < rows.y1; ++y) {
       for (int x = 0; x < out.width; ++x) {
-        const std::size_t local = static_cast<std::size_t>(y - band_y0) * out.width + x;
+        const std::size_t local = rows.local(out.width, x, y);
         StochasticResolve resolve;
         for (std::size_t k = 0; k < per_pixel; ++k) {
           const std::uint32_t p = kept[local * per_pixel + k].sprite;
