@@ -7,12 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include "composite_scene.hpp"
 #include "core/color.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -94,18 +93,9 @@ TEST(CpuCompositor, NoParticlesGiveTheBackground) {
   EXPECT_EQ(image.pixels, std::vector<PixelF>(15, background));
 }
 
-// A perspective camera looking down -z from the origin at a 64x48 (or given) viewport.
-SpriteCamera looking_down_z(int width = 64, int height = 48, float sprite_size = 0.2f) {
-  SpriteCamera camera;
-  camera.width = width;
-  camera.height = height;
-  camera.projection[0] = 1.0f / (static_cast<float>(width) / static_cast<float>(height));
-  camera.projection[11] = -1.0f;  // w = -z
-  camera.projection[15] = 0.0f;
-  camera.projection[10] = 0.5f;  // clip z inside the volume for the depths used
-  camera.sprite_size = sprite_size;
-  camera.point_size_max = 256.0f;
-  return camera;
+// The compositor tests' camera: sprites up to 256 pixels across.
+SpriteCamera looking_down_z(int width, int height, float sprite_size) {
+  return test::looking_down_z(width, height, sprite_size, 256.0f);
 }
 
 // The reference: each sprite's fragments "over" the image in draw order, in float, no stop.
@@ -133,38 +123,6 @@ CompositeImage blended_over(const std::vector<ParticleVertex>& vertices,
   return image;
 }
 
-float largest_difference(const CompositeImage& a, const CompositeImage& b) {
-  float largest = 0.0f;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
-    const PixelF& p = a.pixels[i];
-    const PixelF& q = b.pixels[i];
-    largest = std::max({largest, std::fabs(p.r - q.r), std::fabs(p.g - q.g), std::fabs(p.b - q.b),
-                        std::fabs(p.a - q.a)});
-  }
-  return largest;
-}
-
-// Random sprites of random colours, alphas and depths in front of the camera.
-std::vector<ParticleVertex> cloud(std::size_t n, std::uint32_t seed, float alpha_max) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  std::vector<ParticleVertex> v(n);
-  for (ParticleVertex& p : v) {
-    const float z = -2.0f - 3.0f * unit(rng);
-    p = {(unit(rng) - 0.5f) * 2.0f * -z * 0.5f, (unit(rng) - 0.5f) * 1.5f * -z * 0.5f, z,
-         pack_rgba8({unit(rng), unit(rng), unit(rng), alpha_max * unit(rng)})};
-  }
-  return v;
-}
-
-std::vector<std::uint32_t> far_to_near(const std::vector<ParticleVertex>& v) {
-  std::vector<std::uint32_t> order(v.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return v[a].z < v[b].z; });
-  return order;
-}
-
 // Nearest first with the stop is "over" far to near: the same sum, so within float rounding
 // where no pixel stops (faint sprites), and within the stop's bound, 1/1024, where pixels do.
 TEST(CpuCompositor, TakingNearestFirstIsBlendingOverFarToNear) {
@@ -172,21 +130,21 @@ TEST(CpuCompositor, TakingNearestFirstIsBlendingOverFarToNear) {
   const PixelF background = premultiplied(0.1f, 0.2f, 0.3f, 1.0f);
   CpuCompositor compositor(3);
   for (const float alpha_max : {0.05f, 0.6f, 1.0f}) {
-    const auto v = cloud(4000, 7, alpha_max);
-    const auto order = far_to_near(v);
+    const auto v = test::cloud(4000, 7, alpha_max);
+    const auto order = test::far_to_near(v, camera);
     CompositeImage got;
     compositor.composite(v, order, camera, background, got);
     const CompositeImage want = blended_over(v, order, camera, background);
-    EXPECT_LE(largest_difference(got, want), alpha_max < 0.1f ? 2e-5f : kTransmittanceFloor)
+    EXPECT_LE(test::largest_difference(got, want), alpha_max < 0.1f ? 2e-5f : kTransmittanceFloor)
         << "alpha up to " << alpha_max;
     // Unsorted: the order is whatever it is given, not the depths'.
-    std::vector<std::uint32_t> shuffled = order;
-    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+    const std::vector<std::uint32_t> shuffled = test::shuffled(order, 3);
     compositor.composite(v, shuffled, camera, background, got);
-    EXPECT_LE(largest_difference(got, blended_over(v, shuffled, camera, background)),
+    EXPECT_LE(test::largest_difference(got, blended_over(v, shuffled, camera, background)),
               alpha_max < 0.1f ? 2e-5f : kTransmittanceFloor);
     if (alpha_max > 0.5f) {  // faint sprites hardly care about their order
-      EXPECT_GT(largest_difference(got, want), 10.0f / 255.0f) << "the order made no difference";
+      EXPECT_GT(test::largest_difference(got, want), 10.0f / 255.0f)
+          << "the order made no difference";
     }
   }
 }
@@ -198,8 +156,7 @@ TEST(CpuCompositor, AnOpaqueNearSpriteHidesEverythingBehindIt) {
   std::vector<ParticleVertex> v;
   for (int i = 0; i < 5000; ++i) v.push_back({0.0f, 0.0f, -4.0f - 0.001f * float(i), 0xff00ff00u});
   v.push_back({0.0f, 0.0f, -3.0f, 0xff2040ffu});  // nearest, drawn last
-  std::vector<std::uint32_t> order(v.size());
-  std::iota(order.begin(), order.end(), 0u);
+  std::vector<std::uint32_t> order = test::in_index_order(v.size());
   std::reverse(order.begin(), order.end() - 1);  // far to near
   CompositeImage image;
   CpuCompositor(2).composite(v, order, camera, kBlack, image);
@@ -211,8 +168,7 @@ TEST(CpuCompositor, AnOpaqueNearSpriteHidesEverythingBehindIt) {
 TEST(CpuCompositor, FaintSpritesAccumulateInFloat) {
   const SpriteCamera camera = looking_down_z(64, 48, 1.0f);
   const std::vector<ParticleVertex> v(3000, ParticleVertex{0.0f, 0.0f, -4.0f, 0x01c0c0c0u});
-  std::vector<std::uint32_t> order(v.size());
-  std::iota(order.begin(), order.end(), 0u);
+  const std::vector<std::uint32_t> order = test::in_index_order(v.size());
   CompositeImage image;
   CpuCompositor(2).composite(v, order, camera, kBlack, image);
   EXPECT_NEAR(image.at(32, 24).r, 192.0f / 255.0f, 1.0f / 255.0f);
@@ -221,8 +177,8 @@ TEST(CpuCompositor, FaintSpritesAccumulateInFloat) {
 // Threads split the work, never the result: one thread and many give the same bits.
 TEST(CpuCompositor, EveryThreadCountGivesTheSameImage) {
   const SpriteCamera camera = looking_down_z(200, 120, 0.15f);
-  const auto v = cloud(20000, 11, 0.8f);
-  const auto order = far_to_near(v);
+  const auto v = test::cloud(20000, 11, 0.8f);
+  const auto order = test::far_to_near(v, camera);
   CompositeImage one, many;
   CpuCompositor(1).composite(v, order, camera, kBlack, one);
   CpuCompositor(7).composite(v, order, camera, kBlack, many);

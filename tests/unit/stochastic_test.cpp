@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "composite_scene.hpp"
 #include "core/color.hpp"
-#include "sort_free_scene.hpp"
 
 namespace particles {
 namespace {

@@ -1,8 +1,8 @@
 #pragma once
-// Scenes for the sort-free renderers' tests (weighted_blended_test, stochastic_test): a camera,
-// two sprites that cover a whole small viewport at full profile weight (so every pixel's answer
-// is known in closed form), random clouds, the exact compositor's far-to-near order and error
-// measures against its image.
+// Scenes for the CPU compositors' tests (cpu_compositor_test, weighted_blended_test,
+// stochastic_test): a camera, two sprites that cover a whole small viewport at full profile weight
+// (so every pixel's answer is known in closed form), random clouds, the exact compositor's
+// far-to-near order and error measures against its image.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,7 +21,8 @@ namespace particles::test {
 
 // A perspective camera looking down -z from the origin (w = -z), its clip z inside the volume
 // for the depths used.
-inline SpriteCamera looking_down_z(int width, int height, float sprite_size) {
+inline SpriteCamera looking_down_z(int width, int height, float sprite_size,
+                                   float point_size_max = 2048.0f) {
   SpriteCamera camera;
   camera.width = width;
   camera.height = height;
@@ -30,7 +31,7 @@ inline SpriteCamera looking_down_z(int width, int height, float sprite_size) {
   camera.projection[15] = 0.0f;
   camera.projection[10] = 0.5f;
   camera.sprite_size = sprite_size;
-  camera.point_size_max = 2048.0f;
+  camera.point_size_max = point_size_max;
   return camera;
 }
 
@@ -95,26 +96,32 @@ inline CompositeImage exact_image(const std::vector<ParticleVertex>& v, const Sp
   return image;
 }
 
+// Runs f(p, q) over the pixels of two images of the same size, pixel by pixel.
+template <class F>
+void for_each_pixel_pair(const CompositeImage& a, const CompositeImage& b, const F& f) {
+  EXPECT_EQ(a.pixels.size(), b.pixels.size());
+  for (std::size_t i = 0; i < std::min(a.pixels.size(), b.pixels.size()); ++i) {
+    f(a.pixels[i], b.pixels[i]);
+  }
+}
+
+// The largest difference of any channel, alpha included, over every pixel.
 inline float largest_difference(const CompositeImage& a, const CompositeImage& b) {
   float largest = 0.0f;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
-    const PixelF& p = a.pixels[i];
-    const PixelF& q = b.pixels[i];
+  for_each_pixel_pair(a, b, [&](const PixelF& p, const PixelF& q) {
     largest = std::max({largest, std::fabs(p.r - q.r), std::fabs(p.g - q.g), std::fabs(p.b - q.b),
                         std::fabs(p.a - q.a)});
-  }
+  });
   return largest;
 }
 
 // The root mean square of the colour channels' differences over every pixel.
 inline double rms_difference(const CompositeImage& a, const CompositeImage& b) {
   double sum = 0.0;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
-    const PixelF& p = a.pixels[i];
-    const PixelF& q = b.pixels[i];
+  for_each_pixel_pair(a, b, [&](const PixelF& p, const PixelF& q) {
     sum += double(p.r - q.r) * double(p.r - q.r) + double(p.g - q.g) * double(p.g - q.g) +
            double(p.b - q.b) * double(p.b - q.b);
-  }
+  });
   return std::sqrt(sum / (3.0 * static_cast<double>(a.pixels.size())));
 }
 
