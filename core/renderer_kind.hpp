@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +142,22 @@ inline std::string renderer_names_text(std::string_view separator) {
     text += r.name;
   }
   return text;
+}
+
+// The renderers `names` name, in their order (the bench's and soak's --renderers). Their command
+// lines check the names, but a caller that fills the flags itself may not have: an unknown name
+// throws std::runtime_error, "unknown renderer 'x' (raster|composite|...)".
+inline std::vector<RendererKind> renderers_named(const std::vector<std::string>& names) {
+  std::vector<RendererKind> renderers;
+  for (const std::string& name : names) {
+    const std::optional<RendererKind> r = renderer_from_string(name);
+    if (!r) {
+      throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
+                               ")");
+    }
+    renderers.push_back(*r);
+  }
+  return renderers;
 }
 
 // Each renderer with its description: "raster (GL point sprites), composite (the tile

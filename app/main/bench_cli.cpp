@@ -159,18 +159,7 @@ BenchConfig resolve_bench_config(const BenchFlags& f) {
       c.key_modes.push_back(m == "quantized" ? KeyMode::quantized : KeyMode::exact);
     }
   }
-  if (!f.renderers.empty()) {
-    c.renderers.clear();
-    for (const auto& name : f.renderers) {
-      // The CLI checked the names; a caller that filled BenchFlags itself may not have.
-      const auto r = renderer_from_string(name);
-      if (!r) {
-        throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
-                                 ")");
-      }
-      c.renderers.push_back(*r);
-    }
-  }
+  if (!f.renderers.empty()) c.renderers = renderers_named(f.renderers);
   if (!f.orders.empty()) {
     c.orders.clear();
     for (const auto& name : f.orders) {

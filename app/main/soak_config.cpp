@@ -184,14 +184,7 @@ SoakConfig resolve_soak_config(const SoakFlags& f) {
     if (m != "exact" && m != "quantized") throw std::runtime_error("unknown key mode '" + m + "'");
     c.key_modes.push_back(m == "quantized" ? KeyMode::quantized : KeyMode::exact);
   }
-  for (const auto& name : f.renderers) {
-    const auto r = renderer_from_string(name);
-    if (!r) {
-      throw std::runtime_error("unknown renderer '" + name + "' (" + renderer_names_text("|") +
-                               ")");
-    }
-    c.renderers.push_back(*r);
-  }
+  c.renderers = renderers_named(f.renderers);
   c.frames = f.frames;
   c.every = f.every;
   c.verify_every = f.verify_every;
