@@ -5,11 +5,14 @@
 #include <array>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "app/gl/gl_check.hpp"
+#include "core/file_bytes.hpp"
 
 #ifndef PARTICLES_SOURCE_SHADER_DIR
 #error "PARTICLES_SOURCE_SHADER_DIR must name the source tree's shaders/ folder"
@@ -21,11 +24,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read shader file " + file.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::optional<std::string> text = file_bytes(file);
+  if (!text) throw std::runtime_error("cannot read shader file " + file.string());
+  return std::move(*text);
 }
 
 bool has_shaders(const fs::path& dir) {

@@ -2,6 +2,7 @@
 // (spans_against_radix) in the table and the JSON, the renderer and its times in the CSV, JSON
 // and table, and the SVG chart.
 #include "app/main/bench_results.hpp"
+#include "core/file_bytes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -186,10 +187,7 @@ std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 std::string read_all(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return file_bytes(file).value_or("");
 }
 
 TEST(BenchRendererResults, CsvHasRendererCompositeAndPresentColumns) {

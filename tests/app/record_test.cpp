@@ -19,6 +19,7 @@
 
 #include "app/main/process.hpp"
 #include "app/main/recorder.hpp"
+#include "core/file_bytes.hpp"
 #include "tests/support/read_png.hpp"
 #include "tests/support/run_command.hpp"
 
@@ -82,10 +83,7 @@ std::vector<std::string> names_in(const fs::path& dir) {
 }
 
 std::string bytes_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return particles::file_bytes(file).value_or("");
 }
 
 using Decoded = particles::test::PngPixels;

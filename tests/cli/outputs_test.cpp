@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/file_bytes.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace {
@@ -28,10 +29,7 @@ constexpr const char* kLongRun =
     "--headless --backend cpu --count 2000 --size 64x48 --frames 1000000";
 
 std::string bytes_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return particles::file_bytes(file).value_or("");
 }
 
 class Outputs : public ::testing::Test {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/file_bytes.hpp"
 #include "core/output_file.hpp"
 
 namespace particles {
@@ -36,12 +37,7 @@ class OutputFile : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static std::string read(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  static std::string read(const fs::path& file) { return file_bytes(file).value_or(""); }
   // Every file in dir_, by name.
   std::string listing() const {
     std::string names;

@@ -32,6 +32,7 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "core/file_bytes.hpp"
 #include "tests/support/read_png.hpp"
 
 namespace nasty {
@@ -40,10 +41,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_bytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return particles::file_bytes(file).value_or("");
 }
 
 // What a folder holds, by relative path: its type, and a regular file's bytes (hashed) or a

@@ -1,3 +1,4 @@
+#include "core/file_bytes.hpp"
 #include "tools/nasty_inputs/nasty_case.hpp"
 
 #include <algorithm>
@@ -6,8 +7,10 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace nasty {
 namespace {
@@ -15,11 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::optional<std::string> text = particles::file_bytes(file);
+  if (!text) throw std::runtime_error("cannot read " + file.string());
+  return std::move(*text);
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
