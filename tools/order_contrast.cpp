@@ -21,40 +21,21 @@
 #include "app/scene/scene_loader.hpp"
 #include "core/draw_order.hpp"
 #include "core/pixels_off.hpp"
-
-// Static, so this file's copy of stb_image cannot clash with another library's.
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#define STBI_ONLY_PNG
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "tests/support/stb_image_impl.hpp"
+// stb_image first (stb_image_impl.hpp)
+#include "tests/support/read_png.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Rgba {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> pixels;
-};
+using Rgba = particles::test::PngPixels;
 
 Rgba read_png(const fs::path& path) {
-  int w = 0, h = 0, channels = 0;
-  stbi_uc* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
-  if (data == nullptr) {
+  Rgba image = particles::test::read_png(path);
+  if (image.pixels.empty()) {
     throw std::runtime_error("cannot read " + path.string() + ": " + stbi_failure_reason());
   }
-  Rgba image{w, h, std::vector<std::uint8_t>(data, data + std::size_t(w) * std::size_t(h) * 4)};
-  stbi_image_free(data);
   return image;
 }
 

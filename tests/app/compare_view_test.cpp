@@ -8,11 +8,9 @@
 #include <string>
 #include <vector>
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#include <stb/stb_image.h>
-
 #include "core/composite/difference_heat.hpp"
+#include "tests/support/stb_image_impl.hpp"
+// stb_image first (stb_image_impl.hpp)
 #include "tests/support/read_png.hpp"
 #include "tests/support/run_command.hpp"
 

@@ -13,13 +13,11 @@
 #include <string>
 #include <vector>
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#include <stb/stb_image.h>
-
 #include "app/main/process.hpp"
 #include "app/main/recorder.hpp"
 #include "core/file_bytes.hpp"
+#include "tests/support/stb_image_impl.hpp"
+// stb_image first (stb_image_impl.hpp)
 #include "tests/support/read_png.hpp"
 #include "tests/support/run_command.hpp"
 

@@ -16,23 +16,9 @@
 #include <thread>
 #include <vector>
 
-// Static, so this file's copy of stb_image cannot clash with another library's.
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#define STBI_ONLY_PNG
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
 #include "core/file_bytes.hpp"
+#include "tests/support/stb_image_impl.hpp"
+// stb_image first (stb_image_impl.hpp)
 #include "tests/support/read_png.hpp"
 
 namespace nasty {
