@@ -29,6 +29,20 @@ std::string read_text(const fs::path& file) {
   return std::move(*text);
 }
 
+// The info log of a shader or program whose status (GL_COMPILE_STATUS, GL_LINK_STATUS) is not
+// GL_TRUE, std::nullopt where it is: GL reports both kinds of object through twin calls
+// (glGetShaderiv and glGetShaderInfoLog, glGetProgramiv and glGetProgramInfoLog).
+template <class GetStatus, class GetLog>
+std::optional<std::string> failure_log(GLuint object, GLenum status, GetStatus get_status,
+                                       GetLog get_log) {
+  GLint ok = GL_FALSE;
+  get_status(object, status, &ok);
+  if (ok == GL_TRUE) return std::nullopt;
+  std::array<char, 4096> log{};
+  get_log(object, static_cast<GLsizei>(log.size()), nullptr, log.data());
+  return std::string(log.data());
+}
+
 bool has_shaders(const fs::path& dir) {
   std::error_code ec;
   return fs::is_regular_file(dir / "particle.vert", ec);
@@ -104,26 +118,20 @@ ShaderProgram::ShaderProgram(std::span<const ShaderSource> stages) : program_(cr
     const char* text = s.text.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);
     glCompileShader(shader.get());
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
-    if (ok != GL_TRUE) {
-      std::array<char, 4096> log{};
-      glGetShaderInfoLog(shader.get(), static_cast<GLsizei>(log.size()), nullptr, log.data());
+    if (const std::optional<std::string> log =
+            failure_log(shader.get(), GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog)) {
       throw std::runtime_error(std::string("compiling ") + stage_name(s.stage) + " shader " +
-                               s.name + " failed:\n" + log.data());
+                               s.name + " failed:\n" + *log);
     }
     glAttachShader(program_.get(), shader.get());
     shaders.push_back(std::move(shader));
   }
   glLinkProgram(program_.get());
-  GLint ok = GL_FALSE;
-  glGetProgramiv(program_.get(), GL_LINK_STATUS, &ok);
-  if (ok != GL_TRUE) {
-    std::array<char, 4096> log{};
-    glGetProgramInfoLog(program_.get(), static_cast<GLsizei>(log.size()), nullptr, log.data());
+  if (const std::optional<std::string> log =
+          failure_log(program_.get(), GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog)) {
     std::string names;
     for (const ShaderSource& s : stages) names += " " + s.name;
-    throw std::runtime_error("linking program (" + names + " ) failed:\n" + log.data());
+    throw std::runtime_error("linking program (" + names + " ) failed:\n" + *log);
   }
   // The program keeps the compiled code; the shader objects can go (the Shader handles delete
   // them on return, after detaching so the driver can free them now).
