@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include "core/file_kind.hpp"
+
 namespace particles {
 namespace fs = std::filesystem;
 
@@ -23,26 +25,13 @@ std::string reason(int error) {
 // empty when nothing is there or a regular file is. The link itself is judged, not its target.
 std::string forbidden_kind(const fs::path& path) {
   std::error_code ec;
-  switch (fs::symlink_status(path, ec).type()) {
-    case fs::file_type::not_found:
-    case fs::file_type::regular:
-    case fs::file_type::none:  // cannot tell (no search permission): opening it will say why
-      return {};
-    case fs::file_type::directory:
-      return "a directory";
-    case fs::file_type::symlink:
-      return "a symbolic link";
-    case fs::file_type::character:
-      return "a character device";
-    case fs::file_type::block:
-      return "a block device";
-    case fs::file_type::fifo:
-      return "a FIFO";
-    case fs::file_type::socket:
-      return "a socket";
-    default:
-      return "not a regular file";
+  const fs::file_type type = fs::symlink_status(path, ec).type();
+  // none: cannot tell (no search permission), and opening it will say why.
+  if (type == fs::file_type::not_found || type == fs::file_type::regular ||
+      type == fs::file_type::none) {
+    return {};
   }
+  return std::string(file_kind_name(type));
 }
 
 bool exists_here(const fs::path& path) {

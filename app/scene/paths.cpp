@@ -7,6 +7,7 @@
 
 #include "app/scene/printable.hpp"
 #include "app/scene/suggest.hpp"
+#include "core/file_kind.hpp"
 
 #ifndef PARTICLES_SOURCE_DIR
 #error "PARTICLES_SOURCE_DIR must be defined by the build (app/scene/CMakeLists.txt)"
@@ -71,13 +72,10 @@ std::string input_file_problem(const std::filesystem::path& file) {
     case fs::file_type::directory:
       return "is a directory";
     case fs::file_type::character:
-      return "is not a regular file (it is a character device)";
     case fs::file_type::block:
-      return "is not a regular file (it is a block device)";
     case fs::file_type::fifo:
-      return "is not a regular file (it is a FIFO)";
     case fs::file_type::socket:
-      return "is not a regular file (it is a socket)";
+      return "is not a regular file (it is " + std::string(file_kind_name(status.type())) + ")";
     default:
       // No status at all (no search permission on a folder, a name too long): opening it will
       // say why, and cannot block on what it cannot reach.
