@@ -16,18 +16,16 @@
 #include "app/main/backend.hpp"
 #include "app/main/frame_runner.hpp"
 #include "app/scene/scene_loader.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles {
 namespace {
 
-class FrameView : public ::testing::Test {
+class FrameView : public gl::test::GlTest {
  protected:
   void SetUp() override {
-    try {
-      context_ = gl::make_headless_context(64, 64);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
-    }
+    GlTest::SetUp();
+    if (IsSkipped()) return;
     backend_ = make_cpu_backend();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     scene_ = load_scene(PARTICLES_SOURCE_DIR "/scenes/galaxy.toml");
@@ -50,7 +48,6 @@ class FrameView : public ::testing::Test {
     return "";
   }
 
-  std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleBuffers> buffers_;
   SceneDesc scene_;

@@ -20,6 +20,7 @@
 #include "app/main/scene_switch.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles {
 namespace {
@@ -84,14 +85,11 @@ TEST(SceneArgument, NamesAndPaths) {
   EXPECT_EQ(resolve_scene_argument("dir/galaxy"), "dir/galaxy");        // no name lookup
 }
 
-class SceneSwitch : public ::testing::Test {
+class SceneSwitch : public gl::test::GlTest {
  protected:
   void SetUp() override {
-    try {
-      context_ = gl::make_headless_context(64, 64);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
-    }
+    GlTest::SetUp();
+    if (IsSkipped()) return;
     backend_ = make_cpu_backend();
     buffers_ = std::make_unique<gl::ParticleBuffers>();
     state_.backend_name = backend_->name();
@@ -112,7 +110,6 @@ class SceneSwitch : public ::testing::Test {
                             request.choices.key_mode, request.choices.key_bits);
   }
 
-  std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<gl::ParticleBuffers> buffers_;
   AppState state_;

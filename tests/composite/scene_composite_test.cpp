@@ -22,6 +22,7 @@
 #include "core/camera.hpp"
 #include "core/composite/cpu_compositor.hpp"
 #include "image_compare.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles::test {
 namespace {
@@ -40,14 +41,11 @@ struct Case {
   int width, height;
 };
 
-class SceneComposite : public ::testing::TestWithParam<Case> {
+class SceneComposite : public gl::test::GlTest, public ::testing::WithParamInterface<Case> {
  protected:
   void SetUp() override {
-    try {
-      context_ = gl::make_headless_context(64, 64);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
-    }
+    GlTest::SetUp();
+    if (IsSkipped()) return;
     if (GetParam().backend == "cuda") {
       std::string why;
       backend_ = make_cuda_backend(why);
@@ -57,7 +55,6 @@ class SceneComposite : public ::testing::TestWithParam<Case> {
     }
   }
 
-  std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<Backend> backend_;
 };
 

@@ -21,6 +21,7 @@
 #include "core/color.hpp"
 #include "core/composite/pixel.hpp"
 #include "sprite_reference.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles::test {
 namespace {
@@ -35,14 +36,11 @@ namespace {
 // change to the disc's profile or the sprite's size or place moves (5e-3 and up).
 constexpr float kAgreement = 3e-3f;
 
-class SpriteAgreement : public ::testing::Test {
+class SpriteAgreement : public gl::test::GlTest {
  protected:
   void SetUp() override {
-    try {
-      context_ = gl::make_headless_context(64, 64);
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
-    }
+    GlTest::SetUp();
+    if (IsSkipped()) return;
     renderer_ = std::make_unique<gl::ParticleRenderer>();
   }
 
@@ -83,7 +81,6 @@ class SpriteAgreement : public ::testing::Test {
     return p;
   }
 
-  std::unique_ptr<gl::GlContext> context_;
   std::unique_ptr<gl::ParticleRenderer> renderer_;
 };
 

@@ -15,7 +15,7 @@
 #include "app/gl/particle_renderer.hpp"
 #include "core/color.hpp"
 #include "core/composite/pixel.hpp"
-#include "gl_test_fixture.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles::gl::test {
 namespace {

@@ -9,7 +9,7 @@
 #include "app/gl/gl_check.hpp"
 #include "app/gl/gl_handle.hpp"
 #include "app/gl/particle_renderer.hpp"
-#include "gl_test_fixture.hpp"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles::gl::test {
 namespace {

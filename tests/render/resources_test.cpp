@@ -21,8 +21,8 @@
 #include "app/gl/particle_renderer.hpp"
 #include "app/gl/render_target.hpp"
 #include "core/composite/pixel.hpp"
-#include "gl_test_fixture.hpp"
 #include "shaders/layout.h"
+#include "tests/support/gl_test_fixture.hpp"
 
 namespace particles::gl::test {
 namespace {

@@ -1,7 +1,8 @@
 #pragma once
-// Every render test runs in its own headless GL 4.5 core context (Mesa's surfaceless EGL
-// platform on CI, no display needed). A machine with no GL 4.5 at all skips, saying why;
-// anything else that fails is a failure.
+// Every GL test runs in its own headless GL 4.5 core context (Mesa's surfaceless EGL platform on
+// CI, no display needed). A machine with no GL 4.5 at all skips, saying why; anything else that
+// fails is a failure. A fixture that needs more (a backend, buffers) derives from GlTest and
+// calls GlTest::SetUp first, returning when it skipped.
 #include <gtest/gtest.h>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -24,7 +25,6 @@ class GlTest : public ::testing::Test {
       GTEST_SKIP() << "no OpenGL 4.5 core context on this machine: " << e.what();
     }
   }
-  void TearDown() override { context_.reset(); }
 
   // A camera at the origin looking down -z with a 60 degree vertical field of view, so view
   // depth is simply -z.
@@ -38,6 +38,7 @@ class GlTest : public ::testing::Test {
   }
 
  protected:
+  // Destroyed with the fixture, after a derived fixture's own GL objects (its members go first).
   std::unique_ptr<GlContext> context_;
 };
 
