@@ -1,13 +1,13 @@
 // Issue 64: the P key's screenshot threw out of the window loop when it could not be written,
 // ending the session (and losing whatever the user was watching). It now reports and goes on.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "app/main/key_screenshot.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace particles {
 namespace {
@@ -23,13 +23,8 @@ gl::Image tiny_image() {
 
 class KeyScreenshot : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("key_screenshot_test_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  const particles::test::TempDir temp_{"key_screenshot_test"};
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(KeyScreenshot, WritesANewNameEachTimeAndSaysWhere) {

@@ -3,13 +3,13 @@
 // an output path is refused before the run starts (these runs ask for far more frames than the
 // test could wait for).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -27,20 +27,15 @@ Result run(const std::string& env, const std::string& args) {
 
 class Faults : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("cli_faults_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "plain") << "a file where a folder should be\n";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { std::ofstream(dir_ / "plain") << "a file where a folder should be\n"; }
   // The path of `name` in the test's folder, quoted for the shell.
   std::string at(const std::string& name) const {
     std::string quoted(1, '\'');
     quoted.append((dir_ / name).string()).push_back('\'');
     return quoted;
   }
-  fs::path dir_;
+  const particles::test::TempDir temp_{"cli_faults"};
+  const fs::path dir_ = temp_.path();
 };
 
 constexpr const char* kSmallRun = "--backend cpu --count 2000 --size 64x48";

@@ -3,13 +3,13 @@
 // particle count above the backend's limit (the CPU backend took 2^27 and grew to 12 GB) from
 // the run's --count, the bench's --counts, a bench file's counts and the soak's --counts.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -36,9 +36,8 @@ TEST(InputBounds, SoakMaxGrowthMustBeAFiniteNumberInRange) {
 }
 
 TEST(InputBounds, ACountAboveTheCpuBackendsLimitIsRefusedNamingIt) {
-  const fs::path dir = fs::temp_directory_path() / ("cli_bounds_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const particles::test::TempDir temp("cli_bounds");
+  const fs::path& dir = temp.path();
   std::ofstream(dir / "huge.toml") << "counts = [2000, 134217728]\n";
   const std::string out = " --out " + shell_quoted((dir / "out").string());
   const std::pair<std::string, std::string> cases[] = {
@@ -60,7 +59,6 @@ TEST(InputBounds, ACountAboveTheCpuBackendsLimitIsRefusedNamingIt) {
     EXPECT_NE(r.output.find("error: " + phrase), std::string::npos) << args << ": " << r.output;
     EXPECT_LT(r.seconds, 30.0) << args;
   }
-  fs::remove_all(dir);
 }
 
 TEST(InputBounds, TheHelpOfEachCommandListsTheLimits) {

@@ -15,6 +15,7 @@
 
 #include "core/file_bytes.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -34,13 +35,6 @@ std::string bytes_of(const fs::path& file) {
 
 class Outputs : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("cli_outputs_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // The binary with `args` (shell words), run in the test's folder.
   Result run(const std::string& args) const {
     return particles::test::run_command("cd " + shell_quoted(dir_.string()) + " && " +
@@ -53,7 +47,8 @@ class Outputs : public ::testing::Test {
     return names;
   }
 
-  fs::path dir_;
+  const particles::test::TempDir temp_{"cli_outputs"};
+  const fs::path dir_ = temp_.path();
 };
 
 // The issue's `--screenshot /dev/null` as root, on scratch nodes: the run used to rename its

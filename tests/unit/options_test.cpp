@@ -14,6 +14,7 @@
 
 #include "app/scene/options.hpp"
 #include "app/scene/paths.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace particles {
 namespace {
@@ -294,10 +295,8 @@ TEST_F(OptionsTest, MissingSceneFile) {
 // Issue 64: `--scene` given a directory, /dev/null or a FIFO said "scene file not found" (and
 // the loader would have blocked opening the FIFO); `--scene ""` silently ran the galaxy.
 TEST_F(OptionsTest, SceneThatIsNoRegularFileIsNamedAsWhatItIs) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("particles-options-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp("particles-options");
+  const std::filesystem::path& dir = temp.path();
   const std::filesystem::path fifo = dir / "scene.toml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const std::pair<std::string, std::string> cases[] = {

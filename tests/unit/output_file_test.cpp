@@ -22,6 +22,7 @@
 
 #include "core/file_bytes.hpp"
 #include "core/output_file.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace particles {
 namespace {
@@ -30,13 +31,6 @@ namespace fs = std::filesystem;
 
 class OutputFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("output_file_test_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   static std::string read(const fs::path& file) { return file_bytes(file).value_or(""); }
   // Every file in dir_, by name.
   std::string listing() const {
@@ -53,7 +47,8 @@ class OutputFile : public ::testing::Test {
     return "";
   }
 
-  fs::path dir_;
+  const test::TempDir temp_{"output_file_test"};
+  const fs::path dir_ = temp_.path();
 };
 
 TEST_F(OutputFile, WritesTheBytesAndCreatesTheFolders) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/scene/scene_loader.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace particles {
 namespace {
@@ -383,16 +384,13 @@ TEST(SceneLoaderErrors, MissingModelType) {
 // Issue 64: a scene file that is a FIFO blocked the loader (opening a FIFO waits for a writer);
 // it and a directory are refused from their status, named as what they are.
 TEST(SceneLoaderErrors, AFifoOrADirectoryIsRefusedWithoutOpeningIt) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("particles-fifo-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::TempDir temp("particles-fifo");
+  const std::filesystem::path& dir = temp.path();
   const std::filesystem::path fifo = dir / "scene.toml";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(load_error(fifo),
             fifo.string() + ": cannot open scene file: is not a regular file (it is a FIFO)");
   EXPECT_EQ(load_error(dir), dir.string() + ": cannot open scene file: is a directory");
-  std::filesystem::remove_all(dir);
 }
 
 // Issue 64: a scene's name went to stderr (and the HUD, and reports) as written, terminal escape
