@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/camera.hpp"
+#include "tests/support/thrown_message.hpp"
 
 namespace particles {
 namespace {
@@ -20,12 +21,7 @@ CameraView parse(std::vector<std::string> words) {
 }
 
 std::string refusal(std::vector<std::string> words) {
-  try {
-    parse_camera_view(words);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "accepted";
+  return test::thrown_message<std::invalid_argument>([&] { parse_camera_view(words); }, "accepted");
 }
 
 TEST(CameraOption, ParsesEyeTargetAndFovInAnyOrderAndSpacing) {

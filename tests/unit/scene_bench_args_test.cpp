@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/scene_bench_args.hpp"
+#include "tests/support/thrown_message.hpp"
 
 namespace particles::bench {
 namespace {
@@ -18,12 +19,7 @@ SceneBenchArgs parse(std::initializer_list<const char*> args) {
 }
 
 std::string error_of(std::initializer_list<const char*> args) {
-  try {
-    parse(args);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
+  return test::thrown_message<std::invalid_argument>([&] { parse(args); }, "no error");
 }
 
 TEST(SceneBenchArgs, DefaultsAndValues) {
@@ -56,12 +52,7 @@ CompositeBenchArgs parse_composite(std::initializer_list<const char*> args) {
 }
 
 std::string composite_error_of(std::initializer_list<const char*> args) {
-  try {
-    parse_composite(args);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
+  return test::thrown_message<std::invalid_argument>([&] { parse_composite(args); }, "no error");
 }
 
 TEST(CompositeBenchArgs, DefaultsAndValues) {

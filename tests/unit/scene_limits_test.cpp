@@ -16,17 +16,13 @@
 #include "app/scene/scene_loader.hpp"
 #include "core/camera.hpp"
 #include "core/scene_models.hpp"
+#include "tests/support/thrown_message.hpp"
 
 namespace particles {
 namespace {
 
 std::string parse_error(const std::string& text) {
-  try {
-    parse_scene(text, "limits.toml");
-  } catch (const SceneError& e) {
-    return e.what();
-  }
-  return "";
+  return test::thrown_message<SceneError>([&] { parse_scene(text, "limits.toml"); });
 }
 
 // Steps `count` particles of the scene `frames` times by dt, failing at the first non-finite

@@ -9,6 +9,7 @@
 
 #include "app/scene/scene_loader.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/thrown_message.hpp"
 
 namespace particles {
 namespace {
@@ -18,21 +19,11 @@ const std::filesystem::path kData = PARTICLES_TEST_DATA_DIR "/scenes";
 
 // The message of the SceneError that loading `file` throws ("" if it loads).
 std::string load_error(const std::filesystem::path& file) {
-  try {
-    load_scene(file);
-  } catch (const SceneError& e) {
-    return e.what();
-  }
-  return "";
+  return test::thrown_message<SceneError>([&] { load_scene(file); });
 }
 
 std::string parse_error(const std::string& text) {
-  try {
-    parse_scene(text, "inline.toml");
-  } catch (const SceneError& e) {
-    return e.what();
-  }
-  return "";
+  return test::thrown_message<SceneError>([&] { parse_scene(text, "inline.toml"); });
 }
 
 // Asserts the error starts with "<file>:<line>:<column>: " and contains `phrase`.
