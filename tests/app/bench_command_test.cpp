@@ -264,6 +264,17 @@ std::filesystem::path bench_file(const std::string& name, const std::string& con
 }
 
 // The message load_bench_file throws for `contents`, or "" if it accepts them.
+// Bench file text (as "memory.toml") that must be refused with a message starting `expected`.
+void expect_refused_text(const std::string& text, const std::string& expected) {
+  particles::BenchConfig config;
+  try {
+    particles::parse_bench_text(text, "memory.toml", config);
+    ADD_FAILURE() << "accepted " << text;
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+  }
+}
+
 std::string load_error(const std::string& name, const std::string& contents) {
   particles::BenchConfig config;
   try {
@@ -423,15 +434,7 @@ TEST(BenchConfig, EmptyScenesAndEmptyListsAreErrorsAtTheirPosition) {
       {"scenes = [\"/dev/null\"]\n",
        "memory.toml:1:11: /dev/null is not a regular file (it is a character device)"},
   };
-  for (const auto& [text, expected] : cases) {
-    particles::BenchConfig config;
-    try {
-      particles::parse_bench_text(text, "memory.toml", config);
-      ADD_FAILURE() << "accepted " << text;
-    } catch (const std::runtime_error& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
-    }
-  }
+  for (const auto& [text, expected] : cases) expect_refused_text(text, expected);
 }
 
 // toml++ 3.3.0 reaches undefined behaviour on some non-ASCII characters outside strings (found
@@ -458,15 +461,7 @@ TEST(BenchConfig, HugeFloatsWhereIntegersGoAreRefused) {
       {"warmup = -inf\n", "memory.toml:1:10: warmup must be an integer"},
       {"key_bits = nan\n", "memory.toml:1:12: key_bits must be an integer"},
   };
-  for (const auto& [text, expected] : cases) {
-    particles::BenchConfig config;
-    try {
-      particles::parse_bench_text(text, "memory.toml", config);
-      ADD_FAILURE() << "accepted " << text;
-    } catch (const std::runtime_error& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
-    }
-  }
+  for (const auto& [text, expected] : cases) expect_refused_text(text, expected);
 }
 
 TEST(BenchConfig, AnUnreadableFileIsNamed) {

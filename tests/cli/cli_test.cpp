@@ -20,6 +20,13 @@ Result run(const std::string& args) {
   return particles::test::run_command(particles::test::shell_quoted(kBinary) + " " + args);
 }
 
+// The binary with `args` must stop with a usage error (status 2) whose output says `text`.
+void expect_usage_error(const std::string& args, const std::string& text) {
+  const Result r = run(args);
+  EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+  EXPECT_NE(r.output.find(text), std::string::npos) << args << ": " << r.output;
+}
+
 TEST(Cli, HelpExitsZeroAndListsTheFlags) {
   const Result r = run("--help");
   EXPECT_EQ(r.status, 0) << r.output;
@@ -236,11 +243,7 @@ TEST(Cli, EveryBadFlagValueIsAUsageErrorNamingTheFlag) {
       {"--compare-mode hot", "--compare-mode"},
       {"--compare-mode", "--compare-mode"},
   };
-  for (const auto& [args, flag] : cases) {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
-    EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
-  }
+  for (const auto& [args, flag] : cases) expect_usage_error(args, flag);
 }
 
 TEST(Cli, MissingSceneFile) {
@@ -318,11 +321,7 @@ TEST(Cli, MisspeltValuesAreSuggested) {
       {"bench --algorithms radix,qucksort", "did you mean 'quicksort'?"},
       {"soak --algorithms odeven", "did you mean 'oddeven'?"},
   };
-  for (const auto& [args, text] : cases) {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
-    EXPECT_NE(r.output.find(text), std::string::npos) << args << ": " << r.output;
-  }
+  for (const auto& [args, text] : cases) expect_usage_error(args, text);
   // Nothing near: the list alone.
   const Result far = run("--algorithm bubble");
   EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
@@ -340,11 +339,7 @@ TEST(Cli, MisspeltFlagsAreSuggested) {
        "'--scene'?"},
       {"bench --warmpu 3", "did you mean '--warmup'?"},
   };
-  for (const auto& [args, text] : cases) {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
-    EXPECT_NE(r.output.find(text), std::string::npos) << args << ": " << r.output;
-  }
+  for (const auto& [args, text] : cases) expect_usage_error(args, text);
 }
 
 // Without a usable CUDA backend, --backend cuda says what is missing and what runs instead, not

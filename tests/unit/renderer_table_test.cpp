@@ -109,16 +109,23 @@ SpriteCamera looking_down_z() {
   return camera;
 }
 
+// Three overlapping sprites of different sizes and colours, an order and its reverse: what the
+// renderers are drawn through the interface with.
+struct ThreeSprites {
+  std::vector<ParticleVertex> vertices = {{0.0f, 0.0f, -4.0f, 0xc0ff8020u},
+                                          {0.1f, 0.05f, -3.0f, 0x8020a0ffu},
+                                          {-0.1f, 0.0f, -5.0f, 0xa040ff40u}};
+  std::vector<float> scales = {1.0f, 1.5f, 0.8f};
+  std::vector<std::uint32_t> order = {2, 0, 1}, reversed = {1, 0, 2};
+  SpriteCamera camera = looking_down_z();
+  PixelF background = premultiplied(0.1f, 0.1f, 0.2f, 1.0f);
+};
+
 // The composite renderer through the interface is the tile compositor's twin, order and sprite
 // scales passed through: the same pixels, and a different order gives a different image.
 TEST(RendererTable, TheCompositeRendersTwinThroughTheInterfaceDrawsTheTwinsImage) {
-  const std::vector<ParticleVertex> vertices = {{0.0f, 0.0f, -4.0f, 0xc0ff8020u},
-                                                {0.1f, 0.05f, -3.0f, 0x8020a0ffu},
-                                                {-0.1f, 0.0f, -5.0f, 0xa040ff40u}};
-  const std::vector<float> scales = {1.0f, 1.5f, 0.8f};
-  const std::vector<std::uint32_t> order = {2, 0, 1}, reversed = {1, 0, 2};
-  const SpriteCamera camera = looking_down_z();
-  const PixelF background = premultiplied(0.1f, 0.1f, 0.2f, 1.0f);
+  const ThreeSprites scene;
+  const auto& [vertices, scales, order, reversed, camera, background] = scene;
   const std::unique_ptr<Compositor> renderer = make_cpu_compositor(RendererKind::composite);
   ASSERT_NE(renderer, nullptr);
   CompositeImage through, twin, other;
@@ -138,13 +145,8 @@ TEST(RendererTable, TheCompositeRendersTwinThroughTheInterfaceDrawsTheTwinsImage
 // stochastic transparency at its default settings), and need no order: a reversed one gives the
 // same image within float rounding. Both differ from the sorted composite where sprites overlap.
 TEST(RendererTable, TheSortFreeRenderersDrawTheirTwinsImagesInAnyOrder) {
-  const std::vector<ParticleVertex> vertices = {{0.0f, 0.0f, -4.0f, 0xc0ff8020u},
-                                                {0.1f, 0.05f, -3.0f, 0x8020a0ffu},
-                                                {-0.1f, 0.0f, -5.0f, 0xa040ff40u}};
-  const std::vector<float> scales = {1.0f, 1.5f, 0.8f};
-  const std::vector<std::uint32_t> order = {2, 0, 1}, reversed = {1, 0, 2};
-  const SpriteCamera camera = looking_down_z();
-  const PixelF background = premultiplied(0.1f, 0.1f, 0.2f, 1.0f);
+  const ThreeSprites scene;
+  const auto& [vertices, scales, order, reversed, camera, background] = scene;
   CompositeImage exact;
   CpuCompositor().composite(vertices, order, camera, background, exact, scales);
   for (const RendererKind kind : {RendererKind::weighted_blended, RendererKind::stochastic}) {
