@@ -6,14 +6,11 @@
 
 namespace particles {
 
-CpuCompositor::CpuCompositor(unsigned threads)
-    : threads_(threads != 0 ? threads : parallel_threads()) {}
-
 void CpuCompositor::composite(std::span<const ParticleVertex> vertices,
                               std::span<const std::uint32_t> order, const SpriteCamera& camera,
                               const PixelF& background, CompositeImage& out,
                               std::span<const float> sprite_scales) {
-  project_into_bands("CpuCompositor", threads_, vertices, order, camera, sprite_scales, bands_);
+  project("CpuCompositor", vertices, order, camera, sprite_scales);
   band_pixels_.resize(static_cast<std::size_t>(bands_.bands));
   blend_bands(threads_, bands_, out, [&](std::size_t band, BandRows rows) {
     std::vector<FrontToBack>& sums = band_pixels_[band];

@@ -16,10 +16,10 @@
 
 namespace particles {
 
-class CpuCompositor {
+class CpuCompositor : public BandCompositor {
  public:
   // threads: 0 takes every core.
-  explicit CpuCompositor(unsigned threads = 0);
+  explicit CpuCompositor(unsigned threads = 0) : BandCompositor(threads) {}
 
   // `out` (resized to the camera's viewport) becomes vertices[order[0]], vertices[order[1]], ...
   // (first drawn is farthest) composited over `background` (premultiplied).
@@ -28,15 +28,10 @@ class CpuCompositor {
                  const SpriteCamera& camera, const PixelF& background, CompositeImage& out,
                  std::span<const float> sprite_scales = {});
 
-  unsigned threads() const { return threads_; }
-
  private:
-  unsigned threads_;
-  // The sprites projected and listed by band (project_into_bands); bands are blended in
-  // parallel, each walking its chunks' lists backwards, so every pixel takes its sprites nearest
-  // first.
-  SpriteBands bands_;
-  std::vector<std::vector<FrontToBack>> band_pixels_;  // per band: its pixels' sums
+  // Per band: its pixels' sums. Bands are blended in parallel, each walking its chunks' lists
+  // backwards, so every pixel takes its sprites nearest first.
+  std::vector<std::vector<FrontToBack>> band_pixels_;
 };
 
 }  // namespace particles

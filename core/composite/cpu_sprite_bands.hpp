@@ -45,6 +45,28 @@ void project_into_bands(std::string_view who, unsigned threads,
                         std::span<const std::uint32_t> order, const SpriteCamera& camera,
                         std::span<const float> sprite_scales, SpriteBands& out);
 
+// What every CPU compositor holds: its thread count and its sprites projected into bands, kept
+// between frames so that a warm frame allocates nothing; and its two passes over them.
+class BandCompositor {
+ public:
+  unsigned threads() const { return threads_; }
+
+ protected:
+  // threads: 0 takes every core.
+  explicit BandCompositor(unsigned threads)
+      : threads_(threads != 0 ? threads : parallel_threads()) {}
+
+  // The first pass: project_into_bands into bands_, `who` naming the compositor in errors.
+  void project(std::string_view who, std::span<const ParticleVertex> vertices,
+               std::span<const std::uint32_t> order, const SpriteCamera& camera,
+               std::span<const float> sprite_scales) {
+    project_into_bands(who, threads_, vertices, order, camera, sprite_scales, bands_);
+  }
+
+  unsigned threads_;
+  SpriteBands bands_;
+};
+
 // The rows of one band, [y0, y1): the last band of an image stops at its top row.
 struct BandRows {
   int y0 = 0, y1 = 0;

@@ -9,9 +9,6 @@
 
 namespace particles {
 
-CpuStochastic::CpuStochastic(unsigned threads)
-    : threads_(threads != 0 ? threads : parallel_threads()) {}
-
 void CpuStochastic::composite(std::span<const ParticleVertex> vertices,
                               std::span<const std::uint32_t> order, const SpriteCamera& camera,
                               const PixelF& background, const StochasticSettings& settings,
@@ -22,7 +19,7 @@ void CpuStochastic::composite(std::span<const ParticleVertex> vertices,
                                 " samples a pixel; expected 1 to " +
                                 std::to_string(kStochasticMaxSamples));
   }
-  project_into_bands("CpuStochastic", threads_, vertices, order, camera, sprite_scales, bands_);
+  project("CpuStochastic", vertices, order, camera, sprite_scales);
   const std::size_t per_pixel = static_cast<std::size_t>(samples);
   band_samples_.resize(static_cast<std::size_t>(bands_.bands));
   band_revealage_.resize(static_cast<std::size_t>(bands_.bands));

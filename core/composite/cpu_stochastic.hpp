@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "core/composite/cpu_compositor.hpp"
+#include "core/composite/composite_image.hpp"
 #include "core/composite/cpu_sprite_bands.hpp"
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
@@ -24,10 +24,10 @@ struct StochasticSettings {
   bool alpha_correction = true;  // the total opacity exact (the default; false: plain mean)
 };
 
-class CpuStochastic {
+class CpuStochastic : public BandCompositor {
  public:
   // threads: 0 takes every core.
-  explicit CpuStochastic(unsigned threads = 0);
+  explicit CpuStochastic(unsigned threads = 0) : BandCompositor(threads) {}
 
   // `out` (resized to the camera's viewport) becomes the sprites vertices[order[0]],
   // vertices[order[1]], ... over `background` (premultiplied), by `settings`; the order changes
@@ -39,11 +39,7 @@ class CpuStochastic {
                  const StochasticSettings& settings, CompositeImage& out,
                  std::span<const float> sprite_scales = {});
 
-  unsigned threads() const { return threads_; }
-
  private:
-  unsigned threads_;
-  SpriteBands bands_;
   std::vector<std::vector<StochasticSample>> band_samples_;  // per band: S per pixel
   std::vector<std::vector<float>> band_revealage_;           // per band: one per pixel
 };

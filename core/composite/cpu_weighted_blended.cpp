@@ -6,15 +6,11 @@
 
 namespace particles {
 
-CpuWeightedBlended::CpuWeightedBlended(unsigned threads)
-    : threads_(threads != 0 ? threads : parallel_threads()) {}
-
 void CpuWeightedBlended::composite(std::span<const ParticleVertex> vertices,
                                    std::span<const std::uint32_t> order, const SpriteCamera& camera,
                                    const PixelF& background, CompositeImage& out,
                                    std::span<const float> sprite_scales) {
-  project_into_bands("CpuWeightedBlended", threads_, vertices, order, camera, sprite_scales,
-                     bands_);
+  project("CpuWeightedBlended", vertices, order, camera, sprite_scales);
   const float nearest = bands_.depth_near;
   const float inverse_span = inverse_depth_span(nearest, bands_.depth_far);
   band_pixels_.resize(static_cast<std::size_t>(bands_.bands));

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/composite/cpu_compositor.hpp"
+#include "core/composite/composite_image.hpp"
 #include "core/composite/cpu_sprite_bands.hpp"
 #include "core/composite/pixel.hpp"
 #include "core/composite/sprite.hpp"
@@ -16,10 +16,10 @@
 
 namespace particles {
 
-class CpuWeightedBlended {
+class CpuWeightedBlended : public BandCompositor {
  public:
   // threads: 0 takes every core.
-  explicit CpuWeightedBlended(unsigned threads = 0);
+  explicit CpuWeightedBlended(unsigned threads = 0) : BandCompositor(threads) {}
 
   // `out` (resized to the camera's viewport) becomes the sprites vertices[order[0]],
   // vertices[order[1]], ... over `background` (premultiplied). The order changes nothing but
@@ -30,11 +30,7 @@ class CpuWeightedBlended {
                  const SpriteCamera& camera, const PixelF& background, CompositeImage& out,
                  std::span<const float> sprite_scales = {});
 
-  unsigned threads() const { return threads_; }
-
  private:
-  unsigned threads_;
-  SpriteBands bands_;
   std::vector<std::vector<WeightedBlended>> band_pixels_;  // per band: its pixels' sums
 };
 
