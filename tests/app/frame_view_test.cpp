@@ -16,21 +16,14 @@
 #include "app/main/backend.hpp"
 #include "app/main/frame_runner.hpp"
 #include "app/scene/scene_loader.hpp"
-#include "tests/support/gl_test_fixture.hpp"
+#include "tests/support/cpu_frame_fixture.hpp"
 
 namespace particles {
 namespace {
 
-class FrameView : public gl::test::GlTest {
+class FrameView : public test::CpuFrameTest {
  protected:
-  void SetUp() override {
-    GlTest::SetUp();
-    if (IsSkipped()) return;
-    backend_ = make_cpu_backend();
-    buffers_ = std::make_unique<gl::ParticleBuffers>();
-    scene_ = load_scene(PARTICLES_SOURCE_DIR "/scenes/galaxy.toml");
-    backend_->reset(scene_.params, 1000, *buffers_);
-  }
+  void SetUp() override { set_up_frames(PARTICLES_SOURCE_DIR "/scenes/galaxy.toml", 1000); }
 
   // The message of the frame `pose` gives through a FrameRunner, "" when it runs.
   std::string frame_error(const CameraPose& pose, RendererKind renderer) {
@@ -47,10 +40,6 @@ class FrameView : public gl::test::GlTest {
     }
     return "";
   }
-
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<gl::ParticleBuffers> buffers_;
-  SceneDesc scene_;
 };
 
 TEST_F(FrameView, ANonFiniteViewStopsTheFrameNamingThePose) {

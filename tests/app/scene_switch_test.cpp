@@ -20,7 +20,7 @@
 #include "app/main/scene_switch.hpp"
 #include "app/scene/paths.hpp"
 #include "app/scene/scene_loader.hpp"
-#include "tests/support/gl_test_fixture.hpp"
+#include "tests/support/cpu_frame_fixture.hpp"
 
 namespace particles {
 namespace {
@@ -85,17 +85,13 @@ TEST(SceneArgument, NamesAndPaths) {
   EXPECT_EQ(resolve_scene_argument("dir/galaxy"), "dir/galaxy");        // no name lookup
 }
 
-class SceneSwitch : public gl::test::GlTest {
+class SceneSwitch : public test::CpuFrameTest {
  protected:
   void SetUp() override {
-    GlTest::SetUp();
-    if (IsSkipped()) return;
-    backend_ = make_cpu_backend();
-    buffers_ = std::make_unique<gl::ParticleBuffers>();
+    if (!set_up_frames(kScenes / "galaxy.toml", 1500)) return;
     state_.backend_name = backend_->name();
-    state_.scene = load_scene(kScenes / "galaxy.toml");
+    state_.scene = scene_;
     state_.count = 1500;
-    backend_->reset(state_.scene.params, state_.count, *buffers_);
   }
 
   // One frame through a fresh FrameRunner (as the session makes after a switch), and its check.
@@ -110,8 +106,6 @@ class SceneSwitch : public gl::test::GlTest {
                             request.choices.key_mode, request.choices.key_bits);
   }
 
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<gl::ParticleBuffers> buffers_;
   AppState state_;
 };
 
