@@ -19,18 +19,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # scripts/setup-debian.sh installs the rest.
 "$root/scripts/setup-debian.sh"
 if [[ " $steps " == *" fuzz "* ]]; then
-  missing=()
-  for p in clang-16 libclang-rt-16-dev libfuzzer-16-dev; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    echo "ci-extra: installing ${missing[*]}"
-    sudo_cmd=()
-    [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
-      "${missing[@]}"
-  fi
+  "$root/scripts/setup-debian.sh" clang-16 libclang-rt-16-dev libfuzzer-16-dev
 fi
 
 launcher=()

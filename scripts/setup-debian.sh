@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages the build, the demo and the tests need, skipping those that are
 # already there. Uses sudo when not root. The CUDA toolkit is optional and not installed here:
 # without nvcc the build has the CPU backend only.
+# Usage: setup-debian.sh [PACKAGE ...]   (packages given: those, the same way; CI's extra tools)
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,7 @@ packages=(
   nlohmann-json3-dev libgtest-dev libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth
 )
+if (($#)); then packages=("$@"); fi
 
 missing=()
 for p in "${packages[@]}"; do
