@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace particles {
@@ -20,12 +21,14 @@ struct EnumName {
 template <class Enum, std::size_t N>
 using EnumNames = std::array<EnumName<Enum>, N>;
 
+// The name of `value`, or `otherwise` where the table has none (a table of some values only).
 template <class Enum, std::size_t N>
-constexpr std::string_view name_of(const EnumNames<Enum, N>& names, Enum value) {
+constexpr std::string_view name_of(const EnumNames<Enum, N>& names, Enum value,
+                                   std::string_view otherwise = "?") {
   for (const EnumName<Enum>& e : names) {
     if (e.value == value) return e.name;
   }
-  return "?";
+  return otherwise;
 }
 
 template <class Enum, std::size_t N>
@@ -34,6 +37,16 @@ constexpr std::optional<Enum> value_named(const EnumNames<Enum, N>& names, std::
     if (e.name == name) return e.value;
   }
   return std::nullopt;
+}
+
+// The (value, name) pairs of a table whose rows carry more (a description, a label): the value is
+// the rows' member `Value` (&Row::kind), the name their member `name`.
+template <auto Value, class Row, std::size_t N>
+constexpr auto names_of_rows(const std::array<Row, N>& rows) {
+  using Enum = std::remove_cvref_t<decltype(rows[0].*Value)>;
+  EnumNames<Enum, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = {rows[i].*Value, rows[i].name};
+  return names;
 }
 
 // Every value, in the table's order.

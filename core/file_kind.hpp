@@ -5,28 +5,21 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/enum_names.hpp"
+
 namespace particles {
 
-// "a directory", "a symbolic link", "a character device", "a block device", "a FIFO",
-// "a socket"; "not a regular file" for any other type.
+inline constexpr EnumNames<std::filesystem::file_type, 6> kFileKindNames = {
+    {{std::filesystem::file_type::directory, "a directory"},
+     {std::filesystem::file_type::symlink, "a symbolic link"},
+     {std::filesystem::file_type::character, "a character device"},
+     {std::filesystem::file_type::block, "a block device"},
+     {std::filesystem::file_type::fifo, "a FIFO"},
+     {std::filesystem::file_type::socket, "a socket"}}};
+
+// "a directory", "a FIFO", ... (the table above); "not a regular file" for any other type.
 constexpr std::string_view file_kind_name(std::filesystem::file_type type) {
-  using std::filesystem::file_type;
-  switch (type) {
-    case file_type::directory:
-      return "a directory";
-    case file_type::symlink:
-      return "a symbolic link";
-    case file_type::character:
-      return "a character device";
-    case file_type::block:
-      return "a block device";
-    case file_type::fifo:
-      return "a FIFO";
-    case file_type::socket:
-      return "a socket";
-    default:
-      return "not a regular file";
-  }
+  return name_of(kFileKindNames, type, "not a regular file");
 }
 
 }  // namespace particles

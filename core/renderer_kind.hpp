@@ -65,17 +65,8 @@ inline constexpr std::size_t kRendererCount = kRenderers.size();
 // measure compares every order, renderer and backend alike.
 inline constexpr RendererKind kPixelsOffRenderer = RendererKind::composite;
 
-namespace detail {
-constexpr EnumNames<RendererKind, kRendererCount> renderer_names_of_table() {
-  EnumNames<RendererKind, kRendererCount> names{};
-  for (std::size_t i = 0; i < kRendererCount; ++i)
-    names[i] = {kRenderers[i].kind, kRenderers[i].name};
-  return names;
-}
-}  // namespace detail
-
 inline constexpr EnumNames<RendererKind, kRendererCount> kRendererNames =
-    detail::renderer_names_of_table();
+    names_of_rows<&RendererInfo::kind>(kRenderers);
 
 inline constexpr std::array<RendererKind, kRendererCount> kAllRenderers = values_of(kRendererNames);
 

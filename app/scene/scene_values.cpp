@@ -8,27 +8,22 @@
 
 #include "app/scene/printable.hpp"
 #include "app/scene/scene_reader.hpp"
+#include "core/enum_names.hpp"
 
 namespace particles::scene_reading {
 namespace {
 
+constexpr EnumNames<toml::node_type, 6> kTypeNames = {{{toml::node_type::string, "a string"},
+                                                       {toml::node_type::integer, "an integer"},
+                                                       {toml::node_type::floating_point, "a float"},
+                                                       {toml::node_type::boolean, "a boolean"},
+                                                       {toml::node_type::table, "a table"},
+                                                       {toml::node_type::array, "an array"}}};
+
+// Every name is a literal, so the view's data is a C string. The types the table leaves out are
+// the date and time ones.
 const char* type_name(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    default:
-      return "a date/time";
-  }
+  return name_of(kTypeNames, n.type(), "a date/time").data();
 }
 
 // "name = v <problem>", v with 10 significant digits so a user sees the value they wrote.
