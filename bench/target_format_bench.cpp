@@ -34,6 +34,7 @@
 #include "app/gl/gl_handle.hpp"
 #include "app/gl/particle_buffers.hpp"
 #include "app/gl/particle_renderer.hpp"
+#include "app/gl/render_target.hpp"
 #include "app/main/backend.hpp"
 #include "app/main/scene_draw.hpp"
 #include "app/main/scene_switch.hpp"
@@ -137,16 +138,7 @@ class FormatTarget {
   }
 
   // The image as floats, whatever the storage (GL converts normalized 8-bit to [0, 1]).
-  std::vector<PixelF> read_float_pixels() const {
-    std::vector<PixelF> pixels(static_cast<std::size_t>(size_.x) *
-                               static_cast<std::size_t>(size_.y));
-    glNamedFramebufferReadBuffer(fbo_.get(), GL_COLOR_ATTACHMENT0);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    GL_CHECK(glReadnPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT,
-                           static_cast<GLsizei>(pixels.size() * sizeof(PixelF)), pixels.data()));
-    return pixels;
-  }
+  std::vector<PixelF> read_float_pixels() const { return gl::read_float_pixels(fbo_.get(), size_); }
 
  private:
   glm::ivec2 size_;

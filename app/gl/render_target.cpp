@@ -59,14 +59,18 @@ void RenderTarget::bind() const {
   glViewport(0, 0, size_.x, size_.y);
 }
 
-std::vector<PixelF> RenderTarget::read_float_pixels() const {
-  std::vector<PixelF> pixels(static_cast<std::size_t>(size_.x) * static_cast<std::size_t>(size_.y));
-  glNamedFramebufferReadBuffer(fbo_.get(), GL_COLOR_ATTACHMENT0);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
+std::vector<PixelF> read_float_pixels(Name framebuffer, glm::ivec2 size) {
+  std::vector<PixelF> pixels(static_cast<std::size_t>(size.x) * static_cast<std::size_t>(size.y));
+  glNamedFramebufferReadBuffer(framebuffer, GL_COLOR_ATTACHMENT0);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  GL_CHECK(glReadnPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT,
+  GL_CHECK(glReadnPixels(0, 0, size.x, size.y, GL_RGBA, GL_FLOAT,
                          static_cast<GLsizei>(pixels.size() * sizeof(PixelF)), pixels.data()));
   return pixels;
+}
+
+std::vector<PixelF> RenderTarget::read_float_pixels() const {
+  return gl::read_float_pixels(fbo_.get(), size_);
 }
 
 Image RenderTarget::read_pixels() const {

@@ -66,4 +66,8 @@ class RenderTarget {
   Texture color_;
 };
 
+// The colour attachment of `framebuffer` (`size` pixels) as floats, rows bottom first, whatever
+// its storage (GL converts normalized 8-bit to [0, 1]); stalls until the GPU is done.
+std::vector<PixelF> read_float_pixels(Name framebuffer, glm::ivec2 size);
+
 }  // namespace particles::gl
