@@ -14,6 +14,8 @@ inline constexpr int kPixelsOffThreshold = 8;  // of 255, as in issue #39
 struct PixelVerdict {
   bool lit = false;  // either image more than the threshold from the background
   bool off = false;  // lit, and the two images more than the threshold apart
+  // The squared 8-bit differences of the two images' colour channels, summed (for the PSNR).
+  std::uint32_t squared = 0;
 };
 
 // The distance of two 8-bit channels (no std::abs: the kernel calls this too).
@@ -27,6 +29,7 @@ PARTICLES_HD int channel_distance(std::uint32_t a, std::uint32_t b) {
 PARTICLES_HD PixelVerdict pixel_verdict(std::uint32_t a, std::uint32_t b,
                                         std::uint32_t background) {
   int lit = 0, apart = 0;  // the largest distances over the three colour channels
+  std::uint32_t squared = 0;
   for (int shift = 0; shift < 24; shift += 8) {
     const int a_lit = channel_distance(a >> shift, background >> shift);
     const int b_lit = channel_distance(b >> shift, background >> shift);
@@ -34,8 +37,10 @@ PARTICLES_HD PixelVerdict pixel_verdict(std::uint32_t a, std::uint32_t b,
     lit = a_lit > lit ? a_lit : lit;
     lit = b_lit > lit ? b_lit : lit;
     apart = a_to_b > apart ? a_to_b : apart;
+    squared += static_cast<std::uint32_t>(a_to_b * a_to_b);
   }
   PixelVerdict v;
+  v.squared = squared;
   v.lit = lit > kPixelsOffThreshold;
   v.off = v.lit && apart > kPixelsOffThreshold;
   return v;

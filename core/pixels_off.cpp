@@ -1,5 +1,7 @@
 #include "core/pixels_off.hpp"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -14,9 +16,17 @@ std::uint32_t rgb_word(const std::uint8_t* p) {
 void count(const PixelVerdict& v, PixelsOff& counts) {
   counts.lit += v.lit ? 1u : 0u;
   counts.off += v.off ? 1u : 0u;
+  counts.pixels += 1u;
+  counts.squared_error += v.squared;
 }
 
 }  // namespace
+
+double PixelsOff::psnr_db() const {
+  if (squared_error == 0 || pixels == 0) return std::numeric_limits<double>::infinity();
+  const double mean_squared = double(squared_error) / (3.0 * double(pixels));
+  return 10.0 * std::log10(255.0 * 255.0 / mean_squared);
+}
 
 Rgb8 rgb8_of(const Color& background) {
   return {static_cast<std::uint8_t>(unorm8_of(background.r)),

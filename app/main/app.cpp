@@ -219,6 +219,10 @@ class Session {
       if (const std::optional<PixelsOff> off = frame_runner_->pixels_off()) {
         pixels_off = static_cast<float>(off->percent());
         state_.stats.pixels_off.push(pixels_off);
+        // The same images give an infinite ratio: nothing to plot (the share above reads 0).
+        if (std::isfinite(off->psnr_db())) {
+          state_.stats.psnr_db.push(static_cast<float>(off->psnr_db()));
+        }
       }
       // Part of the frame (the CPU backend composites for it): timed, not left in "other".
       state_.stats.pixels_off_ms.push(static_cast<float>(frame_runner_->pixels_off_ms()));

@@ -153,15 +153,19 @@ Summary BenchRun::descents() const {
 Summary BenchRun::pixels_off() const {
   return summarize_frames(frames, [](const BenchFrame& f) { return f.pixels_off; });
 }
+Summary BenchRun::psnr() const {
+  return summarize_frames(frames, [](const BenchFrame& f) { return f.psnr_db; });
+}
 
 void write_bench_csv(const std::filesystem::path& file, const BenchResults& results) {
   std::ostringstream out;
   out << "run,scene,backend,algorithm,key_mode,order,renderer,count,frame";
   for (int s = 0; s < kStageCount; ++s) out << ',' << to_string(static_cast<Stage>(s)) << "_ms";
   // descents_pct: % of adjacent pairs out of exact order; pixels_off_pct: % of lit pixels whose
-  // image differs visibly from the exact order's (core/pixels_off.hpp); -1 where not measured.
+  // image differs visibly from the exact order's (core/pixels_off.hpp), psnr_db its PSNR against
+  // it (inf: the same image); -1 where not measured.
   out << ",span_ms,composite_ms,draw_ms,present_ms,frame_ms,sort_path,verified,descents_pct,"
-         "pixels_off_pct\n";
+         "pixels_off_pct,psnr_db\n";
   for (std::size_t r = 0; r < results.runs.size(); ++r) {
     const BenchRun& run = results.runs[r];
     for (std::size_t i = 0; i < run.frames.size(); ++i) {
@@ -172,8 +176,8 @@ void write_bench_csv(const std::filesystem::path& file, const BenchResults& resu
       for (float v : f.stage_ms) out << ',' << v;
       out << ',' << f.span_ms << ',' << f.composite_ms << ',' << f.draw_ms << ',' << f.present_ms
           << ',' << f.frame_ms << ',' << to_string(f.path) << ',' << (f.verified ? 1 : 0) << ','
-          << (f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f) << ',' << f.pixels_off
-          << '\n';
+          << (f.order_error >= 0.0f ? 100.0f * f.order_error : -1.0f) << ',' << f.pixels_off << ','
+          << f.psnr_db << '\n';
     }
   }
   write_file_atomically(file, out.str());
@@ -224,6 +228,10 @@ void write_bench_json(const std::filesystem::path& file, const BenchResults& res
     if (const Summary e = run.pixels_off(); e.samples > 0) {
       j["order_pixels_off_pct"] = percent_json(e);
     }
+    // Lower is worse: the median and the worst frame (null where the images were the same).
+    if (const Summary e = run.psnr(); e.samples > 0) {
+      j["image_psnr_db"] = nlohmann::json{{"median", e.median}, {"min", e.min}};
+    }
     std::uint64_t verified = 0;
     nlohmann::json paths = nlohmann::json::object();
     for (const BenchFrame& f : run.frames) {
@@ -256,9 +264,9 @@ std::string bench_table(const BenchResults& results) {
   t << "| scene | backend | algorithm | sort path | key mode | draw order | renderer | count |";
   for (int s = 0; s < kStageCount; ++s) t << ' ' << to_string(static_cast<Stage>(s)) << " |";
   t << " stages total | span | composite | draw | present | frame | descents % | pixels off | "
-       "verified |\n"
+       "PSNR dB | verified |\n"
        "|---|---|---|---|---|---|---|---:|";
-  for (int s = 0; s < kStageCount + 9; ++s) t << "---:|";
+  for (int s = 0; s < kStageCount + 10; ++s) t << "---:|";
   t << '\n';
   char cell[64];
   auto both = [&](const Summary& s) {
@@ -290,6 +298,13 @@ std::string bench_table(const BenchResults& results) {
       }
       t << " | ";
     }
+    if (const Summary p = run.psnr(); p.samples > 0) {
+      std::snprintf(cell, sizeof cell, "%.1f / %.1f", p.median, p.min);
+      t << cell;
+    } else {
+      t << (exactly_sorted ? "inf" : "n/a");
+    }
+    t << " | ";
     if (!results.verify) {
       t << "off";
     } else if (run.order != to_string(DrawOrder::exact)) {
@@ -315,9 +330,11 @@ std::string bench_table(const BenchResults& results) {
        "pairs that exact view-depth keys put the other way round; pixels off is the % of lit "
        "pixels whose image differs by more than 8/255 from the exact order's image of the same "
        "frame, what a viewer sees (measured after the frame, outside its time, on either backend). "
-       "Both "
-       "are median / p99, measured for the approximate orders (exact keys sorted exactly: 0); "
-       "only the exact order is verified.\n";
+       "Both are median / p99, measured for the approximate orders and the sort-free renderers "
+       "(exact keys sorted exactly: 0). PSNR dB is the whole image's peak signal-to-noise ratio "
+       "against the same exact image, median / worst frame (inf: the same image). The exact image "
+       "is always the tile compositor's; a sort-free renderer is compared as it draws. Only the "
+       "exact order is verified.\n";
   const std::vector<SpanAgainstRadix> ratios = spans_against_radix(results);
   if (!ratios.empty()) t << radix_comparison_table(results, ratios);
   if (const std::string worst = worst_auto_line(results); !worst.empty())

@@ -24,6 +24,9 @@ struct BenchFrame {
   // The share (%) of lit pixels the frame's image gets visibly wrong against the exact order's
   // (core/pixels_off.hpp); -1 where not measured.
   float pixels_off = -1.0f;
+  // The image's PSNR against the exact order's, dB (PixelsOff::psnr_db; +infinity where they are
+  // the same); -1 where not measured.
+  float psnr_db = -1.0f;
   bool verified = false;  // true only when --verify checked this frame and it passed
 };
 
@@ -56,6 +59,7 @@ struct BenchRun {
   // exact order (FrameInfo::order_error), and the lit pixels off (BenchFrame::pixels_off).
   Summary descents() const;
   Summary pixels_off() const;
+  Summary psnr() const;
 };
 
 struct BenchResults {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -26,6 +27,7 @@
 #include "core/camera.hpp"
 #include "core/camera_director.hpp"
 #include "core/output_file.hpp"
+#include "core/renderer_kind.hpp"
 
 namespace particles {
 namespace {
@@ -146,8 +148,10 @@ class BenchSession {
     request.draw = config_.draw;
     // Approximate orders only: the exact order's frames stay as the other benches time them.
     request.measure_order_error = choices.order != DrawOrder::exact;
-    // And as a viewer sees it: this frame's, waited for after the frame's time is taken.
-    request.measure_pixels_off = request.measure_order_error;
+    // And as a viewer sees it: this frame's, waited for after the frame's time is taken; for a
+    // sort-free renderer whatever the order (its picture is the approximation).
+    request.measure_pixels_off =
+        request.measure_order_error || renderer_info(choices.renderer).sort_free;
     request.wait_for_pixels_off = true;
     // Every order's image must show the particles that should light it (lit_check.hpp), and it
     // must be this frame's image when it is read (the CUDA compositor does not wait otherwise).
@@ -196,12 +200,14 @@ class BenchSession {
     // the frame did not (the CPU backend here; the CUDA backend enqueued them after the
     // frame's own work, and waits here for their count). Exact keys
     // sorted exactly are the exact order's image: 0, unmeasured, as their descents.
-    if (request.measure_order_error) {
+    if (request.measure_pixels_off) {
       if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
         f.pixels_off = static_cast<float>(off->percent());
+        f.psnr_db = static_cast<float>(off->psnr_db());
       }
     } else if (order_error_is_zero(outcome.settings)) {
       f.pixels_off = 0.0f;
+      f.psnr_db = std::numeric_limits<float>::infinity();
     }
   }
 

@@ -68,11 +68,13 @@ class CpuBackend final : public Backend {
       Compositor& renderer = compositor(composite->renderer);
       const CompositeParticles drawn = particles(pipeline_.order());
       renderer.composite(drawn, composite->camera, composite->background, image_);
-      // pixels_off() may reuse the frame's image only where it is the measure's renderer's.
-      drawn_image_ = !settings.compare_order && composite->renderer == kPixelsOffRenderer;
+      // pixels_off() reuses the frame's image unless the comparison view was composed over it.
+      drawn_image_ = !settings.compare_order;
       if (settings.compare_order) {  // the comparison view costs a second composite
-        renderer.composite(particles(exact_order_), composite->camera, composite->background,
-                           exact_image_);
+        // Against the reference, whatever renderer shows the frame (renderer_kind.hpp).
+        compositor(kPixelsOffRenderer)
+            .composite(particles(exact_order_), composite->camera, composite->background,
+                       exact_image_);
         // Both images exist now, before the view is composed from them: one pass to compare.
         pixels_off_ = count_pixels_off(exact_image_, image_, composite->background);
         if (settings.compare_mode == CompareMode::heat) {

@@ -19,6 +19,7 @@
 #include "app/main/input.hpp"
 #include "app/main/scene_switch.hpp"
 #include "core/cpu_algorithm_sort.hpp"
+#include "core/renderer_kind.hpp"
 
 namespace particles {
 namespace {
@@ -150,7 +151,8 @@ void count_control(AppState& state) {
 
 // How wrong the drawn order is: its descents (adjacent pairs out of order, as the backend
 // measured them) and, in the comparison view, the share of lit pixels more than 8/255 off the
-// exact order's image (core/pixels_off.hpp), which is what a viewer sees.
+// exact order's image (core/pixels_off.hpp), which is what a viewer sees, and the image's PSNR
+// against it. A sort-free renderer's picture is compared with the exact sorted composite's.
 void order_error_line(const AppState& state) {
   const Summary s = state.stats.order_error.summary();
   // The median on a line of its own: ImGui may wrap a line at a decimal point, which would split
@@ -165,6 +167,12 @@ void order_error_line(const AppState& state) {
   if (off.samples > 0) {
     ImGui::TextWrapped("pixels off %.2f%% of lit pixels", state.stats.pixels_off.latest());
     ImGui::Text("  median %.2f%%", off.median);
+    if (state.stats.psnr_db.summary().samples > 0) {
+      ImGui::Text("  PSNR %.1f dB", state.stats.psnr_db.latest());
+    }
+    if (renderer_info(state.choices.renderer).sort_free) {
+      ImGui::TextDisabled("  against the sorted composite");
+    }
   }
 }
 

@@ -56,7 +56,7 @@ bool LiveStats::begin_frame(const RunConfig& config, std::uint64_t frame) {
 
 void LiveStats::clear() {
   for (RollingSeries* s : {&frame_ms, &backend_ms, &draw_ms, &composite_ms, &present_ms, &span_ms,
-                           &order_error, &pixels_off, &pixels_off_ms}) {
+                           &order_error, &pixels_off, &psnr_db, &pixels_off_ms}) {
     *s = RollingSeries(240);
   }
   for (RollingSeries& s : stage_ms) s = RollingSeries();

@@ -82,6 +82,7 @@ class LiveStats {
   std::array<RollingSeries, kStageCount> stage_ms;  // GPU or CPU time per pipeline stage
   RollingSeries order_error{240};                   // % of adjacent pairs out of order
   RollingSeries pixels_off{240};  // % of lit pixels off the exact order's image (compare view)
+  RollingSeries psnr_db{240};     // the image's PSNR against the same (finite frames only)
   // Host time of the comparison view's pixels-off measure (FrameRunner::pixels_off_ms): on the
   // CPU backend the measure's composites, part of every compared frame.
   RollingSeries pixels_off_ms{240};

@@ -104,12 +104,13 @@ TEST(BenchCommand, CpuMatrixWritesVerifiedResults) {
   EXPECT_EQ(header,
             "run,scene,backend,algorithm,key_mode,order,renderer,count,frame,simulate_ms,"
             "extents_ms,keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,"
-            "sort_path,verified,descents_pct,pixels_off_pct");
+            "sort_path,verified,descents_pct,pixels_off_pct,psnr_db");
   int rows = 0;
   for (std::string line; std::getline(csv, line); ++rows) {
-    // verified, then the descents and the pixels off: the exact order of exact keys is 0
-    // unmeasured, quantized keys' is not measured (-1).
-    EXPECT_TRUE(line.ends_with(",1,0,0") || line.ends_with(",1,-1,-1")) << "not verified: " << line;
+    // verified, then the descents, the pixels off and the PSNR: the exact order of exact keys is
+    // the exact image (0, 0, inf) unmeasured, quantized keys' is not measured (-1).
+    EXPECT_TRUE(line.ends_with(",1,0,0,inf") || line.ends_with(",1,-1,-1,-1"))
+        << "not verified: " << line;
   }
   EXPECT_EQ(rows, 8 * 20);
 
@@ -167,6 +168,35 @@ TEST(BenchCommand, OrdersAxisReportsEachOrdersError) {
   const double stale = runs[2].at("order_pixels_off_pct").at("mean").get<double>();
   EXPECT_GT(unsorted, stale) << summary.dump();
   EXPECT_GT(unsorted, 5.0) << summary.dump();
+}
+
+// A sort-free renderer's picture is the approximation: its error against the exact sorted
+// composite is measured in the exact order too, where the tile compositor's own is nothing.
+TEST(BenchCommand, SortFreeRenderersReportTheirImageError) {
+  const auto out = fresh_dir("particles-bench-sort-free");
+  const Result r = run(std::string(PARTICLES_BINARY) +
+                       " bench --backend cpu --scenes smoke --counts 3000 --algorithms radix "
+                       "--renderers composite,wboit,stochastic --frames 4 --warmup 1 --out " +
+                       out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("| pixels off | PSNR dB |"), std::string::npos) << r.output;
+  std::ifstream json_file(out / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(json_file);
+  const auto& runs = summary.at("runs");
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].at("renderer"), "composite");
+  // The same image: an infinite ratio, null in JSON.
+  EXPECT_TRUE(runs[0].at("image_psnr_db").at("median").is_null()) << runs[0].dump();
+  EXPECT_EQ(runs[0].at("order_pixels_off_pct").at("max"), 0.0) << runs[0].dump();
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    EXPECT_EQ(run.at("order"), "exact");
+    EXPECT_EQ(run.at("order_pixels_off_pct").at("samples"), 4) << run.dump();
+    EXPECT_GT(run.at("order_pixels_off_pct").at("median").get<double>(), 0.0) << run.dump();
+    const double psnr = run.at("image_psnr_db").at("median").get<double>();
+    EXPECT_GT(psnr, 10.0) << run.dump();  // the same smoke, not another picture
+    EXPECT_LT(psnr, 60.0) << run.dump();  // but not the sorted one
+  }
 }
 
 TEST(BenchCommand, BadBenchFileNamesLineAndColumn) {

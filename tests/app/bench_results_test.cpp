@@ -199,7 +199,7 @@ TEST(BenchRendererResults, CsvHasRendererCompositeAndPresentColumns) {
   EXPECT_EQ(header,
             "run,scene,backend,algorithm,key_mode,order,renderer,count,frame,simulate_ms,"
             "extents_ms,keys_ms,sort_ms,order_ms,span_ms,composite_ms,draw_ms,present_ms,frame_ms,"
-            "sort_path,verified,descents_pct,pixels_off_pct");
+            "sort_path,verified,descents_pct,pixels_off_pct,psnr_db");
   const std::vector<std::string> names = split_csv_line(header);
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
@@ -262,7 +262,7 @@ TEST(BenchRendererResults, TableHasRendererAndItsTimes) {
       std::string::npos)
       << table;
   EXPECT_NE(table.find("| stages total | span | composite | draw | present | frame | descents % "
-                       "| pixels off | verified |"),
+                       "| pixels off | PSNR dB | verified |"),
             std::string::npos)
       << table;
   // Raster: no composite, a draw, no present.

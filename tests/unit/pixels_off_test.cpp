@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -59,6 +60,19 @@ TEST(PixelsOff, CountsTheHandMadeCase) {
   EXPECT_EQ(count_pixels_off(p.b, p.a, 4, kBackground).off, 2u);
 }
 
+TEST(PixelsOff, PsnrOverTheWholeImage) {
+  // Squared differences, lit or not: 8^2 (unlit), 9^2, 8^2 and 70^2 = 5109 over 7 pixels of 3
+  // channels.
+  const Pair p = hand_made();
+  const PixelsOff counts = count_pixels_off(p.a, p.b, 4, kBackground);
+  EXPECT_EQ(counts.pixels, 7u);
+  EXPECT_EQ(counts.squared_error, 5109u);
+  EXPECT_NEAR(counts.psnr_db(), 10.0 * std::log10(255.0 * 255.0 * 21.0 / 5109.0), 1e-12);
+  EXPECT_NEAR(counts.psnr_db(), 24.27, 0.01);
+  // The same images: no error, an infinite ratio.
+  EXPECT_TRUE(std::isinf(count_pixels_off(p.a, p.a, 4, kBackground).psnr_db()));
+}
+
 TEST(PixelsOff, FloatImagesCountAsTheirBytes) {
   const Pair p = hand_made();
   CompositeImage a, b;
@@ -76,6 +90,7 @@ TEST(PixelsOff, FloatImagesCountAsTheirBytes) {
   const PixelsOff counts = count_pixels_off(a, b, background);
   EXPECT_EQ(counts.lit, 5u);
   EXPECT_EQ(counts.off, 2u);
+  EXPECT_EQ(counts.squared_error, 5109u);
 }
 
 TEST(PixelsOff, NothingLitIsNothingOffAndMismatchedImagesThrow) {
