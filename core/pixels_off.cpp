@@ -23,7 +23,8 @@ void count(const PixelVerdict& v, PixelsOff& counts) {
 }  // namespace
 
 double PixelsOff::psnr_db() const {
-  if (squared_error == 0 || pixels == 0) return std::numeric_limits<double>::infinity();
+  if (pixels == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (squared_error == 0) return std::numeric_limits<double>::infinity();
   const double mean_squared = double(squared_error) / (3.0 * double(pixels));
   return 10.0 * std::log10(255.0 * 255.0 / mean_squared);
 }

@@ -19,15 +19,17 @@
 namespace particles {
 
 struct PixelsOff {
-  std::uint64_t lit = 0;            // pixels lit in either image
-  std::uint64_t off = 0;            // of those, the ones whose two images differ visibly
-  std::uint64_t pixels = 0;         // every pixel compared, lit or not
-  std::uint64_t squared_error = 0;  // squared 8-bit colour differences, over every pixel
+  std::uint64_t lit = 0;  // pixels lit in either image
+  std::uint64_t off = 0;  // of those, the ones whose two images differ visibly
+  // Every pixel compared, lit or not, and their squared 8-bit colour differences; 0 pixels where
+  // a count did not sum them (the CUDA kernel does not yet: psnr_db() is then not a number).
+  std::uint64_t pixels = 0;
+  std::uint64_t squared_error = 0;
   // off / lit in percent; 0 when nothing is lit (nothing to get wrong).
   double percent() const { return lit == 0 ? 0.0 : 100.0 * double(off) / double(lit); }
   // Peak signal-to-noise ratio of the 8-bit colour over the whole image, in dB, as image error
   // is usually quoted (the pixels-off share is the one that ignores an empty sky): +infinity
-  // when the images are the same.
+  // when the images are the same, NaN when nothing was summed (pixels == 0).
   double psnr_db() const;
 };
 

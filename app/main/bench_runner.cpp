@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -203,7 +204,8 @@ class BenchSession {
     if (request.measure_pixels_off) {
       if (const std::optional<PixelsOff> off = frame_runner.pixels_off()) {
         f.pixels_off = static_cast<float>(off->percent());
-        f.psnr_db = static_cast<float>(off->psnr_db());
+        // Not a number where the backend's count has no squared differences: not measured.
+        if (!std::isnan(off->psnr_db())) f.psnr_db = static_cast<float>(off->psnr_db());
       }
     } else if (order_error_is_zero(outcome.settings)) {
       f.pixels_off = 0.0f;

@@ -18,50 +18,39 @@ constexpr unsigned kCountThreads = 256;
 // of instructions, so fewer blocks mean fewer atomics at no cost in bandwidth.
 constexpr unsigned kCountBlocksPerSm = 4;
 
-__device__ PixelsOffSums add(const PixelsOffSums& a, const PixelsOffSums& b) {
-  return {a.counts + b.counts, a.squared + b.squared};
-}
-
 __global__ void count_pixels_off_kernel(const PixelF* __restrict__ a, const PixelF* __restrict__ b,
                                         std::size_t pixels, std::uint32_t background,
-                                        PixelsOffSums* sums) {
-  using BlockSum = cub::BlockReduce<PixelsOffSums, kCountThreads>;
+                                        PackedPixelsOff* counts) {
+  using BlockSum = cub::BlockReduce<PackedPixelsOff, kCountThreads>;
   __shared__ typename BlockSum::TempStorage scratch;
-  PixelsOffSums mine;  // packed as the total is: a thread's counts cannot overflow a half
+  PackedPixelsOff mine = 0;  // packed as the total is: a thread's counts cannot overflow a half
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pixels;
        i += stride) {
     const PixelVerdict v = pixel_verdict(a[i], b[i], background);
-    mine.counts += (v.lit ? 1ull << 32 : 0ull) + (v.off ? 1ull : 0ull);
-    mine.squared += v.squared;
+    mine += (v.lit ? PackedPixelsOff{1} << 32 : 0) + (v.off ? 1 : 0);
   }
-  const PixelsOffSums block = BlockSum(scratch).Reduce(
-      mine, [](const PixelsOffSums& x, const PixelsOffSums& y) { return add(x, y); });
-  if (threadIdx.x == 0) {
-    if (block.counts != 0) atomicAdd(&sums->counts, block.counts);
-    if (block.squared != 0) atomicAdd(&sums->squared, block.squared);
-  }
+  const PackedPixelsOff block = BlockSum(scratch).Sum(mine);
+  if (threadIdx.x == 0 && block != 0) atomicAdd(counts, block);
 }
 
 }  // namespace
 
-PixelsOff unpack_pixels_off(const PixelsOffSums& sums, std::size_t pixels) {
+PixelsOff unpack_pixels_off(PackedPixelsOff packed) {
   PixelsOff counts;
-  counts.lit = sums.counts >> 32;
-  counts.off = sums.counts & 0xffffffffull;
-  counts.pixels = pixels;
-  counts.squared_error = sums.squared;
+  counts.lit = packed >> 32;
+  counts.off = packed & 0xffffffffull;
   return counts;
 }
 
 void enqueue_count_pixels_off(const PixelF* a, const PixelF* b, std::size_t pixels,
-                              const PixelF& background, PixelsOffSums* counts,
+                              const PixelF& background, PackedPixelsOff* counts,
                               cudaStream_t stream) {
   if (pixels > std::numeric_limits<std::uint32_t>::max()) {
     throw std::invalid_argument("enqueue_count_pixels_off: " + std::to_string(pixels) +
                                 " pixels do not fit the packed counts");
   }
-  CUDA_CHECK(cudaMemsetAsync(counts, 0, sizeof(PixelsOffSums), stream));
+  CUDA_CHECK(cudaMemsetAsync(counts, 0, sizeof(PackedPixelsOff), stream));
   if (pixels == 0) return;
   const unsigned blocks = detail::grid_stride_blocks(pixels, kCountThreads, kCountBlocksPerSm);
   count_pixels_off_kernel<<<blocks, kCountThreads, 0, stream>>>(a, b, pixels, rgba8_of(background),
@@ -77,11 +66,10 @@ bool PixelsOffCounter::enqueue(const PixelF* a, const PixelF* b, std::size_t pix
     Slot& slot = slots_[s];
     if (slot.pending) continue;
     enqueue_count_pixels_off(a, b, pixels, background, counts_.data(), stream);
-    CUDA_CHECK(cudaMemcpyAsync(arrived_.data() + s, counts_.data(), sizeof(PixelsOffSums),
+    CUDA_CHECK(cudaMemcpyAsync(arrived_.data() + s, counts_.data(), sizeof(PackedPixelsOff),
                                cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaEventRecord(slot.arrived.get(), stream));
     slot.sequence = ++enqueued_;
-    slot.pixels = pixels;
     slot.pending = true;
     return true;
   }
@@ -100,7 +88,7 @@ std::optional<PixelsOff> PixelsOffCounter::poll() {
   if (state == cudaErrorNotReady) return std::nullopt;
   CUDA_CHECK(state);
   slots_[oldest].pending = false;
-  return unpack_pixels_off(arrived_.data()[oldest], slots_[oldest].pixels);
+  return unpack_pixels_off(arrived_.data()[oldest]);
 }
 
 std::optional<PixelsOff> PixelsOffCounter::wait_newest() {
@@ -113,7 +101,7 @@ std::optional<PixelsOff> PixelsOffCounter::wait_newest() {
   if (newest < 0) return std::nullopt;
   CUDA_CHECK(cudaEventSynchronize(slots_[newest].arrived.get()));
   forget();  // the older ones arrived before it, on the same stream
-  return unpack_pixels_off(arrived_.data()[newest], slots_[newest].pixels);
+  return unpack_pixels_off(arrived_.data()[newest]);
 }
 
 void PixelsOffCounter::forget() {

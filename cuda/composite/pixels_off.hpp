@@ -16,22 +16,18 @@
 
 namespace particles::cuda {
 
-// A count's sums on the device. Lit pixels in the high half of `counts`, off pixels in the low
-// half: one word, so that each block adds its two counts with one atomic. An image has fewer than
-// 2^32 pixels (enqueue_count_pixels_off refuses more), so the low half never carries into the
-// high one. `squared`: the squared 8-bit colour differences (at most 3 * 255^2 a pixel).
-struct PixelsOffSums {
-  unsigned long long counts = 0;
-  unsigned long long squared = 0;
-};
+// Lit pixels in the high half, off pixels in the low half: one word, so that each block adds
+// its two counts with one atomic. An image has fewer than 2^32 pixels (enqueue_count_pixels_off
+// refuses more), so the low half never carries into the high one.
+using PackedPixelsOff = unsigned long long;
 
-// The sums of a count over `pixels` pixels, as the CPU count gives them.
-PixelsOff unpack_pixels_off(const PixelsOffSums& sums, std::size_t pixels);
+PixelsOff unpack_pixels_off(PackedPixelsOff packed);
 
 // Zeroes `*counts` (device memory), then adds the counts of `pixels` pixels of `a` and `b`
 // (device memory) into it, enqueued on `stream`. background: premultiplied.
 void enqueue_count_pixels_off(const PixelF* a, const PixelF* b, std::size_t pixels,
-                              const PixelF& background, PixelsOffSums* counts, cudaStream_t stream);
+                              const PixelF& background, PackedPixelsOff* counts,
+                              cudaStream_t stream);
 
 // Counts on their way back to the host: each enqueued count is copied into pinned memory behind
 // an event, and read once it has arrived, in the order they were made (as the compositor's
@@ -56,13 +52,12 @@ class PixelsOffCounter {
   struct Slot {
     Event arrived = Event::create();
     std::uint64_t sequence = 0;  // the order counts were enqueued in
-    std::size_t pixels = 0;      // the images' size
     bool pending = false;
   };
   static constexpr int kSlots = 4;
   Slot slots_[kSlots];
-  DeviceBuffer<PixelsOffSums> counts_{1};  // reused: the stream orders the counts
-  PinnedBuffer<PixelsOffSums> arrived_{kSlots};
+  DeviceBuffer<PackedPixelsOff> counts_{1};  // reused: the stream orders the counts
+  PinnedBuffer<PackedPixelsOff> arrived_{kSlots};
   std::uint64_t enqueued_ = 0;
 };
 

@@ -36,7 +36,7 @@ void CudaPipeline::reset(const ModelParams& params, std::uint32_t count, GLuint 
   pixels_off_counter_.forget();  // they measured the frames before
   pixels_off_wait_ = false;
   pixels_off_empty_ = false;
-  measured_by_ = {};
+  pixels_off_compositor_ = nullptr;
   frame_ = 0;
 }
 
@@ -61,12 +61,8 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
       composite != nullptr ? &compositor(composite->renderer) : nullptr;
   // A measure of its own, unless the comparison view's images serve (counted from them below).
   const bool measure = pixels_off != nullptr && n > 0 && !compare_composite;
-  // The exact order's image, the reference of the comparison view and the measure (made on first
-  // use before the buffers are mapped, as the renderer's are), and what it is compared with:
-  // the frame's renderer's image, or the reference's own in the drawn order for a GL-drawn frame.
-  DeviceCompositor* const reference =
-      compare_composite || measure ? &compositor(kPixelsOffRenderer) : nullptr;
-  DeviceCompositor* const drawer = renderer != nullptr ? renderer : reference;
+  // Made (on first use) before the buffers are mapped, as the renderer's are.
+  DeviceCompositor* const measurer = measure ? &compositor(kPixelsOffRenderer) : nullptr;
   prepare_frame(n, composite, compare_into_gl ? compare_order_buffer : 0, pixels_off,
                 compare_composite, measure);
   // Mapped addresses may differ from frame to frame; the graph reads them from FrameConstants,
@@ -107,8 +103,8 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     const DeviceParticles drawn{targets.vertices, targets.sprite_scales, targets.order, n};
     if (renderer != nullptr) renderer->set_frame(frame_);
     const auto composite_frame = [&] {
-      composite_targets(settings, renderer, reference, composite, drawn, targets.exact_order,
-                        screen, compare_composite);
+      composite_targets(settings, renderer, composite, drawn, targets.exact_order, screen,
+                        compare_composite);
     };
     composite_frame();
     if (renderer != nullptr && composite->read_back && !renderer->complete(device_.stream())) {
@@ -119,9 +115,9 @@ FrameInfo CudaPipeline::run_frame(const FrameSettings& settings, const Composite
     if (compare_composite) {
       pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
                                   composite->background, device_.stream());
-      measured_by_ = {renderer, reference};
+      pixels_off_compositor_ = renderer;
     } else if (measure) {
-      enqueue_measure(*drawer, *reference, targets, n, *pixels_off);
+      enqueue_measure(*measurer, targets, n, *pixels_off);
     }
   }
   ++frame_;
@@ -171,8 +167,8 @@ void CudaPipeline::prepare_frame(std::uint32_t n, const CompositeJob* composite,
 }
 
 void CudaPipeline::composite_targets(const FrameSettings& settings, DeviceCompositor* renderer,
-                                     DeviceCompositor* reference, const CompositeJob* composite,
-                                     const DeviceParticles& drawn, const std::uint32_t* exact_order,
+                                     const CompositeJob* composite, const DeviceParticles& drawn,
+                                     const std::uint32_t* exact_order,
                                      const CompositeOutput& screen, bool compare_composite) {
   if (compare_composite) {
     // The comparison view costs a second composite, both into linear images first.
@@ -180,8 +176,8 @@ void CudaPipeline::composite_targets(const FrameSettings& settings, DeviceCompos
     exact.order = exact_order;
     renderer->composite(device_.stream(), drawn, composite->camera, composite->background,
                         CompositeOutput{0, drawn_image_.data()});
-    reference->composite(device_.stream(), exact, composite->camera, composite->background,
-                         CompositeOutput{0, exact_image_.data()});
+    renderer->composite(device_.stream(), exact, composite->camera, composite->background,
+                        CompositeOutput{0, exact_image_.data()});
     compose_compare_view(settings.compare_mode, exact_image_.data(), drawn_image_.data(),
                          composite->camera.width, composite->camera.height, screen,
                          device_.stream());
@@ -190,21 +186,19 @@ void CudaPipeline::composite_targets(const FrameSettings& settings, DeviceCompos
   }
 }
 
-void CudaPipeline::enqueue_measure(DeviceCompositor& drawer, DeviceCompositor& reference,
-                                   const FrameTargets& targets, std::uint32_t n,
-                                   const PixelsOffJob& job) {
+void CudaPipeline::enqueue_measure(DeviceCompositor& measure, const FrameTargets& targets,
+                                   std::uint32_t n, const PixelsOffJob& job) {
   cudaStream_t stream = device_.stream();
   // Outside the frame's composite timing: the measure is no part of what a viewer waits for.
-  drawer.set_frame(DeviceCompositor::kUntimedFrame);
-  reference.set_frame(DeviceCompositor::kUntimedFrame);
+  measure.set_frame(DeviceCompositor::kUntimedFrame);
   const DeviceParticles drawn{targets.vertices, targets.sprite_scales, targets.order, n};
   DeviceParticles exact = drawn;
   exact.order = targets.exact_order;
-  drawer.composite(stream, drawn, job.camera, job.background,
-                   CompositeOutput{0, drawn_image_.data()});
-  reference.composite(stream, exact, job.camera, job.background,
-                      CompositeOutput{0, exact_image_.data()});
-  measured_by_ = {&drawer, &reference};
+  measure.composite(stream, drawn, job.camera, job.background,
+                    CompositeOutput{0, drawn_image_.data()});
+  measure.composite(stream, exact, job.camera, job.background,
+                    CompositeOutput{0, exact_image_.data()});
+  pixels_off_compositor_ = &measure;
   pixels_off_counter_.enqueue(exact_image_.data(), drawn_image_.data(), exact_image_.size(),
                               job.background, stream);
 }
@@ -219,11 +213,10 @@ std::optional<PixelsOff> CudaPipeline::pixels_off() {
     const std::optional<PixelsOff> counted = pixels_off_counter_.wait_newest();
     // A composite that outgrew its binning left an earlier frame's image (tile_compositor.hpp):
     // no measure rather than a wrong one (the next composite is sized to fit).
-    bool complete = true;
-    for (DeviceCompositor* c : measured_by_) {
-      if (c != nullptr && !c->complete(device_.stream())) complete = false;
+    if (pixels_off_compositor_ != nullptr && !pixels_off_compositor_->complete(device_.stream())) {
+      return std::nullopt;
     }
-    return complete ? counted : std::nullopt;
+    return counted;
   }
   return pixels_off_counter_.poll();
 }

@@ -99,14 +99,13 @@ class CudaPipeline {
   void prepare_frame(std::uint32_t n, const CompositeJob* composite, GLuint compare_order_buffer,
                      const PixelsOffJob* pixels_off, bool compare_composite, bool measure);
   void composite_targets(const FrameSettings& settings, DeviceCompositor* renderer,
-                         DeviceCompositor* reference, const CompositeJob* composite,
-                         const DeviceParticles& drawn, const std::uint32_t* exact_order,
-                         const CompositeOutput& screen, bool compare_composite);
-  // The measure's two composites (the drawn order's by `drawer`, the exact order's by
-  // `reference`, kPixelsOffRenderer's compositor) and its count, after the frame's own
-  // (PixelsOffJob), while the frame's buffers are still mapped.
-  void enqueue_measure(DeviceCompositor& drawer, DeviceCompositor& reference,
-                       const FrameTargets& targets, std::uint32_t n, const PixelsOffJob& job);
+                         const CompositeJob* composite, const DeviceParticles& drawn,
+                         const std::uint32_t* exact_order, const CompositeOutput& screen,
+                         bool compare_composite);
+  // The measure's two composites (by `measure`, kPixelsOffRenderer's compositor) and its count,
+  // after the frame's own (PixelsOffJob), while the frame's buffers are still mapped.
+  void enqueue_measure(DeviceCompositor& measure, const FrameTargets& targets, std::uint32_t n,
+                       const PixelsOffJob& job);
   // The kernels of composited renderer `kind`, made on its first frame and kept (a switch back
   // costs nothing); throws std::invalid_argument for a renderer the CUDA backend cannot composite.
   DeviceCompositor& compositor(RendererKind kind);
@@ -125,13 +124,12 @@ class CudaPipeline {
   DeviceBuffer<std::uint32_t> exact_order_;
   DeviceBuffer<PixelF> exact_image_;
   DeviceBuffer<PixelF> drawn_image_;
-  // By renderer (renderer_index); the reference images are kPixelsOffRenderer's, so when that
+  // By renderer (renderer_index); the measure's images are kPixelsOffRenderer's, so when that
   // renderer shows the frame one compositor (and its device memory) serves both.
   std::array<std::unique_ptr<DeviceCompositor>, kRendererCount> compositors_;
   PixelsOffCounter pixels_off_counter_;
-  // The compositors whose images the newest measure counts (the drawn image's, the reference's;
-  // one object when the tile compositor shows the frame), for pixels_off()'s completeness check.
-  std::array<DeviceCompositor*, 2> measured_by_{};
+  // The compositor whose images the newest measure counts, for pixels_off()'s completeness check.
+  DeviceCompositor* pixels_off_compositor_ = nullptr;
   // How pixels_off() reads the newest frame's measure: waiting for it (PixelsOffJob::wait), or
   // as counts arrive; and whether that frame had no particles (nothing lit, nothing counted).
   bool pixels_off_wait_ = false;

@@ -69,8 +69,9 @@ TEST(PixelsOff, PsnrOverTheWholeImage) {
   EXPECT_EQ(counts.squared_error, 5109u);
   EXPECT_NEAR(counts.psnr_db(), 10.0 * std::log10(255.0 * 255.0 * 21.0 / 5109.0), 1e-12);
   EXPECT_NEAR(counts.psnr_db(), 24.27, 0.01);
-  // The same images: no error, an infinite ratio.
+  // The same images: no error, an infinite ratio; nothing summed: no ratio at all.
   EXPECT_TRUE(std::isinf(count_pixels_off(p.a, p.a, 4, kBackground).psnr_db()));
+  EXPECT_TRUE(std::isnan(PixelsOff{}.psnr_db()));
 }
 
 TEST(PixelsOff, FloatImagesCountAsTheirBytes) {
